@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The sense inventory: interned tags and the is-a hierarchy of a sense map,
+ * in scorer2 form ("s0 b1 s1 b2 s2 ...") or parent form ("tag [parent]").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-inventory.h"
+
+struct tageval_inventory *tageval_inventory_new(void)
+{
+	struct tageval_inventory *inv = calloc(1, sizeof *inv);
+	if (inv == NULL)
+		return NULL;
+	tv_intern_init(&inv->tags);
+	return inv;
+}
+
+void tageval_inventory_free(struct tageval_inventory *inv)
+{
+	if (inv == NULL)
+		return;
+	for (size_t i = 0; i < inv->nnode; i++) {
+		free(inv->node[i].parents.v);
+		free(inv->node[i].children.v);
+	}
+	free(inv->node);
+	free(inv->root);
+	free(inv->stamp);
+	free(inv->stack);
+	tv_intern_clear(&inv->tags);
+	free(inv);
+}
+
+size_t tageval_inventory_size(const struct tageval_inventory *inv)
+{
+	return inv->tags.n;
+}
+
+int tageval_inventory_find(const struct tageval_inventory *inv, const char *tag, size_t *id)
+{
+	uint32_t v;
+	if (!tv_intern_find(&inv->tags, tag, strlen(tag), &v))
+		return TAGEVAL_ENOTFOUND;
+	*id = v;
+	return TAGEVAL_OK;
+}
+
+int tv_inventory_intern(struct tageval_inventory *inv, const char *s, size_t len, uint32_t *id)
+{
+	inv->frozen = 1;
+	return tv_intern_put(&inv->tags, s, len, id, NULL);
+}
+
+int tageval_inventory_intern(struct tageval_inventory *inv, const char *tag, size_t *id)
+{
+	uint32_t v;
+	int rc = tv_inventory_intern(inv, tag, strlen(tag), &v);
+	if (rc == TAGEVAL_OK)
+		*id = v;
+	return rc;
+}
+
+const char *tv_inventory_name(const struct tageval_inventory *inv, uint32_t id)
+{
+	return tv_intern_str(&inv->tags, id);
+}
+
+const char *tageval_inventory_name(const struct tageval_inventory *inv, size_t id)
+{
+	if (id >= inv->tags.n)
+		return NULL;
+	return tv_intern_str(&inv->tags, (uint32_t)id);
+}
+
+static int vec_push(struct tv_vec *v, uint32_t x)
+{
+	if (v->n == v->cap && tv_grow((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v))
+		return TAGEVAL_ENOMEM;
+	v->v[v->n++] = x;
+	return TAGEVAL_OK;
+}
+
+static int vec_has(const struct tv_vec *v, uint32_t x)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ reading */
+
+/* A map line kept until the form of the whole file is known. */
+struct map_line {
+	size_t line;
+	size_t first; /* index of its first field in the field list */
+	size_t n;
+};
+
+struct map_reader {
+	struct tageval_inventory *inv;
+	const char *name;
+	struct tageval_error *err;
+	char **fields;         /* copies (arena of the pool below) */
+	size_t nfields, fieldcap;
+	struct map_line *lines;
+	size_t nlines, linecap;
+	struct tv_intern pool; /* owns the copies */
+};
+
+static int node_of(struct map_reader *m, const char *s, uint32_t *id)
+{
+	struct tageval_inventory *inv = m->inv;
+	if (tv_intern_put(&inv->tags, s, strlen(s), id, NULL))
+		return tv_nomem(m->err);
+	if (*id >= inv->nnode) {
+		size_t need = (size_t)*id + 1;
+		size_t cap = inv->nodecap;
+		if (tv_grow((void **)&inv->node, &cap, need, sizeof *inv->node))
+			return tv_nomem(m->err);
+		memset(inv->node + inv->nnode, 0, (cap - inv->nnode) * sizeof *inv->node);
+		inv->nodecap = cap;
+		inv->nnode = need;
+	}
+	return TAGEVAL_OK;
+}
+
+static int scratch_fit(struct tageval_inventory *inv)
+{
+	if (inv->scratchcap >= inv->nnode)
+		return TAGEVAL_OK;
+	size_t cap = inv->nnode * 2;
+	uint32_t *stamp = calloc(cap, sizeof *stamp);
+	uint32_t *stack = malloc(cap * sizeof *stack);
+	if (stamp == NULL || stack == NULL) {
+		free(stamp);
+		free(stack);
+		return TAGEVAL_ENOMEM;
+	}
+	free(inv->stamp);
+	free(inv->stack);
+	inv->stamp = stamp;
+	inv->stack = stack;
+	inv->scratchcap = cap;
+	inv->gen = 0;
+	return TAGEVAL_OK;
+}
+
+/* Is @a an ancestor of (or equal to) @b?  Used while building, so it may use
+ * the inventory's own scratch space. */
+static int is_above(struct tageval_inventory *inv, uint32_t a, uint32_t b, int *found)
+{
+	*found = 0;
+	if (scratch_fit(inv))
+		return TAGEVAL_ENOMEM;
+	if (++inv->gen == 0) {
+		memset(inv->stamp, 0, inv->scratchcap * sizeof *inv->stamp);
+		inv->gen = 1;
+	}
+	size_t sp = 0;
+	inv->stack[sp++] = b;
+	inv->stamp[b] = inv->gen;
+	while (sp > 0) {
+		uint32_t x = inv->stack[--sp];
+		if (x == a) {
+			*found = 1;
+			return TAGEVAL_OK;
+		}
+		const struct tv_vec *ps = &inv->node[x].parents;
+		for (size_t i = 0; i < ps->n; i++) {
+			uint32_t p = ps->v[i];
+			if (inv->stamp[p] != inv->gen) {
+				inv->stamp[p] = inv->gen;
+				inv->stack[sp++] = p;
+			}
+		}
+	}
+	return TAGEVAL_OK;
+}
+
+static int set_factor(struct map_reader *m, uint32_t parent, const char *text, size_t line)
+{
+	struct tageval_inventory *inv = m->inv;
+	unsigned long long v = 0;
+	const char *p = text;
+	int ok = *p != '\0';
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > 1000000000ull) {
+			ok = 0;
+			break;
+		}
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (!ok || v == 0 || v > 1000000000ull) {
+		char q[80];
+		tv_quote(q, sizeof q, text, strlen(text));
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+				"invalid branching factor \"%s\" (a positive integer is required)", q);
+	}
+	struct tv_node *n = &inv->node[parent];
+	if (n->factor != 0 && n->factor != v) {
+		char q[80];
+		const char *s = tv_inventory_name(inv, parent);
+		tv_quote(q, sizeof q, s, strlen(s));
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+				"tag \"%s\" has branching factor %llu here but %u at line %u",
+				q, v, n->factor, n->factor_line);
+	}
+	if (n->factor == 0) {
+		if (n->children.n > v) {
+			char q[80];
+			const char *s = tv_inventory_name(inv, parent);
+			tv_quote(q, sizeof q, s, strlen(s));
+			return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+					"tag \"%s\" has %zu children, more than its branching factor %llu",
+					q, n->children.n, v);
+		}
+		n->factor = (uint32_t)v;
+		n->factor_line = (uint32_t)line;
+	}
+	return TAGEVAL_OK;
+}
+
+static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_t line,
+		    int single_parent)
+{
+	struct tageval_inventory *inv = m->inv;
+	struct tv_node *c = &inv->node[child];
+	char qc[80], qp[80];
+	const char *sc = tv_inventory_name(inv, child), *sp = tv_inventory_name(inv, parent);
+	tv_quote(qc, sizeof qc, sc, strlen(sc));
+	tv_quote(qp, sizeof qp, sp, strlen(sp));
+	if (vec_has(&c->parents, parent))
+		return TAGEVAL_OK; /* said before */
+	if (single_parent && c->parents.n > 0) {
+		const char *so = tv_inventory_name(inv, c->parents.v[0]);
+		char qo[80];
+		tv_quote(qo, sizeof qo, so, strlen(so));
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+				"two chains for tag \"%s\": parent \"%s\" here, \"%s\" at line %u",
+				qc, qp, qo, c->parent_line);
+	}
+	int cycle;
+	if (is_above(inv, child, parent, &cycle))
+		return tv_nomem(m->err);
+	if (cycle)
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+				"cycle: tag \"%s\" would be its own ancestor (through \"%s\")",
+				qc, qp);
+	struct tv_node *p = &inv->node[parent];
+	if (p->factor != 0 && p->children.n + 1 > p->factor)
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
+				"tag \"%s\" has more children than its branching factor %u (line %u)",
+				qp, p->factor, p->factor_line);
+	if (vec_push(&c->parents, parent) || vec_push(&p->children, child))
+		return tv_nomem(m->err);
+	if (c->parents.n == 1)
+		c->parent_line = (uint32_t)line;
+	else
+		inv->dag = 1;
+	return TAGEVAL_OK;
+}
+
+static int apply_scorer2_line(struct map_reader *m, const struct map_line *ml)
+{
+	char **f = m->fields + ml->first;
+	if (ml->n % 2 == 0)
+		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, ml->line,
+				"%zu fields: a sense-map line is a tag followed by "
+				"factor-parent pairs (an odd number of fields)", ml->n);
+	uint32_t child;
+	int rc = node_of(m, f[0], &child);
+	if (rc)
+		return rc;
+	for (size_t i = 1; i + 1 < ml->n; i += 2) {
+		uint32_t parent;
+		if ((rc = node_of(m, f[i + 1], &parent)))
+			return rc;
+		if ((rc = set_factor(m, parent, f[i], ml->line)))
+			return rc;
+		if ((rc = add_edge(m, child, parent, ml->line, 1)))
+			return rc;
+		child = parent;
+	}
+	return TAGEVAL_OK;
+}
+
+static int apply_parent_line(struct map_reader *m, const struct map_line *ml)
+{
+	char **f = m->fields + ml->first;
+	uint32_t child, parent;
+	int rc = node_of(m, f[0], &child);
+	if (rc || ml->n == 1)
+		return rc;
+	if ((rc = node_of(m, f[1], &parent)))
+		return rc;
+	return add_edge(m, child, parent, ml->line, 0);
+}
+
+/* Top-level ancestors, computed downwards in topological order. */
+static int compute_roots(struct tageval_inventory *inv)
+{
+	size_t n = inv->nnode;
+	free(inv->root);
+	inv->root = malloc((n ? n : 1) * sizeof *inv->root);
+	uint32_t *pending = malloc((n ? n : 1) * sizeof *pending);
+	uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
+	if (inv->root == NULL || pending == NULL || queue == NULL) {
+		free(pending);
+		free(queue);
+		return TAGEVAL_ENOMEM;
+	}
+	size_t head = 0, tail = 0;
+	for (size_t i = 0; i < n; i++) {
+		pending[i] = (uint32_t)inv->node[i].parents.n;
+		inv->root[i] = TV_NONE;
+		if (pending[i] == 0) {
+			inv->root[i] = (uint32_t)i;
+			queue[tail++] = (uint32_t)i;
+		}
+	}
+	/* TV_NONE marks "not set yet" before a node is queued; AMBIGUOUS after */
+	uint32_t *seen = calloc(n ? n : 1, 1 * sizeof *seen);
+	if (seen == NULL) {
+		free(pending);
+		free(queue);
+		return TAGEVAL_ENOMEM;
+	}
+	while (head < tail) {
+		uint32_t x = queue[head++];
+		const struct tv_vec *cs = &inv->node[x].children;
+		for (size_t i = 0; i < cs->n; i++) {
+			uint32_t c = cs->v[i];
+			if (!seen[c]) {
+				seen[c] = 1;
+				inv->root[c] = inv->root[x];
+			} else if (inv->root[c] != inv->root[x]) {
+				inv->root[c] = TV_AMBIGUOUS;
+			}
+			if (--pending[c] == 0)
+				queue[tail++] = c;
+		}
+	}
+	free(seen);
+	free(pending);
+	free(queue);
+	return TAGEVAL_OK;
+}
+
+static int read_map(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_error *err)
+{
+	struct map_reader m = { .inv = inv, .name = r->name, .err = err };
+	tv_intern_init(&m.pool);
+	int rc = TAGEVAL_OK, got, scorer2_form = 0;
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		if (r->nfield == 0)
+			continue;
+		if (r->nfield >= 3)
+			scorer2_form = 1;
+		if (m.nlines == m.linecap &&
+		    tv_grow((void **)&m.lines, &m.linecap, m.nlines + 1, sizeof *m.lines)) {
+			rc = tv_nomem(err);
+			break;
+		}
+		if (tv_grow((void **)&m.fields, &m.fieldcap, m.nfields + r->nfield,
+			    sizeof *m.fields)) {
+			rc = tv_nomem(err);
+			break;
+		}
+		m.lines[m.nlines++] = (struct map_line){ r->lineno, m.nfields, r->nfield };
+		for (size_t i = 0; i < r->nfield; i++) {
+			uint32_t id;
+			if (tv_intern_put(&m.pool, r->field[i], strlen(r->field[i]), &id, NULL)) {
+				rc = tv_nomem(err);
+				break;
+			}
+			m.fields[m.nfields++] = (char *)tv_intern_str(&m.pool, id);
+		}
+		if (rc)
+			break;
+	}
+	for (size_t i = 0; rc == TAGEVAL_OK && i < m.nlines; i++)
+		rc = scorer2_form ? apply_scorer2_line(&m, &m.lines[i])
+				  : apply_parent_line(&m, &m.lines[i]);
+	if (rc == TAGEVAL_OK && compute_roots(inv))
+		rc = tv_nomem(err);
+	free(m.lines);
+	free(m.fields);
+	tv_intern_clear(&m.pool);
+	return rc;
+}
+
+static int map_allowed(struct tageval_inventory *inv, struct tageval_error *err)
+{
+	if (inv->have_map || inv->frozen || inv->tags.n > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"a sense map must be read once, before any key or answers");
+	inv->have_map = 1;
+	return TAGEVAL_OK;
+}
+
+static int read_and_close(struct tageval_inventory *inv, struct tv_reader *r,
+			  struct tageval_error *err)
+{
+	int rc = read_map(inv, r, err);
+	tv_reader_close(r);
+	if (rc != TAGEVAL_OK) {
+		/* leave no half-built hierarchy behind */
+		for (size_t i = 0; i < inv->nnode; i++) {
+			free(inv->node[i].parents.v);
+			free(inv->node[i].children.v);
+		}
+		free(inv->node);
+		free(inv->root);
+		inv->node = NULL;
+		inv->root = NULL;
+		inv->nnode = inv->nodecap = 0;
+		inv->dag = 0;
+		tv_intern_clear(&inv->tags);
+		tv_intern_init(&inv->tags);
+		inv->have_map = 0;
+	}
+	return rc;
+}
+
+int tageval_inventory_read_map(struct tageval_inventory *inv, const char *path,
+			       struct tageval_error *err)
+{
+	int rc = map_allowed(inv, err);
+	if (rc)
+		return rc;
+	struct tv_reader r;
+	if ((rc = tv_reader_open(&r, path, err))) {
+		inv->have_map = 0;
+		return rc;
+	}
+	return read_and_close(inv, &r, err);
+}
+
+int tageval_inventory_read_map_buffer(struct tageval_inventory *inv, const char *data,
+				      size_t size, const char *name, struct tageval_error *err)
+{
+	int rc = map_allowed(inv, err);
+	if (rc)
+		return rc;
+	struct tv_reader r;
+	if ((rc = tv_reader_open_buffer(&r, data, size, name, err))) {
+		inv->have_map = 0;
+		return rc;
+	}
+	return read_and_close(inv, &r, err);
+}
+
+/* ------------------------------------------------------------ queries */
+
+uint32_t tv_coarse(const struct tageval_inventory *inv, uint32_t id)
+{
+	if (id >= inv->nnode || inv->root == NULL)
+		return id;
+	return inv->root[id] == TV_AMBIGUOUS ? TV_NONE : inv->root[id];
+}
+
+int tageval_inventory_coarse(const struct tageval_inventory *inv, size_t id, size_t *coarse,
+			     struct tageval_error *err)
+{
+	if (id >= inv->tags.n)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no tag with id %zu", id);
+	uint32_t c = tv_coarse(inv, (uint32_t)id);
+	if (c == TV_NONE) {
+		const char *s = tv_inventory_name(inv, (uint32_t)id);
+		char q[80];
+		tv_quote(q, sizeof q, s, strlen(s));
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+				"tag \"%s\" has several top-level ancestors: coarse scoring "
+				"needs a tree", q);
+	}
+	*coarse = c;
+	return TAGEVAL_OK;
+}
+
+uint32_t tv_factor(const struct tageval_inventory *inv, uint32_t id)
+{
+	const struct tv_node *n = &inv->node[id];
+	return n->factor ? n->factor : (uint32_t)n->children.n;
+}

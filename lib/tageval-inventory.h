@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The inventory's layout, shared by the reading and the hierarchy code. */
+#ifndef TAGEVAL_INVENTORY_H
+#define TAGEVAL_INVENTORY_H
+
+#include "tageval-private.h"
+
+#define TV_AMBIGUOUS (UINT32_MAX - 1)
+
+struct tv_vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+/* Hierarchy data of a tag listed in the sense map. */
+struct tv_node {
+	struct tv_vec parents;
+	struct tv_vec children;
+	uint32_t factor;      /* declared branching factor, 0 = number of children */
+	uint32_t factor_line;
+	uint32_t parent_line; /* line that gave the first parent */
+};
+
+struct tageval_inventory {
+	struct tv_intern tags;
+	struct tv_node *node;  /* ids below nnode: the tags of the map */
+	size_t nnode, nodecap;
+	uint32_t *root;        /* top-level ancestor, TV_AMBIGUOUS in a DAG */
+	int have_map;
+	int frozen;            /* key or answers have added tags */
+	int dag;               /* some tag has several parents */
+	/* scratch used only while the map is read */
+	uint32_t *stamp, *stack;
+	size_t scratchcap;
+	uint32_t gen;
+};
+
+/* The branching factor used for @id's children (declared or counted). */
+uint32_t tv_factor(const struct tageval_inventory *inv, uint32_t id);
+
+/* Scratch space for walks over the hierarchy, sized to the map's tags. */
+struct tv_walk {
+	uint32_t *stamp;
+	uint32_t *pending;
+	uint32_t *stack;
+	double *mass;
+	size_t cap;
+	uint32_t gen;
+};
+
+void tv_walk_clear(struct tv_walk *w);
+/* Pr(desc | anc) with the scratch @w (grown as needed); -1 when out of memory. */
+double tv_walk_subsumes(const struct tageval_inventory *inv, struct tv_walk *w,
+			uint32_t anc, uint32_t desc);
+
+#endif

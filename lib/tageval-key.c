@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Gold keys ("lexelt instance tag ...") and the subset filters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-private.h"
+
+size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance)
+{
+	size_t a = strlen(lexelt), b = strlen(instance);
+	if (tv_grow((void **)buf, cap, a + b + 2, 1))
+		return (size_t)-1;
+	memcpy(*buf, lexelt, a);
+	(*buf)[a] = ' ';
+	memcpy(*buf + a + 1, instance, b + 1);
+	return a + b + 1;
+}
+
+static int quote_id(char *out, size_t size, const char *lexelt, const char *instance)
+{
+	char a[80], b[80];
+	tv_quote(a, sizeof a, lexelt, strlen(lexelt));
+	tv_quote(b, sizeof b, instance, strlen(instance));
+	return snprintf(out, size, "%s %s", a, b);
+}
+
+void tageval_key_free(struct tageval_key *key)
+{
+	if (key == NULL)
+		return;
+	tv_intern_clear(&key->ids);
+	free(key->name);
+	free(key->inst);
+	free(key->tags);
+	free(key);
+}
+
+size_t tageval_key_size(const struct tageval_key *key)
+{
+	return key->ninst;
+}
+
+static int key_line(struct tageval_key *key, struct tv_reader *r, char **idbuf, size_t *idcap,
+		    struct tageval_error *err)
+{
+	char q[200];
+	if (r->nfield == 1)
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "missing instance id");
+	if (r->nfield == 2) {
+		quote_id(q, sizeof q, r->field[0], r->field[1]);
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				"instance \"%s\" has no sense tag", q);
+	}
+	size_t len = tv_join_id(idbuf, idcap, r->field[0], r->field[1]);
+	if (len == (size_t)-1)
+		return tv_nomem(err);
+	uint32_t idx;
+	int added;
+	if (tv_intern_put(&key->ids, *idbuf, len, &idx, &added))
+		return tv_nomem(err);
+	if (!added) {
+		quote_id(q, sizeof q, r->field[0], r->field[1]);
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				"duplicate instance \"%s\" (first at line %u)", q,
+				key->inst[idx].line);
+	}
+	size_t ntags = r->nfield - 2;
+	if (tv_grow((void **)&key->inst, &key->instcap, key->ninst + 1, sizeof *key->inst) ||
+	    tv_grow((void **)&key->tags, &key->tagcap, key->ntags + ntags, sizeof *key->tags))
+		return tv_nomem(err);
+	if (key->ntags + ntags > UINT32_MAX)
+		return tv_nomem(err);
+	struct tv_instance *in = &key->inst[idx];
+	in->tags = (uint32_t)key->ntags;
+	in->ntags = (uint32_t)ntags;
+	in->line = (uint32_t)r->lineno;
+	in->lexelt_len = (uint32_t)strlen(r->field[0]);
+	key->ninst++;
+	for (size_t i = 2; i < r->nfield; i++) {
+		const char *t = r->field[i];
+		size_t tlen = strlen(t);
+		if (memchr(t, '/', tlen) != NULL) {
+			tv_quote(q, sizeof q, t, tlen);
+			return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+					"key tag \"%s\" contains '/'", q);
+		}
+		uint32_t tag;
+		if (tv_inventory_intern(key->inv, t, tlen, &tag))
+			return tv_nomem(err);
+		key->tags[key->ntags++] = tag;
+	}
+	return TAGEVAL_OK;
+}
+
+static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_key **out,
+		    struct tageval_error *err)
+{
+	*out = NULL;
+	struct tageval_key *key = calloc(1, sizeof *key);
+	if (key == NULL)
+		return tv_nomem(err);
+	key->inv = inv;
+	tv_intern_init(&key->ids);
+	key->name = strdup(r->name);
+	if (key->name == NULL) {
+		free(key);
+		return tv_nomem(err);
+	}
+	char *idbuf = NULL;
+	size_t idcap = 0;
+	int rc, got;
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		if (r->nfield == 0)
+			continue;
+		if ((rc = key_line(key, r, &idbuf, &idcap, err)))
+			break;
+	}
+	free(idbuf);
+	if (rc == TAGEVAL_OK && key->ninst == 0)
+		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
+	if (rc != TAGEVAL_OK) {
+		tageval_key_free(key);
+		return rc;
+	}
+	*out = key;
+	return TAGEVAL_OK;
+}
+
+int tageval_key_read(struct tageval_inventory *inv, const char *path, struct tageval_key **key,
+		     struct tageval_error *err)
+{
+	struct tv_reader r;
+	*key = NULL;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_key(inv, &r, key, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_key_read_buffer(struct tageval_inventory *inv, const char *data, size_t size,
+			    const char *name, struct tageval_key **key, struct tageval_error *err)
+{
+	struct tv_reader r;
+	*key = NULL;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_key(inv, &r, key, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------------ filters */
+
+struct tageval_filter *tageval_filter_new(void)
+{
+	struct tageval_filter *f = calloc(1, sizeof *f);
+	if (f)
+		tv_intern_init(&f->instances);
+	return f;
+}
+
+void tageval_filter_free(struct tageval_filter *f)
+{
+	if (f == NULL)
+		return;
+	tv_intern_clear(&f->instances);
+	free(f->tags);
+	free(f);
+}
+
+static int read_instances(struct tageval_filter *f, struct tv_reader *r,
+			  struct tageval_error *err)
+{
+	char *idbuf = NULL;
+	size_t idcap = 0;
+	int rc, got;
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		if (r->nfield == 0)
+			continue;
+		if (r->nfield == 1) {
+			rc = tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				      "missing instance id");
+			break;
+		}
+		size_t len = tv_join_id(&idbuf, &idcap, r->field[0], r->field[1]);
+		uint32_t id;
+		if (len == (size_t)-1 || tv_intern_put(&f->instances, idbuf, len, &id, NULL)) {
+			rc = tv_nomem(err);
+			break;
+		}
+	}
+	free(idbuf);
+	f->have_instances = 1;
+	return rc;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
+		     struct tv_reader *r, struct tageval_error *err)
+{
+	if (f->inv != NULL && f->inv != inv)
+		return tv_error(err, TAGEVAL_EINVAL, r->name, 0,
+				"the tag filter belongs to another inventory");
+	f->inv = inv;
+	int rc, got;
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		for (size_t i = 0; i < r->nfield; i++) {
+			uint32_t id;
+			if (tv_inventory_intern(inv, r->field[i], strlen(r->field[i]), &id) ||
+			    tv_grow((void **)&f->tags, &f->tagcap, f->ntags + 1, sizeof *f->tags))
+				return tv_nomem(err);
+			f->tags[f->ntags++] = id;
+		}
+	}
+	if (rc)
+		return rc;
+	qsort(f->tags, f->ntags, sizeof *f->tags, by_id);
+	size_t k = 0;
+	for (size_t i = 0; i < f->ntags; i++)
+		if (k == 0 || f->tags[k - 1] != f->tags[i])
+			f->tags[k++] = f->tags[i];
+	f->ntags = k;
+	f->have_tags = 1;
+	return TAGEVAL_OK;
+}
+
+int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag)
+{
+	return bsearch(&tag, f->tags, f->ntags, sizeof *f->tags, by_id) != NULL;
+}
+
+int tageval_filter_read_instances(struct tageval_filter *f, const char *path,
+				  struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_instances(f, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_filter_read_instances_buffer(struct tageval_filter *f, const char *data,
+					 size_t size, const char *name,
+					 struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_instances(f, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_filter_read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
+			     const char *path, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_tags(f, inv, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_filter_read_tags_buffer(struct tageval_filter *f, struct tageval_inventory *inv,
+				    const char *data, size_t size, const char *name,
+				    struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_tags(f, inv, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Declarations shared by the library's source files; not installed. */
+#ifndef TAGEVAL_PRIVATE_H
+#define TAGEVAL_PRIVATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tageval.h"
+
+#if defined(__GNUC__)
+#define TV_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TV_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------ errors */
+
+/* Fills @err (if not NULL) and returns @code. @line 0 = no line. */
+int tv_error(struct tageval_error *err, int code, const char *file, size_t line,
+	     const char *fmt, ...) TV_PRINTF(5, 6);
+int tv_nomem(struct tageval_error *err);
+
+/* Quotes at most a readable prefix of a token for a message. */
+void tv_quote(char *out, size_t outsize, const char *s, size_t len);
+
+/* ------------------------------------------------------------ growable arrays */
+
+/* Ensures room for @need elements of @size bytes; returns 0 or TAGEVAL_ENOMEM. */
+int tv_grow(void **buf, size_t *cap, size_t need, size_t size);
+
+/* ------------------------------------------------------------ string interner */
+
+struct tv_arena_block;
+
+struct tv_intern {
+	struct tv_arena_block *blocks; /* newest first */
+	char **str;                    /* id -> NUL-terminated string */
+	uint32_t *len;                 /* id -> length */
+	uint32_t *hash;                /* id -> hash */
+	size_t n, cap;
+	uint32_t *slots;               /* open addressing: id + 1, 0 = empty */
+	size_t mask;                   /* nslots - 1 (0 before the first insert) */
+};
+
+void tv_intern_init(struct tv_intern *in);
+void tv_intern_clear(struct tv_intern *in);
+/* Interns s[0..len); *id receives its id; *added (if not NULL) 1 when new. */
+int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added);
+/* 1 and *id when found, 0 otherwise. */
+int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
+
+static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
+{
+	return in->str[id];
+}
+
+/* ------------------------------------------------------------ line reader */
+
+struct tv_reader {
+	FILE *fp;
+	int own;          /* fclose at the end */
+	const char *name; /* borrowed */
+	char *buf;
+	size_t cap;
+	size_t lineno;    /* 1-based number of the line last returned */
+	int eof;
+	/* the fields of the current line (pointers into buf, NUL-terminated) */
+	char **field;
+	size_t nfield, fieldcap;
+};
+
+/* Opens @path ("-" = stdin, named "<stdin>"). */
+int tv_reader_open(struct tv_reader *r, const char *path, struct tageval_error *err);
+/* Reads from memory; @name is used in messages. */
+int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
+			  const char *name, struct tageval_error *err);
+void tv_reader_close(struct tv_reader *r);
+
+/*
+ * Reads the next line, strips "\n" / "\r\n", rejects NUL bytes and stray
+ * carriage returns, cuts the line at the first "!!" and splits it into
+ * blank-separated fields (r->field, r->nfield).  Returns TAGEVAL_OK with
+ * *got = 1 for a line (possibly with no field), *got = 0 at the end.
+ */
+int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err);
+
+/* Parses a weight: a finite decimal number >= 0; returns 0 on success, -1 if invalid. */
+int tv_parse_weight(const char *s, double *out);
+
+/* ------------------------------------------------------------ inventory internals */
+
+#define TV_NONE UINT32_MAX
+
+/* The coarse tag, or TV_NONE when ambiguous. */
+uint32_t tv_coarse(const struct tageval_inventory *inv, uint32_t id);
+/* Interns a tag of a key or answer line (freezes the hierarchy). */
+int tv_inventory_intern(struct tageval_inventory *inv, const char *s, size_t len, uint32_t *id);
+const char *tv_inventory_name(const struct tageval_inventory *inv, uint32_t id);
+
+/* ------------------------------------------------------------ key internals */
+
+struct tv_instance {
+	uint32_t tags;  /* offset into key->tags */
+	uint32_t ntags;
+	uint32_t line;  /* 1-based line in the key file */
+	uint32_t lexelt_len;
+};
+
+struct tageval_key {
+	struct tageval_inventory *inv;
+	struct tv_intern ids;       /* "lexelt instance" -> instance index */
+	struct tv_instance *inst;
+	size_t ninst, instcap;
+	uint32_t *tags;
+	size_t ntags, tagcap;
+	char *name;
+};
+
+/* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */
+size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance);
+
+struct tageval_filter {
+	struct tv_intern instances;
+	uint32_t *tags;       /* sorted ids */
+	size_t ntags, tagcap;
+	int have_instances, have_tags;
+	const struct tageval_inventory *inv;
+};
+
+int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag);
+
+#endif

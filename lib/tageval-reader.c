@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The line reader shared by every file format: any line length, LF or CRLF,
+ * a last line without a newline, NUL bytes and stray carriage returns
+ * reported with their line, "!!" comments cut, fields split on blanks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tageval-private.h"
+
+static const char stdin_name[] = "<stdin>";
+
+int tv_reader_open(struct tv_reader *r, const char *path, struct tageval_error *err)
+{
+	memset(r, 0, sizeof *r);
+	if (strcmp(path, "-") == 0) {
+		r->fp = stdin;
+		r->name = stdin_name;
+		return TAGEVAL_OK;
+	}
+	r->name = path;
+	r->fp = fopen(path, "r");
+	if (r->fp == NULL)
+		return tv_error(err, TAGEVAL_EIO, path, 0, "cannot open: %s", strerror(errno));
+	r->own = 1;
+	struct stat st;
+	if (fstat(fileno(r->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		tv_reader_close(r);
+		return tv_error(err, TAGEVAL_EIO, path, 0, "cannot open: %s", strerror(EISDIR));
+	}
+	/* a large buffer: the files are read once, front to back */
+	setvbuf(r->fp, NULL, _IOFBF, 1u << 18);
+	return TAGEVAL_OK;
+}
+
+int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
+			  const char *name, struct tageval_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	if (size == 0) {
+		r->eof = 1;
+		return TAGEVAL_OK;
+	}
+	r->fp = fmemopen((void *)(uintptr_t)data, size, "r");
+	if (r->fp == NULL)
+		return tv_error(err, TAGEVAL_EIO, name, 0, "cannot open: %s", strerror(errno));
+	r->own = 1;
+	return TAGEVAL_OK;
+}
+
+void tv_reader_close(struct tv_reader *r)
+{
+	if (r->own && r->fp)
+		fclose(r->fp);
+	free(r->buf);
+	free(r->field);
+	memset(r, 0, sizeof *r);
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
+{
+	*got = 0;
+	r->nfield = 0;
+	if (r->eof || r->fp == NULL)
+		return TAGEVAL_OK;
+	errno = 0;
+	ssize_t n = getline(&r->buf, &r->cap, r->fp);
+	if (n < 0) {
+		if (ferror(r->fp))
+			return tv_error(err, TAGEVAL_EIO, r->name, 0, "read error: %s",
+					strerror(errno ? errno : EIO));
+		if (errno == ENOMEM)
+			return tv_nomem(err);
+		r->eof = 1;
+		return TAGEVAL_OK;
+	}
+	r->lineno++;
+	size_t len = (size_t)n;
+	char *s = r->buf;
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	s[len] = '\0';
+	if (memchr(s, '\0', len) != NULL)
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "NUL byte");
+	if (memchr(s, '\r', len) != NULL)
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				"stray carriage return");
+	char *comment = strstr(s, "!!");
+	if (comment != NULL) {
+		*comment = '\0';
+		len = (size_t)(comment - s);
+	}
+	char *p = s, *end = s + len;
+	for (;;) {
+		while (p < end && is_blank(*p))
+			p++;
+		if (p >= end)
+			break;
+		if (r->nfield == r->fieldcap &&
+		    tv_grow((void **)&r->field, &r->fieldcap, r->nfield + 1, sizeof *r->field))
+			return tv_nomem(err);
+		r->field[r->nfield++] = p;
+		while (p < end && !is_blank(*p))
+			p++;
+		*p++ = '\0';
+	}
+	*got = 1;
+	return TAGEVAL_OK;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Small helpers: growable arrays and the weight syntax. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "tageval-private.h"
+
+int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return TAGEVAL_OK;
+	size_t ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return TAGEVAL_ENOMEM;
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / size)
+		return TAGEVAL_ENOMEM;
+	void *p = realloc(*buf, ncap * size);
+	if (p == NULL)
+		return TAGEVAL_ENOMEM;
+	*buf = p;
+	*cap = ncap;
+	return TAGEVAL_OK;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * weight   ::= ["+"] (digits ["." [digits]] | "." digits) [exponent]
+ * exponent ::= ("e" | "E") ["+" | "-"] digits
+ * The syntax is checked here, the value comes from strtod(), which must
+ * consume exactly the same text and give a finite number.
+ */
+int tv_parse_weight(const char *s, double *out)
+{
+	const char *p = s;
+	if (*p == '+')
+		p++;
+	size_t nint = 0, nfrac = 0;
+	while (is_digit(*p)) {
+		p++;
+		nint++;
+	}
+	if (*p == '.') {
+		p++;
+		while (is_digit(*p)) {
+			p++;
+			nfrac++;
+		}
+	}
+	if (nint + nfrac == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!is_digit(*p))
+			return -1;
+		while (is_digit(*p))
+			p++;
+	}
+	if (*p != '\0')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (end != p || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}

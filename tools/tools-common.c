@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools-common.h"
+
+void tools_print_error(const char *prog, const struct tageval_error *err)
+{
+	if (err->file[0] && err->line)
+		fprintf(stderr, "%s: %s:%zu: %s\n", prog, err->file, err->line, err->message);
+	else if (err->file[0])
+		fprintf(stderr, "%s: %s: %s\n", prog, err->file, err->message);
+	else
+		fprintf(stderr, "%s: %s\n", prog, err->message);
+}
+
+void tools_usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+}
+
+void tools_format_ratio(char *buf, size_t size, int prec, double num, double den)
+{
+	if (den == 0.0) {
+		if (num == 0.0 || num != num)
+			snprintf(buf, size, "-nan");
+		else
+			snprintf(buf, size, num > 0 ? "inf" : "-inf");
+		return;
+	}
+	snprintf(buf, size, "%.*f", prec, num / den);
+}
+
+void tools_json_ratio(FILE *fp, double num, double den)
+{
+	if (den == 0.0)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%.17g", num / den);
+}
+
+void tools_json_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+int tools_close_stdout(const char *prog)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+	int saved = errno;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (failed) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(saved ? saved : EIO));
+		return 1;
+	}
+	return 0;
+}

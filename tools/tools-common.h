@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers shared by the command-line tools (not part of the library). */
+#ifndef TOOLS_COMMON_H
+#define TOOLS_COMMON_H
+
+#include <stdio.h>
+
+#include "tageval.h"
+
+#define EXIT_DATA 1
+#define EXIT_INVALID_USAGE 2
+
+/* Prints "PROG: FILE:LINE: message" (parts left out when empty) on stderr. */
+void tools_print_error(const char *prog, const struct tageval_error *err);
+
+/* Prints "PROG: message" on stderr, then "Try 'PROG --help'." */
+void tools_usage_error(const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Writes num/den with "%.*f" into buf, as an x86-64 glibc program computing
+ * it in floating point would: 0/0 is "-nan", x/0 is "inf" or "-inf".
+ */
+void tools_format_ratio(char *buf, size_t size, int prec, double num, double den);
+
+/* Writes num/den as a JSON number, or null when den is 0. */
+void tools_json_ratio(FILE *fp, double num, double den);
+
+/* Writes a JSON string literal. */
+void tools_json_string(FILE *fp, const char *s);
+
+/* Flushes and checks stdout; prints "PROG: write error: ..." and returns 1 on failure. */
+int tools_close_stdout(const char *prog);
+
+#endif
