@@ -23,12 +23,12 @@ void tageval_inventory_free(struct tageval_inventory *inv)
 		return;
 	for (size_t i = 0; i < inv->nnode; i++) {
 		free(inv->node[i].parents.v);
+		free(inv->node[i].pseq.v);
 		free(inv->node[i].children.v);
 	}
 	free(inv->node);
 	free(inv->root);
-	free(inv->stamp);
-	free(inv->stack);
+	free(inv->edge_line.v);
 	tv_intern_clear(&inv->tags);
 	free(inv);
 }
@@ -120,62 +120,10 @@ static int node_of(struct map_reader *m, const char *s, uint32_t *id)
 		size_t cap = inv->nodecap;
 		if (tv_grow((void **)&inv->node, &cap, need, sizeof *inv->node))
 			return tv_nomem(m->err);
-		memset(inv->node + inv->nnode, 0, (cap - inv->nnode) * sizeof *inv->node);
+		/* new slots are zeroed once, when the array grows */
+		memset(inv->node + inv->nodecap, 0, (cap - inv->nodecap) * sizeof *inv->node);
 		inv->nodecap = cap;
 		inv->nnode = need;
-	}
-	return TAGEVAL_OK;
-}
-
-static int scratch_fit(struct tageval_inventory *inv)
-{
-	if (inv->scratchcap >= inv->nnode)
-		return TAGEVAL_OK;
-	size_t cap = inv->nnode * 2;
-	uint32_t *stamp = calloc(cap, sizeof *stamp);
-	uint32_t *stack = malloc(cap * sizeof *stack);
-	if (stamp == NULL || stack == NULL) {
-		free(stamp);
-		free(stack);
-		return TAGEVAL_ENOMEM;
-	}
-	free(inv->stamp);
-	free(inv->stack);
-	inv->stamp = stamp;
-	inv->stack = stack;
-	inv->scratchcap = cap;
-	inv->gen = 0;
-	return TAGEVAL_OK;
-}
-
-/* Is @a an ancestor of (or equal to) @b?  Used while building, so it may use
- * the inventory's own scratch space. */
-static int is_above(struct tageval_inventory *inv, uint32_t a, uint32_t b, int *found)
-{
-	*found = 0;
-	if (scratch_fit(inv))
-		return TAGEVAL_ENOMEM;
-	if (++inv->gen == 0) {
-		memset(inv->stamp, 0, inv->scratchcap * sizeof *inv->stamp);
-		inv->gen = 1;
-	}
-	size_t sp = 0;
-	inv->stack[sp++] = b;
-	inv->stamp[b] = inv->gen;
-	while (sp > 0) {
-		uint32_t x = inv->stack[--sp];
-		if (x == a) {
-			*found = 1;
-			return TAGEVAL_OK;
-		}
-		const struct tv_vec *ps = &inv->node[x].parents;
-		for (size_t i = 0; i < ps->n; i++) {
-			uint32_t p = ps->v[i];
-			if (inv->stamp[p] != inv->gen) {
-				inv->stamp[p] = inv->gen;
-				inv->stack[sp++] = p;
-			}
-		}
 	}
 	return TAGEVAL_OK;
 }
@@ -242,10 +190,8 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 				"two chains for tag \"%s\": parent \"%s\" here, \"%s\" at line %u",
 				qc, qp, qo, c->parent_line);
 	}
-	int cycle;
-	if (is_above(inv, child, parent, &cycle))
-		return tv_nomem(m->err);
-	if (cycle)
+	/* longer cycles are found once the whole map is read (find_cycle) */
+	if (child == parent)
 		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
 				"cycle: tag \"%s\" would be its own ancestor (through \"%s\")",
 				qc, qp);
@@ -254,7 +200,9 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
 				"tag \"%s\" has more children than its branching factor %u (line %u)",
 				qp, p->factor, p->factor_line);
-	if (vec_push(&c->parents, parent) || vec_push(&p->children, child))
+	uint32_t seq = (uint32_t)inv->edge_line.n;
+	if (vec_push(&c->parents, parent) || vec_push(&c->pseq, seq) ||
+	    vec_push(&p->children, child) || vec_push(&inv->edge_line, (uint32_t)line))
 		return tv_nomem(m->err);
 	if (c->parents.n == 1)
 		c->parent_line = (uint32_t)line;
@@ -299,34 +247,87 @@ static int apply_parent_line(struct map_reader *m, const struct map_line *ml)
 	return add_edge(m, child, parent, ml->line, 0);
 }
 
-/* Top-level ancestors, computed downwards in topological order. */
-static int compute_roots(struct tageval_inventory *inv)
+/*
+ * Called when a topological pass could not reach every tag: some tags lie
+ * on or below a cycle.  Walks up through unreached parents until a tag
+ * repeats, and reports the cycle's edge that came last in the file, the
+ * one that closed it.
+ */
+static int find_cycle(struct map_reader *m, const uint32_t *pending)
 {
+	struct tageval_inventory *inv = m->inv;
+	size_t n = inv->nnode;
+	uint32_t *onpath = calloc(n, sizeof *onpath); /* 1 + position on the path */
+	uint32_t *path = malloc(n * sizeof *path);
+	uint32_t *via = malloc(n * sizeof *via);      /* index of the parent taken */
+	if (onpath == NULL || path == NULL || via == NULL) {
+		free(onpath);
+		free(path);
+		free(via);
+		return tv_nomem(m->err);
+	}
+	uint32_t x = 0;
+	while (pending[x] == 0)
+		x++;
+	size_t len = 0;
+	while (onpath[x] == 0) {
+		onpath[x] = (uint32_t)len + 1;
+		path[len] = x;
+		const struct tv_vec *ps = &inv->node[x].parents;
+		size_t i = 0;
+		while (pending[ps->v[i]] == 0)
+			i++;
+		via[len++] = (uint32_t)i;
+		x = ps->v[i];
+	}
+	/* the cycle is path[onpath[x] - 1 .. len) */
+	uint32_t best_child = x, best_parent = x, best_seq = 0;
+	int found = 0;
+	for (size_t k = onpath[x] - 1; k < len; k++) {
+		const struct tv_node *c = &inv->node[path[k]];
+		uint32_t seq = c->pseq.v[via[k]];
+		if (!found || seq > best_seq) {
+			found = 1;
+			best_seq = seq;
+			best_child = path[k];
+			best_parent = c->parents.v[via[k]];
+		}
+	}
+	free(onpath);
+	free(path);
+	free(via);
+	char qc[80], qp[80];
+	const char *sc = tv_inventory_name(inv, best_child);
+	const char *sp = tv_inventory_name(inv, best_parent);
+	tv_quote(qc, sizeof qc, sc, strlen(sc));
+	tv_quote(qp, sizeof qp, sp, strlen(sp));
+	return tv_error(m->err, TAGEVAL_EFORMAT, m->name, inv->edge_line.v[best_seq],
+			"cycle: tag \"%s\" would be its own ancestor (through \"%s\")", qc, qp);
+}
+
+/* Top-level ancestors, computed downwards in topological order (Kahn);
+ * tags that cannot be reached that way lie on or below a cycle. */
+static int compute_roots(struct map_reader *m)
+{
+	struct tageval_inventory *inv = m->inv;
 	size_t n = inv->nnode;
 	free(inv->root);
 	inv->root = malloc((n ? n : 1) * sizeof *inv->root);
 	uint32_t *pending = malloc((n ? n : 1) * sizeof *pending);
 	uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
-	if (inv->root == NULL || pending == NULL || queue == NULL) {
+	uint8_t *seen = calloc(n ? n : 1, sizeof *seen);
+	if (inv->root == NULL || pending == NULL || queue == NULL || seen == NULL) {
 		free(pending);
 		free(queue);
-		return TAGEVAL_ENOMEM;
+		free(seen);
+		return tv_nomem(m->err);
 	}
 	size_t head = 0, tail = 0;
 	for (size_t i = 0; i < n; i++) {
 		pending[i] = (uint32_t)inv->node[i].parents.n;
-		inv->root[i] = TV_NONE;
-		if (pending[i] == 0) {
-			inv->root[i] = (uint32_t)i;
+		inv->root[i] = (uint32_t)i;
+		if (pending[i] == 0)
 			queue[tail++] = (uint32_t)i;
-		}
-	}
-	/* TV_NONE marks "not set yet" before a node is queued; AMBIGUOUS after */
-	uint32_t *seen = calloc(n ? n : 1, 1 * sizeof *seen);
-	if (seen == NULL) {
-		free(pending);
-		free(queue);
-		return TAGEVAL_ENOMEM;
 	}
 	while (head < tail) {
 		uint32_t x = queue[head++];
@@ -343,10 +344,13 @@ static int compute_roots(struct tageval_inventory *inv)
 				queue[tail++] = c;
 		}
 	}
+	int rc = TAGEVAL_OK;
+	if (tail < n)
+		rc = find_cycle(m, pending);
 	free(seen);
 	free(pending);
 	free(queue);
-	return TAGEVAL_OK;
+	return rc;
 }
 
 static int read_map(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_error *err)
@@ -384,8 +388,8 @@ static int read_map(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	for (size_t i = 0; rc == TAGEVAL_OK && i < m.nlines; i++)
 		rc = scorer2_form ? apply_scorer2_line(&m, &m.lines[i])
 				  : apply_parent_line(&m, &m.lines[i]);
-	if (rc == TAGEVAL_OK && compute_roots(inv))
-		rc = tv_nomem(err);
+	if (rc == TAGEVAL_OK)
+		rc = compute_roots(&m);
 	free(m.lines);
 	free(m.fields);
 	tv_intern_clear(&m.pool);
@@ -410,10 +414,13 @@ static int read_and_close(struct tageval_inventory *inv, struct tv_reader *r,
 		/* leave no half-built hierarchy behind */
 		for (size_t i = 0; i < inv->nnode; i++) {
 			free(inv->node[i].parents.v);
+			free(inv->node[i].pseq.v);
 			free(inv->node[i].children.v);
 		}
 		free(inv->node);
 		free(inv->root);
+		free(inv->edge_line.v);
+		memset(&inv->edge_line, 0, sizeof inv->edge_line);
 		inv->node = NULL;
 		inv->root = NULL;
 		inv->nnode = inv->nodecap = 0;

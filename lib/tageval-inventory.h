@@ -15,6 +15,7 @@ struct tv_vec {
 /* Hierarchy data of a tag listed in the sense map. */
 struct tv_node {
 	struct tv_vec parents;
+	struct tv_vec pseq;   /* for each parent, the edge's number (see edge_line) */
 	struct tv_vec children;
 	uint32_t factor;      /* declared branching factor, 0 = number of children */
 	uint32_t factor_line;
@@ -29,10 +30,7 @@ struct tageval_inventory {
 	int have_map;
 	int frozen;            /* key or answers have added tags */
 	int dag;               /* some tag has several parents */
-	/* scratch used only while the map is read */
-	uint32_t *stamp, *stack;
-	size_t scratchcap;
-	uint32_t gen;
+	struct tv_vec edge_line; /* edge number -> line of the map */
 };
 
 /* The branching factor used for @id's children (declared or counted). */

@@ -15,13 +15,18 @@
  * (0 when the error has no line) and a message; tools print it as
  * "tool: file:line: message".  The library never prints and never exits.
  *
+ * A function that returns an object through an out-parameter sets it to NULL
+ * when it fails, after freeing anything it had built.
+ *
  * Borrowed pointers: strings returned as `const char *` belong to the object
  * they come from and stay valid until that object is freed.  An object that is
  * built on another one (a key on an inventory, a scorer on both) keeps a
  * pointer to it: the other object must outlive it.
  *
  * There is no global state; objects are not thread-safe, but different
- * objects may be used from different threads.  Numbers in files are parsed in
+ * objects may be used from different threads.  Readers and scorers add tags
+ * to the inventory they are given, so an inventory and the keys, filters and
+ * scorers built on it count as one object here.  Numbers in files are parsed in
  * the "C" locale's format (a '.' decimal point) by strtod(): a program that
  * calls setlocale(LC_NUMERIC, ...) with another decimal point must restore
  * "C" around the readers.
