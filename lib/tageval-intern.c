@@ -4,8 +4,11 @@
  * 32-bit ids; look-up is an open-addressing hash table, so no input needs
  * to be sorted.
  */
+#define _DEFAULT_SOURCE 1 /* madvise() and MADV_HUGEPAGE, where Linux has them */
+
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tageval-private.h"
 
@@ -37,14 +40,24 @@ static char *arena_copy(struct tv_intern *in, const char *s, size_t len)
 	return p;
 }
 
-/* FNV-1a, 32 bits: fast enough for short tags and ids, and well spread. */
-static uint32_t hash_bytes(const char *s, size_t len)
+/*
+ * FNV-1a over the bytes, then a final avalanche (MurmurHash3's fmix32): the
+ * multiplications of FNV carry changes only upwards, so without the final
+ * step the low bits, which pick the slot, would see only the low bits of
+ * each byte, and ids that differ in their last digits would cluster.
+ */
+uint32_t tv_hash(const char *s, size_t len)
 {
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < len; i++) {
 		h ^= (unsigned char)s[i];
 		h *= 16777619u;
 	}
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
 	return h;
 }
 
@@ -62,23 +75,46 @@ void tv_intern_clear(struct tv_intern *in)
 		b = next;
 	}
 	free(in->str);
-	free(in->len);
-	free(in->hash);
 	free(in->slots);
 	memset(in, 0, sizeof *in);
 }
 
+/*
+ * Large tables are probed at random, one slot per look-up: with 4 KiB pages
+ * nearly every probe also misses the TLB.  Tables of 4 MiB and more are
+ * aligned to 2 MiB and offered to the kernel as huge pages (a hint only).
+ */
+static struct tv_slot *alloc_slots(size_t nslots)
+{
+	size_t bytes = nslots * sizeof(struct tv_slot);
+#if defined(MADV_HUGEPAGE)
+	const size_t huge = (size_t)2 << 20;
+	if (bytes >= 2 * huge) {
+		void *p = NULL;
+		if (posix_memalign(&p, huge, bytes) != 0)
+			return NULL;
+		madvise(p, bytes, MADV_HUGEPAGE);
+		memset(p, 0, bytes);
+		return p;
+	}
+#endif
+	return calloc(nslots, sizeof(struct tv_slot));
+}
+
 static int rehash(struct tv_intern *in, size_t nslots)
 {
-	uint32_t *slots = calloc(nslots, sizeof *slots);
+	struct tv_slot *slots = alloc_slots(nslots);
 	if (slots == NULL)
 		return TAGEVAL_ENOMEM;
 	size_t mask = nslots - 1;
-	for (size_t id = 0; id < in->n; id++) {
-		size_t i = in->hash[id] & mask;
-		while (slots[i] != 0)
+	for (size_t j = 0; in->slots && j <= in->mask; j++) {
+		const struct tv_slot *old = &in->slots[j];
+		if (old->str == NULL)
+			continue;
+		size_t i = old->hash & mask;
+		while (slots[i].str != NULL)
 			i = (i + 1) & mask;
-		slots[i] = (uint32_t)id + 1;
+		slots[i] = *old;
 	}
 	free(in->slots);
 	in->slots = slots;
@@ -86,65 +122,84 @@ static int rehash(struct tv_intern *in, size_t nslots)
 	return TAGEVAL_OK;
 }
 
-int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
+/* The slot of s[0..len), or the empty slot where it would go. */
+static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t len, uint32_t h)
+{
+	size_t i = h & in->mask;
+	for (;;) {
+		struct tv_slot *sl = &in->slots[i];
+		if (sl->str == NULL ||
+		    (sl->hash == h && memcmp(sl->str, s, len) == 0 && sl->str[len] == '\0'))
+			return sl;
+		i = (i + 1) & in->mask;
+	}
+}
+
+int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len, uint32_t h,
+			  uint32_t *id)
 {
 	if (in->slots == NULL)
 		return 0;
-	uint32_t h = hash_bytes(s, len);
-	size_t i = h & in->mask;
-	for (;;) {
-		uint32_t v = in->slots[i];
-		if (v == 0)
-			return 0;
-		v--;
-		if (in->hash[v] == h && in->len[v] == len && memcmp(in->str[v], s, len) == 0) {
-			*id = v;
-			return 1;
-		}
-		i = (i + 1) & in->mask;
+	const struct tv_slot *sl = probe(in, s, len, h);
+	if (sl->str == NULL)
+		return 0;
+	*id = sl->id;
+	return 1;
+}
+
+int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
+{
+	return tv_intern_find_hashed(in, s, len, tv_hash(s, len), id);
+}
+
+void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
+{
+	if (in->slots != NULL)
+		__builtin_prefetch(&in->slots[h & in->mask]);
+}
+
+void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
+{
+	if (in->slots != NULL) {
+		const struct tv_slot *sl = &in->slots[h & in->mask];
+		if (sl->str != NULL)
+			__builtin_prefetch(sl->str);
 	}
 }
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
 {
-	if (tv_intern_find(in, s, len, id)) {
-		if (added)
-			*added = 0;
-		return TAGEVAL_OK;
-	}
-	if (in->n >= UINT32_MAX - 1 || len > UINT32_MAX)
-		return TAGEVAL_ENOMEM;
+	return tv_intern_put_hashed(in, s, len, tv_hash(s, len), id, added);
+}
+
+int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
+			 uint32_t *id, int *added)
+{
 	/* keep the load factor at most 1/2 */
 	if (in->slots == NULL || (in->n + 1) * 2 > in->mask + 1) {
 		size_t nslots = in->slots ? (in->mask + 1) * 2 : 64;
 		if (rehash(in, nslots) != TAGEVAL_OK)
 			return TAGEVAL_ENOMEM;
 	}
-	if (in->n == in->cap) {
-		size_t cap = in->cap;
-		size_t c1 = cap, c2 = cap;
-		if (tv_grow((void **)&in->str, &c1, in->n + 1, sizeof *in->str) ||
-		    tv_grow((void **)&in->len, &c2, in->n + 1, sizeof *in->len) ||
-		    tv_grow((void **)&in->hash, &cap, in->n + 1, sizeof *in->hash))
-			return TAGEVAL_ENOMEM;
-		/* all three grew to the same capacity (same growth rule) */
-		in->cap = cap < c1 ? cap : c1;
-		if (c2 < in->cap)
-			in->cap = c2;
+	struct tv_slot *sl = probe(in, s, len, h);
+	if (sl->str != NULL) {
+		*id = sl->id;
+		if (added)
+			*added = 0;
+		return TAGEVAL_OK;
 	}
+	if (in->n >= UINT32_MAX - 1 || len > UINT32_MAX)
+		return TAGEVAL_ENOMEM;
+	if (tv_grow((void **)&in->str, &in->cap, in->n + 1, sizeof *in->str))
+		return TAGEVAL_ENOMEM;
 	char *copy = arena_copy(in, s, len);
 	if (copy == NULL)
 		return TAGEVAL_ENOMEM;
-	uint32_t h = hash_bytes(s, len);
-	uint32_t nid = (uint32_t)in->n;
+	uint32_t nid = (uint32_t)in->n++;
 	in->str[nid] = copy;
-	in->len[nid] = (uint32_t)len;
-	in->hash[nid] = h;
-	in->n++;
-	size_t i = h & in->mask;
-	while (in->slots[i] != 0)
-		i = (i + 1) & in->mask;
-	in->slots[i] = nid + 1;
+	sl->str = copy;
+	sl->hash = h;
+	sl->id = nid;
 	*id = nid;
 	if (added)
 		*added = 1;

@@ -40,31 +40,27 @@ size_t tageval_key_size(const struct tageval_key *key)
 	return key->ninst;
 }
 
-static int key_line(struct tageval_key *key, struct tv_reader *r, char **idbuf, size_t *idcap,
-		    struct tageval_error *err)
+static int key_line(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
 {
 	char q[200];
-	if (r->nfield == 1)
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "missing instance id");
-	if (r->nfield == 2) {
-		quote_id(q, sizeof q, r->field[0], r->field[1]);
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+	if (l->nfield == 1)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "missing instance id");
+	if (l->nfield == 2) {
+		quote_id(q, sizeof q, l->field[0], l->field[1]);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" has no sense tag", q);
 	}
-	size_t len = tv_join_id(idbuf, idcap, r->field[0], r->field[1]);
-	if (len == (size_t)-1)
-		return tv_nomem(err);
 	uint32_t idx;
 	int added;
-	if (tv_intern_put(&key->ids, *idbuf, len, &idx, &added))
+	if (tv_intern_put_hashed(&key->ids, l->id, l->idlen, l->hash, &idx, &added))
 		return tv_nomem(err);
 	if (!added) {
-		quote_id(q, sizeof q, r->field[0], r->field[1]);
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+		quote_id(q, sizeof q, l->field[0], l->field[1]);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %u)", q,
 				key->inst[idx].line);
 	}
-	size_t ntags = r->nfield - 2;
+	size_t ntags = l->nfield - 2;
 	if (tv_grow((void **)&key->inst, &key->instcap, key->ninst + 1, sizeof *key->inst) ||
 	    tv_grow((void **)&key->tags, &key->tagcap, key->ntags + ntags, sizeof *key->tags))
 		return tv_nomem(err);
@@ -73,15 +69,15 @@ static int key_line(struct tageval_key *key, struct tv_reader *r, char **idbuf, 
 	struct tv_instance *in = &key->inst[idx];
 	in->tags = (uint32_t)key->ntags;
 	in->ntags = (uint32_t)ntags;
-	in->line = (uint32_t)r->lineno;
-	in->lexelt_len = (uint32_t)strlen(r->field[0]);
+	in->line = (uint32_t)l->lineno;
+	in->lexelt_len = (uint32_t)strlen(l->field[0]);
 	key->ninst++;
-	for (size_t i = 2; i < r->nfield; i++) {
-		const char *t = r->field[i];
+	for (size_t i = 2; i < l->nfield; i++) {
+		const char *t = l->field[i];
 		size_t tlen = strlen(t);
 		if (memchr(t, '/', tlen) != NULL) {
 			tv_quote(q, sizeof q, t, tlen);
-			return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"key tag \"%s\" contains '/'", q);
 		}
 		uint32_t tag;
@@ -106,16 +102,23 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 		free(key);
 		return tv_nomem(err);
 	}
-	char *idbuf = NULL;
-	size_t idcap = 0;
-	int rc, got;
-	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
-		if (r->nfield == 0)
-			continue;
-		if ((rc = key_line(key, r, &idbuf, &idcap, err)))
-			break;
-	}
-	free(idbuf);
+	struct tv_batch b = { 0 };
+	int rc;
+	do {
+		rc = tv_reader_batch(r, &b, err);
+		/* the slots of the whole batch are fetched together */
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch(&key->ids, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++) {
+			int lrc = key_line(key, &b.line[k], err);
+			if (lrc) {
+				rc = lrc;
+				break;
+			}
+		}
+	} while (rc == TAGEVAL_OK && b.n > 0);
+	tv_batch_clear(&b);
 	if (rc == TAGEVAL_OK && key->ninst == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
 	if (rc != TAGEVAL_OK) {

@@ -33,13 +33,22 @@ int tv_grow(void **buf, size_t *cap, size_t need, size_t size);
 
 struct tv_arena_block;
 
+/*
+ * A slot holds the hash and the string itself, so that a look-up of a
+ * string that is there costs two memory accesses (slot, string): tables of
+ * a million instance ids do not fit in any cache.
+ */
+struct tv_slot {
+	const char *str; /* NULL = empty */
+	uint32_t hash;
+	uint32_t id;
+};
+
 struct tv_intern {
 	struct tv_arena_block *blocks; /* newest first */
 	char **str;                    /* id -> NUL-terminated string */
-	uint32_t *len;                 /* id -> length */
-	uint32_t *hash;                /* id -> hash */
 	size_t n, cap;
-	uint32_t *slots;               /* open addressing: id + 1, 0 = empty */
+	struct tv_slot *slots;         /* open addressing, linear probing */
 	size_t mask;                   /* nslots - 1 (0 before the first insert) */
 };
 
@@ -49,6 +58,20 @@ void tv_intern_clear(struct tv_intern *in);
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added);
 /* 1 and *id when found, 0 otherwise. */
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
+
+/*
+ * The same with the hash computed beforehand, and prefetches: a caller with
+ * many look-ups to do (a batch of lines) hashes them all, prefetches their
+ * slots, then their strings, and only then looks them up, so that the cache
+ * misses of a batch overlap instead of following one another.
+ */
+uint32_t tv_hash(const char *s, size_t len);
+int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len, uint32_t h,
+			  uint32_t *id);
+int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
+			 uint32_t *id, int *added);
+void tv_intern_prefetch(const struct tv_intern *in, uint32_t h);
+void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h);
 
 static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 {
@@ -84,6 +107,42 @@ void tv_reader_close(struct tv_reader *r);
  * *got = 1 for a line (possibly with no field), *got = 0 at the end.
  */
 int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err);
+
+/* One line of a batch: its fields, and its id ("lexelt instance") when it has two. */
+struct tv_line {
+	const char *name; /* the file's name */
+	size_t lineno;
+	size_t nfield;
+	char **field;
+	const char *id;   /* NULL when the line has fewer than two fields */
+	size_t idlen;
+	uint32_t hash;    /* of id */
+	uint32_t inst;    /* for the caller */
+};
+
+#define TV_BATCH 64
+
+/* Up to TV_BATCH non-empty lines, copied out of the reader. */
+struct tv_batch {
+	struct tv_line line[TV_BATCH];
+	size_t n;
+	char *text;       /* the copied fields and ids */
+	size_t used, cap;
+	size_t *off;      /* field offsets into text */
+	size_t noff, offcap;
+	char **field;     /* pointers, set once the batch is full */
+	size_t fieldcap;
+};
+
+void tv_batch_clear(struct tv_batch *b);
+
+/*
+ * Fills @b with the next lines that have fields (blank and comment-only
+ * lines are skipped).  b->n == 0 at the end of the file.  On a read or
+ * format error the lines before it are in @b and the error is returned:
+ * the caller handles those lines first, then returns the error.
+ */
+int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err);
 
 /* Parses a weight: a finite decimal number >= 0; returns 0 on success, -1 if invalid. */
 int tv_parse_weight(const char *s, double *out);

@@ -118,3 +118,87 @@ int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
 	*got = 1;
 	return TAGEVAL_OK;
 }
+
+void tv_batch_clear(struct tv_batch *b)
+{
+	free(b->text);
+	free(b->off);
+	free(b->field);
+	memset(b, 0, sizeof *b);
+}
+
+static int batch_copy(struct tv_batch *b, const char *s, size_t len)
+{
+	if (tv_grow((void **)&b->text, &b->cap, b->used + len + 1, 1))
+		return TAGEVAL_ENOMEM;
+	memcpy(b->text + b->used, s, len);
+	b->text[b->used + len] = '\0';
+	b->used += len + 1;
+	return TAGEVAL_OK;
+}
+
+int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err)
+{
+	b->n = 0;
+	b->used = 0;
+	b->noff = 0;
+	size_t idoff[TV_BATCH];
+	int rc = TAGEVAL_OK, got;
+	while (b->n < TV_BATCH) {
+		if ((rc = tv_reader_next(r, &got, err)) != TAGEVAL_OK || !got)
+			break;
+		if (r->nfield == 0)
+			continue;
+		struct tv_line *l = &b->line[b->n];
+		l->name = r->name;
+		l->lineno = r->lineno;
+		l->nfield = r->nfield;
+		l->id = NULL;
+		l->idlen = 0;
+		if (tv_grow((void **)&b->off, &b->offcap, b->noff + r->nfield, sizeof *b->off)) {
+			rc = tv_nomem(err);
+			break;
+		}
+		l->field = (char **)(uintptr_t)b->noff; /* an index until the pointers are set */
+		for (size_t i = 0; i < r->nfield && rc == TAGEVAL_OK; i++) {
+			b->off[b->noff++] = b->used;
+			rc = batch_copy(b, r->field[i], strlen(r->field[i]));
+		}
+		idoff[b->n] = b->used;
+		if (rc == TAGEVAL_OK && r->nfield >= 2) {
+			size_t a = strlen(r->field[0]), c = strlen(r->field[1]);
+			if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2, 1)) {
+				rc = TAGEVAL_ENOMEM;
+			} else {
+				char *p = b->text + b->used;
+				memcpy(p, r->field[0], a);
+				p[a] = ' ';
+				memcpy(p + a + 1, r->field[1], c);
+				p[a + 1 + c] = '\0';
+				b->used += a + c + 2;
+				l->idlen = a + c + 1;
+			}
+		}
+		if (rc != TAGEVAL_OK) {
+			rc = tv_nomem(err);
+			break;
+		}
+		b->n++;
+	}
+	/* the text is complete: turn offsets into pointers */
+	if (tv_grow((void **)&b->field, &b->fieldcap, b->noff + 1, sizeof *b->field)) {
+		b->n = 0;
+		return tv_nomem(err);
+	}
+	for (size_t i = 0; i < b->noff; i++)
+		b->field[i] = b->text + b->off[i];
+	for (size_t k = 0; k < b->n; k++) {
+		struct tv_line *l = &b->line[k];
+		l->field = b->field + (size_t)(uintptr_t)l->field;
+		if (l->idlen > 0) {
+			l->id = b->text + idoff[k];
+			l->hash = tv_hash(l->id, l->idlen);
+		}
+	}
+	return rc;
+}

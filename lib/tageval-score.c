@@ -17,6 +17,14 @@ enum inst_state {
 	ST_FILTERED = 3  /* outside the subset */
 };
 
+/* The effective key entry of an instance, packed so that scoring an answer
+ * touches one small record: a single key tag is kept in place of the offset. */
+struct einst {
+	uint32_t tags;  /* offset into pool, or the tag itself when cnt == 1 */
+	uint16_t state;
+	uint16_t cnt;   /* key tags, capped: see build_key */
+};
+
 struct guess {
 	uint32_t tag;
 	double w;
@@ -29,8 +37,8 @@ struct tageval_scorer {
 	struct tageval_score_options opts;
 	struct tageval_score totals;
 	/* the effective key: tags after the filter, coarse and dedup steps */
-	uint8_t *state;
-	uint32_t *off, *cnt, *pool;
+	struct einst *inst;
+	uint32_t *pool;
 	size_t npool;
 	struct tv_walk walk;
 	/* per-line scratch */
@@ -40,8 +48,6 @@ struct tageval_scorer {
 	uint32_t *markgen;
 	size_t markcap;
 	uint32_t gen;
-	char *idbuf;
-	size_t idcap;
 	const char **names;
 	size_t namecap;
 	double *weights;
@@ -58,15 +64,12 @@ void tageval_scorer_free(struct tageval_scorer *s)
 {
 	if (s == NULL)
 		return;
-	free(s->state);
-	free(s->off);
-	free(s->cnt);
+	free(s->inst);
 	free(s->pool);
 	tv_walk_clear(&s->walk);
 	free(s->g);
 	free(s->mark);
 	free(s->markgen);
-	free(s->idbuf);
 	free(s->names);
 	free(s->weights);
 	free(s);
@@ -116,31 +119,34 @@ static int ambiguous(const struct tageval_scorer *s, const char *file, size_t li
 			q);
 }
 
+static const uint32_t *key_tags(const struct tageval_scorer *s, const struct einst *e)
+{
+	return e->cnt == 1 ? &e->tags : s->pool + e->tags;
+}
+
 static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 {
 	const struct tageval_key *key = s->key;
 	const struct tageval_filter *f = s->opts.filter;
 	size_t n = key->ninst;
-	s->state = calloc(n, sizeof *s->state);
-	s->off = malloc(n * sizeof *s->off);
-	s->cnt = malloc(n * sizeof *s->cnt);
+	s->inst = calloc(n ? n : 1, sizeof *s->inst);
 	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
-	if (!s->state || !s->off || !s->cnt || !s->pool || mark_fit(s))
+	if (!s->inst || !s->pool || mark_fit(s))
 		return tv_nomem(err);
 	int coarse = s->opts.granularity == TAGEVAL_COARSE;
 	int dedup = coarse || s->opts.conjunctive;
 	for (size_t i = 0; i < n; i++) {
 		const struct tv_instance *in = &key->inst[i];
-		s->off[i] = (uint32_t)s->npool;
-		s->cnt[i] = 0;
+		struct einst *e = &s->inst[i];
 		if (f && f->have_instances) {
 			const char *id = tv_intern_str(&key->ids, (uint32_t)i);
 			uint32_t dummy;
-			if (!tv_intern_find(&f->instances, id, key->ids.len[i], &dummy)) {
-				s->state[i] = ST_FILTERED;
+			if (!tv_intern_find(&f->instances, id, strlen(id), &dummy)) {
+				e->state = ST_FILTERED;
 				continue;
 			}
 		}
+		size_t first = s->npool, cnt = 0;
 		mark_start(s);
 		for (uint32_t j = 0; j < in->ntags; j++) {
 			uint32_t t = key->tags[in->tags + j];
@@ -158,18 +164,28 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 				s->markgen[t] = s->gen;
 			}
 			s->pool[s->npool++] = t;
-			s->cnt[i]++;
+			cnt++;
 		}
-		if (s->cnt[i] == 0) {
-			s->state[i] = ST_FILTERED;
+		if (cnt > UINT16_MAX)
+			return tv_error(err, TAGEVAL_EFORMAT, key->name, in->line,
+					"more than %u sense tags for one instance", UINT16_MAX);
+		e->cnt = (uint16_t)cnt;
+		if (cnt == 1) {
+			e->tags = s->pool[first];
+			s->npool = first;
+		} else {
+			e->tags = (uint32_t)first;
+		}
+		if (cnt == 0) {
+			e->state = ST_FILTERED;
 			continue;
 		}
-		if (s->opts.minimal && s->cnt[i] >= 2) {
-			s->state[i] = ST_EXCLUDED;
+		if (s->opts.minimal && cnt >= 2) {
+			e->state = ST_EXCLUDED;
 			continue;
 		}
 		s->totals.instances++;
-		s->totals.total += s->opts.conjunctive ? (double)s->cnt[i] : 1.0;
+		s->totals.total += s->opts.conjunctive ? (double)cnt : 1.0;
 	}
 	return TAGEVAL_OK;
 }
@@ -216,6 +232,11 @@ static double credit(struct tageval_scorer *s, uint32_t a, uint32_t k)
 		return 1.0;
 	if (s->opts.granularity != TAGEVAL_MIXED)
 		return 0.0;
+	const struct tageval_inventory *inv = s->inv;
+	if (a >= inv->nnode || k >= inv->nnode)
+		return 0.0; /* a tag outside the map has no relatives */
+	if (!inv->dag && inv->root[a] != inv->root[k])
+		return 0.0; /* different trees */
 	/* an answer below a key tag is as good as the key tag */
 	double up = tv_walk_subsumes(s->inv, &s->walk, k, a);
 	if (up != 0.0)
@@ -224,7 +245,7 @@ static double credit(struct tageval_scorer *s, uint32_t a, uint32_t k)
 	return tv_walk_subsumes(s->inv, &s->walk, a, k);
 }
 
-static int report(struct tageval_scorer *s, struct tv_reader *r,
+static int report(struct tageval_scorer *s, const struct tv_line *r,
 		  enum tageval_answer_status st, double score, double attempted, size_t inst)
 {
 	if (s->opts.on_answer == NULL)
@@ -238,12 +259,14 @@ static int report(struct tageval_scorer *s, struct tv_reader *r,
 		.attempted = attempted,
 	};
 	if (st == TAGEVAL_ANSWER_SCORED) {
-		size_t nk = s->cnt[inst];
+		const struct einst *e = &s->inst[inst];
+		const uint32_t *kt = key_tags(s, e);
+		size_t nk = e->cnt;
 		if (tv_grow((void **)&s->names, &s->namecap, nk + s->ng + 1, sizeof *s->names) ||
 		    tv_grow((void **)&s->weights, &s->weightcap, s->ng + 1, sizeof *s->weights))
 			return TAGEVAL_ENOMEM;
 		for (size_t j = 0; j < nk; j++)
-			s->names[j] = tv_inventory_name(s->inv, s->pool[s->off[inst] + j]);
+			s->names[j] = tv_inventory_name(s->inv, kt[j]);
 		for (size_t j = 0; j < s->ng; j++) {
 			s->names[nk + j] = tv_inventory_name(s->inv, s->g[j].tag);
 			s->weights[j] = s->g[j].w;
@@ -258,7 +281,7 @@ static int report(struct tageval_scorer *s, struct tv_reader *r,
 	return TAGEVAL_OK;
 }
 
-static int bad_weight(struct tv_reader *r, const char *tok, struct tageval_error *err)
+static int bad_weight(const struct tv_line *r, const char *tok, struct tageval_error *err)
 {
 	char q[80];
 	tv_quote(q, sizeof q, tok, strlen(tok));
@@ -266,7 +289,7 @@ static int bad_weight(struct tv_reader *r, const char *tok, struct tageval_error
 }
 
 /* Parses the tags of an answer line into s->g (weights as written). */
-static int parse_guesses(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
 	size_t n = r->nfield - 2;
 	s->ng = 0;
@@ -304,7 +327,7 @@ static int parse_guesses(struct tageval_scorer *s, struct tv_reader *r, struct t
 }
 
 /* Coarse mapping and merging of repeated tags, in place, first place kept. */
-static int merge_guesses(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+static int merge_guesses(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
 	int coarse = s->opts.granularity == TAGEVAL_COARSE;
 	int conj = s->opts.conjunctive;
@@ -340,7 +363,7 @@ static int merge_guesses(struct tageval_scorer *s, struct tv_reader *r, struct t
 	return TAGEVAL_OK;
 }
 
-static int score_line(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
 	if (r->nfield == 1)
 		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "missing instance id");
@@ -348,18 +371,15 @@ static int score_line(struct tageval_scorer *s, struct tv_reader *r, struct tage
 	int rc = parse_guesses(s, r, err);
 	if (rc)
 		return rc;
-	size_t len = tv_join_id(&s->idbuf, &s->idcap, r->field[0], r->field[1]);
-	if (len == (size_t)-1)
-		return tv_nomem(err);
-	uint32_t inst;
+	uint32_t inst = r->inst;
 	enum tageval_answer_status st = TAGEVAL_ANSWER_SCORED;
-	if (!tv_intern_find(&s->key->ids, s->idbuf, len, &inst))
+	if (inst == TV_NONE)
 		st = TAGEVAL_ANSWER_NOT_IN_KEY;
-	else if (s->state[inst] == ST_FILTERED)
+	else if (s->inst[inst].state == ST_FILTERED)
 		st = TAGEVAL_ANSWER_FILTERED;
 	else if (s->ng == 0)
 		st = TAGEVAL_ANSWER_INVALID;
-	else if (s->state[inst] != ST_ACTIVE)
+	else if (s->inst[inst].state != ST_ACTIVE)
 		st = TAGEVAL_ANSWER_EXCLUDED;
 	if (st != TAGEVAL_ANSWER_SCORED) {
 		switch (st) {
@@ -388,8 +408,9 @@ static int score_line(struct tageval_scorer *s, struct tv_reader *r, struct tage
 			s->g[i].w /= total;
 		total = 1.0;
 	}
-	const uint32_t *keytags = s->pool + s->off[inst];
-	size_t nk = s->cnt[inst];
+	struct einst *e = &s->inst[inst];
+	const uint32_t *keytags = key_tags(s, e);
+	size_t nk = e->cnt;
 	double score = 0.0;
 	if (s->opts.conjunctive) {
 		/* each key tag is an item: the expected credit, at most 1 */
@@ -417,22 +438,49 @@ static int score_line(struct tageval_scorer *s, struct tv_reader *r, struct tage
 		if (score > 1.0)
 			score = 1.0;
 	}
-	s->state[inst] = ST_USED;
+	e->state = ST_USED;
 	s->totals.scored++;
 	s->totals.correct += score;
 	s->totals.attempted += total;
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
+/*
+ * Answers come in batches: the instance look-ups of a batch are done in
+ * stages (slots, then strings, then the instance records) so that their
+ * cache misses overlap; the lines are then scored in file order.
+ */
 static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
 {
-	int rc, got;
-	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
-		if (r->nfield == 0)
-			continue;
-		if ((rc = score_line(s, r, err)))
-			break;
-	}
+	const struct tv_intern *ids = &s->key->ids;
+	struct tv_batch b = { 0 };
+	int rc;
+	do {
+		rc = tv_reader_batch(r, &b, err);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch(ids, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch_string(ids, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++) {
+			struct tv_line *l = &b.line[k];
+			uint32_t inst;
+			l->inst = TV_NONE;
+			if (l->id && tv_intern_find_hashed(ids, l->id, l->idlen, l->hash, &inst)) {
+				l->inst = inst;
+				__builtin_prefetch(&s->inst[inst]);
+			}
+		}
+		for (size_t k = 0; k < b.n; k++) {
+			int lrc = score_line(s, &b.line[k], err);
+			if (lrc) {
+				rc = lrc;
+				break;
+			}
+		}
+	} while (rc == TAGEVAL_OK && b.n > 0);
+	tv_batch_clear(&b);
 	return rc;
 }
 

@@ -145,6 +145,11 @@ int main(int argc, char **argv)
 	const char *instances_file = NULL, *tags_file = NULL;
 	int json = 0, c;
 
+	/* A large file can give a "Unable to score" line per answer: buffer
+	 * stderr instead of one write(2) per line (stdout and stderr are
+	 * separate streams anyway; both are flushed at exit). */
+	static char errbuf[1 << 16];
+	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":g:mvhV", longopts, NULL)) != -1) {
 		switch (c) {
