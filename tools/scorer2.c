@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tageval.h"
 #include "tools-common.h"
@@ -145,11 +146,12 @@ int main(int argc, char **argv)
 	const char *instances_file = NULL, *tags_file = NULL;
 	int json = 0, c;
 
-	/* A large file can give a "Unable to score" line per answer: buffer
-	 * stderr instead of one write(2) per line (stdout and stderr are
-	 * separate streams anyway; both are flushed at exit). */
+	/* A large file can give an "Unable to score" line per answer: when
+	 * stderr goes to a file or a pipe, buffer it instead of one write(2)
+	 * per line (it is flushed at exit); on a terminal keep it unbuffered. */
 	static char errbuf[1 << 16];
-	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
+	if (!isatty(fileno(stderr)))
+		setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":g:mvhV", longopts, NULL)) != -1) {
 		switch (c) {
