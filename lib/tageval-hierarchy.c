@@ -52,7 +52,7 @@ static double chain_subsumes(const struct tageval_inventory *inv, uint32_t anc, 
 	uint32_t x = desc;
 	while (inv->node[x].parents.n > 0) {
 		uint32_t p = inv->node[x].parents.v[0];
-		m /= (double)tv_factor(inv, p);
+		m *= inv->node[x].pup[0];
 		if (p == anc)
 			return m;
 		x = p;
@@ -110,7 +110,7 @@ double tv_walk_subsumes(const struct tageval_inventory *inv, struct tv_walk *w,
 				w->stamp[p] = w->gen;
 				w->mass[p] = 0.0;
 			}
-			w->mass[p] += w->mass[x] / (double)tv_factor(inv, p);
+			w->mass[p] += w->mass[x] * inv->node[x].pup[i];
 			if (--w->pending[p] == 0) {
 				if (p == anc)
 					return w->mass[p];
@@ -252,12 +252,11 @@ int tageval_inventory_distribute(const struct tageval_inventory *inv, size_t id,
 				return TAGEVAL_ENOMEM;
 			continue;
 		}
-		double b = (double)tv_factor(inv, x);
-		if (b > (double)k && dist_add(d, x, m * (b - (double)k) / b))
+		if (n->pself > 0.0 && dist_add(d, x, m * n->pself))
 			return TAGEVAL_ENOMEM;
 		for (size_t i = 0; i < k; i++) {
 			uint32_t c = n->children.v[i];
-			w->mass[c] += m / b;
+			w->mass[c] += m * n->pdown[i];
 			if (--w->pending[c] == 0)
 				w->stack[sp++] = c;
 		}

@@ -21,11 +21,8 @@ void tageval_inventory_free(struct tageval_inventory *inv)
 {
 	if (inv == NULL)
 		return;
-	for (size_t i = 0; i < inv->nnode; i++) {
-		free(inv->node[i].parents.v);
-		free(inv->node[i].pseq.v);
-		free(inv->node[i].children.v);
-	}
+	for (size_t i = 0; i < inv->nnode; i++)
+		tv_node_clear(&inv->node[i]);
 	free(inv->node);
 	free(inv->root);
 	free(inv->edge_line.v);
@@ -72,6 +69,16 @@ const char *tageval_inventory_name(const struct tageval_inventory *inv, size_t i
 	if (id >= inv->tags.n)
 		return NULL;
 	return tv_intern_str(&inv->tags, (uint32_t)id);
+}
+
+void tv_node_clear(struct tv_node *n)
+{
+	free(n->parents.v);
+	free(n->pseq.v);
+	free(n->children.v);
+	free(n->pdown);
+	free(n->pup);
+	memset(n, 0, sizeof *n);
 }
 
 static int vec_push(struct tv_vec *v, uint32_t x)
@@ -390,6 +397,8 @@ static int read_map(struct tageval_inventory *inv, struct tv_reader *r, struct t
 				  : apply_parent_line(&m, &m.lines[i]);
 	if (rc == TAGEVAL_OK)
 		rc = compute_roots(&m);
+	if (rc == TAGEVAL_OK && tv_set_uniform(inv))
+		rc = tv_nomem(err);
 	free(m.lines);
 	free(m.fields);
 	tv_intern_clear(&m.pool);
@@ -412,11 +421,8 @@ static int read_and_close(struct tageval_inventory *inv, struct tv_reader *r,
 	tv_reader_close(r);
 	if (rc != TAGEVAL_OK) {
 		/* leave no half-built hierarchy behind */
-		for (size_t i = 0; i < inv->nnode; i++) {
-			free(inv->node[i].parents.v);
-			free(inv->node[i].pseq.v);
-			free(inv->node[i].children.v);
-		}
+		for (size_t i = 0; i < inv->nnode; i++)
+			tv_node_clear(&inv->node[i]);
 		free(inv->node);
 		free(inv->root);
 		free(inv->edge_line.v);
@@ -491,4 +497,188 @@ uint32_t tv_factor(const struct tageval_inventory *inv, uint32_t id)
 {
 	const struct tv_node *n = &inv->node[id];
 	return n->factor ? n->factor : (uint32_t)n->children.n;
+}
+
+/* ------------------------------------------------------------ downward probabilities */
+
+/* P(child | parent) for every edge, from pdown: fills each child's pup. */
+static void fill_up(struct tageval_inventory *inv)
+{
+	for (size_t x = 0; x < inv->nnode; x++) {
+		const struct tv_node *n = &inv->node[x];
+		for (size_t i = 0; i < n->children.n; i++) {
+			struct tv_node *c = &inv->node[n->children.v[i]];
+			for (size_t j = 0; j < c->parents.n; j++)
+				if (c->parents.v[j] == x)
+					c->pup[j] = n->pdown[i];
+		}
+	}
+}
+
+int tv_set_uniform(struct tageval_inventory *inv)
+{
+	for (size_t x = 0; x < inv->nnode; x++) {
+		struct tv_node *n = &inv->node[x];
+		size_t k = n->children.n;
+		free(n->pdown);
+		free(n->pup);
+		n->pdown = malloc((k ? k : 1) * sizeof *n->pdown);
+		n->pup = malloc((n->parents.n ? n->parents.n : 1) * sizeof *n->pup);
+		if (n->pdown == NULL || n->pup == NULL)
+			return TAGEVAL_ENOMEM;
+		double b = (double)tv_factor(inv, (uint32_t)x);
+		for (size_t i = 0; i < k; i++)
+			n->pdown[i] = 1.0 / b;
+		n->pself = k > 0 ? (b - (double)k) / b : 0.0;
+	}
+	fill_up(inv);
+	inv->estimated = 0;
+	return TAGEVAL_OK;
+}
+
+/*
+ * Estimated downward probabilities.  Every line of the corpus weighs 1,
+ * shared evenly by its distinct tags; c(t) is the weight tag t received and
+ * n(t) = c(t) + the sum of n over t's children (a tag below several parents
+ * counts under each).  A parent p with k listed children and factor b >= k
+ * gives, with the smoothing constant alpha (add-alpha, Laplace for 1),
+ *
+ *   P(child i | p) = (n(child i) + alpha) / D
+ *   P(p itself | p) = (c(p) + alpha (b - k)) / D        when b > k
+ *   D = sum_i n(child i) + [b > k] c(p) + alpha b
+ *
+ * so that without data the estimates are the uniform 1/b; when b = k a tag
+ * p written in the corpus says nothing about its children and only counts
+ * for p's own parents.  A parent with D = 0 (alpha 0, no data) stays uniform.
+ */
+static int estimate(struct tageval_inventory *inv, struct tv_reader *r, double alpha,
+		    struct tageval_error *err)
+{
+	size_t n = inv->nnode;
+	double *c = calloc(n ? n : 1, sizeof *c);
+	double *sub = calloc(n ? n : 1, sizeof *sub);
+	uint32_t *pending = malloc((n ? n : 1) * sizeof *pending);
+	uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
+	uint32_t *seen = NULL;
+	size_t seencap = 0;
+	int rc = TAGEVAL_OK, got;
+	if (!c || !sub || !pending || !queue) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		if (r->nfield == 0)
+			continue;
+		if (r->nfield < 3) {
+			rc = tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				      r->nfield == 1 ? "missing instance id" : "no sense tag");
+			break;
+		}
+		/* distinct tags of the line that the map knows */
+		size_t k = 0, ntag = r->nfield - 2;
+		if (tv_grow((void **)&seen, &seencap, ntag, sizeof *seen)) {
+			rc = tv_nomem(err);
+			break;
+		}
+		for (size_t i = 2; i < r->nfield; i++) {
+			char *t = r->field[i];
+			char *slash = strchr(t, '/');
+			size_t len = slash ? (size_t)(slash - t) : strlen(t);
+			uint32_t id;
+			int dup = 0;
+			if (!tv_intern_find(&inv->tags, t, len, &id))
+				id = TV_NONE;
+			for (size_t j = 0; j < k; j++)
+				dup |= seen[j] == id;
+			if (!dup)
+				seen[k++] = id;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (seen[j] != TV_NONE && seen[j] < n)
+				c[seen[j]] += 1.0 / (double)k;
+	}
+	if (rc)
+		goto out;
+	/* n(t), bottom-up: a tag is done when all its children are */
+	size_t head = 0, tail = 0;
+	for (size_t x = 0; x < n; x++) {
+		sub[x] = c[x];
+		pending[x] = (uint32_t)inv->node[x].children.n;
+		if (pending[x] == 0)
+			queue[tail++] = (uint32_t)x;
+	}
+	while (head < tail) {
+		uint32_t x = queue[head++];
+		const struct tv_node *nd = &inv->node[x];
+		for (size_t i = 0; i < nd->parents.n; i++) {
+			uint32_t p = nd->parents.v[i];
+			sub[p] += sub[x];
+			if (--pending[p] == 0)
+				queue[tail++] = p;
+		}
+	}
+	for (size_t x = 0; x < n; x++) {
+		struct tv_node *nd = &inv->node[x];
+		size_t k = nd->children.n;
+		if (k == 0)
+			continue;
+		double b = (double)tv_factor(inv, (uint32_t)x);
+		double self = b > (double)k ? c[x] : 0.0;
+		double d = self + alpha * b;
+		for (size_t i = 0; i < k; i++)
+			d += sub[nd->children.v[i]];
+		if (d <= 0.0)
+			continue; /* stays uniform */
+		for (size_t i = 0; i < k; i++)
+			nd->pdown[i] = (sub[nd->children.v[i]] + alpha) / d;
+		nd->pself = b > (double)k ? (self + alpha * (b - (double)k)) / d : 0.0;
+	}
+	fill_up(inv);
+	inv->estimated = 1;
+out:
+	free(c);
+	free(sub);
+	free(pending);
+	free(queue);
+	free(seen);
+	return rc;
+}
+
+static int estimate_checked(struct tageval_inventory *inv, struct tv_reader *r, double alpha,
+			    struct tageval_error *err)
+{
+	if (!(alpha >= 0.0) || alpha > 1e12)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"the smoothing constant must be a number >= 0");
+	if (tv_set_uniform(inv))
+		return tv_nomem(err);
+	int rc = estimate(inv, r, alpha, err);
+	if (rc && tv_set_uniform(inv))
+		return tv_nomem(err);
+	return rc;
+}
+
+int tageval_inventory_estimate_downward(struct tageval_inventory *inv, const char *path,
+					double alpha, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = estimate_checked(inv, &r, alpha, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_inventory_estimate_downward_buffer(struct tageval_inventory *inv, const char *data,
+					       size_t size, const char *name, double alpha,
+					       struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = estimate_checked(inv, &r, alpha, err);
+	tv_reader_close(&r);
+	return rc;
 }

@@ -17,6 +17,9 @@ struct tv_node {
 	struct tv_vec parents;
 	struct tv_vec pseq;   /* for each parent, the edge's number (see edge_line) */
 	struct tv_vec children;
+	double *pdown;        /* P(children[i] | this tag) */
+	double *pup;          /* P(this tag | parents[i]) */
+	double pself;         /* the mass a parent keeps as itself (b > k) */
 	uint32_t factor;      /* declared branching factor, 0 = number of children */
 	uint32_t factor_line;
 	uint32_t parent_line; /* line that gave the first parent */
@@ -31,7 +34,13 @@ struct tageval_inventory {
 	int frozen;            /* key or answers have added tags */
 	int dag;               /* some tag has several parents */
 	struct tv_vec edge_line; /* edge number -> line of the map */
+	int estimated;         /* downward probabilities estimated from a corpus */
 };
+
+/* Sets every downward probability to the uniform 1/b (after reading a map). */
+int tv_set_uniform(struct tageval_inventory *inv);
+/* Frees a tag's hierarchy data. */
+void tv_node_clear(struct tv_node *n);
 
 /* The branching factor used for @id's children (declared or counted). */
 uint32_t tv_factor(const struct tageval_inventory *inv, uint32_t id);

@@ -145,6 +145,26 @@ TAGEVAL_EXPORT int tageval_inventory_coarse(const struct tageval_inventory *inv,
 					    size_t id, size_t *coarse,
 					    struct tageval_error *err);
 
+/**
+ * Replaces the uniform downward probabilities by estimates from a tagged
+ * corpus @path in the key format ("lexelt instance tag ..."; weights after a
+ * '/' are ignored, each line weighs 1, shared evenly by its distinct tags;
+ * tags the map does not list are ignored).  With c(t) the weight tag t got and
+ * n(t) = c(t) + the n of t's children, a parent p with k listed children
+ * and factor b gives P(child | p) = (n(child) + alpha) / D and, when b > k,
+ * P(p itself | p) = (c(p) + alpha (b - k)) / D, D = sum n(children) +
+ * [b > k] c(p) + alpha b.  alpha = 1 is Laplace smoothing; with no data the
+ * estimates are the uniform 1/b.  Call it after the map, before the
+ * distributions are used.  Calling it again starts from uniform again.
+ */
+TAGEVAL_EXPORT int tageval_inventory_estimate_downward(struct tageval_inventory *inv,
+							const char *path, double alpha,
+							struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_inventory_estimate_downward_buffer(struct tageval_inventory *inv,
+							       const char *data, size_t size,
+							       const char *name, double alpha,
+							       struct tageval_error *err);
+
 /* ------------------------------------------------------------ distribution */
 
 /**
@@ -317,6 +337,134 @@ TAGEVAL_EXPORT int tageval_scorer_read_buffer(struct tageval_scorer *scorer,
 /** Copies the totals so far into @result. */
 TAGEVAL_EXPORT void tageval_scorer_result(const struct tageval_scorer *scorer,
 					  struct tageval_score *result);
+
+/* --------------------------------------------------------------- agreement */
+
+/**
+ * Annotations of one or more annotators, each read from a file in the key
+ * format "lexelt instance tag[/weight] ...", lines in any order.  An item is
+ * the pair (lexelt, instance).  Each annotation is turned into a
+ * distribution over the leaves of the inventory: the mixture of its tags'
+ * distributions, uniform over the distinct tags, or weighted when every tag
+ * of the line has a weight (weights are then normalised; a line where some
+ * tag lacks a weight ignores its weights).  Errors: a line without a tag, a
+ * duplicate item in one file, an invalid weight (finite, >= 0, positive
+ * total), a tag repeated on a weighted line.
+ */
+struct tageval_annotations;
+
+/** New, empty; tags are resolved against @inv, which must outlive it. */
+TAGEVAL_EXPORT int tageval_annotations_new(struct tageval_inventory *inv,
+					   struct tageval_annotations **out);
+TAGEVAL_EXPORT void tageval_annotations_free(struct tageval_annotations *ann);
+
+/** Reads the file of one more annotator ("-" = standard input). */
+TAGEVAL_EXPORT int tageval_annotations_read(struct tageval_annotations *ann, const char *path,
+					    struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *ann,
+						   const char *data, size_t size,
+						   const char *name,
+						   struct tageval_error *err);
+
+TAGEVAL_EXPORT size_t tageval_annotations_annotators(const struct tageval_annotations *ann);
+/** Distinct items over all annotators. */
+TAGEVAL_EXPORT size_t tageval_annotations_items(const struct tageval_annotations *ann);
+
+/** Why a coefficient has no value. */
+enum tageval_undefined {
+	TAGEVAL_DEFINED = 0,
+	TAGEVAL_UNDEFINED_CHANCE = 1,     /**< chance agreement is 1: 0/0 */
+	TAGEVAL_UNDEFINED_INCOMPLETE = 2, /**< needs every annotator on every item */
+	TAGEVAL_UNDEFINED_NO_ITEMS = 3,   /**< no item with two annotations */
+	TAGEVAL_UNDEFINED_NO_SPREAD = 4   /**< expected disagreement is 0 */
+};
+
+/** A short English reason for an enum tageval_undefined value. */
+TAGEVAL_EXPORT const char *tageval_undefined_reason(int why);
+
+/**
+ * The figures over one set of items (all items, or one lexelt).  A
+ * coefficient whose *_undefined field is not TAGEVAL_DEFINED has no value
+ * (its field holds NaN).  See reference-agreement.md / hkappa(1):
+ * pr_a = mean item agreement (inner products of the annotations' leaf
+ * distributions, mean over pairs of annotators), pr_e = sum of squared pooled
+ * leaf marginals, kappa = (pr_a - pr_e) / (1 - pr_e); the separate-marginal
+ * variant is Cohen's kappa for two annotators and Davies-Fleiss for more
+ * (complete data only); alpha is Krippendorff's alpha with the distance
+ * 1 - <P, Q>.
+ */
+struct tageval_agreement_figures {
+	size_t items;           /**< items annotated by two or more annotators */
+	size_t annotations;     /**< annotations on those items */
+	size_t complete;        /**< items annotated by every annotator */
+	double pr_a;
+	double pr_e;
+	double kappa;
+	int kappa_undefined;
+	double pr_e_separate;   /**< Cohen / Davies-Fleiss chance agreement */
+	double kappa_separate;
+	int separate_undefined;
+	double d_o, d_e;        /**< observed and expected disagreement */
+	double alpha;
+	int alpha_undefined;
+};
+
+enum tageval_coefficient {
+	TAGEVAL_KAPPA = 0,
+	TAGEVAL_KAPPA_SEPARATE = 1,
+	TAGEVAL_ALPHA = 2
+};
+
+struct tageval_agreement_options {
+	size_t bootstrap;     /**< replicates for confidence intervals; 0 = none */
+	unsigned long seed;   /**< of the GSL random number generator (mt19937) */
+	double confidence;    /**< e.g. 0.95 */
+};
+
+TAGEVAL_EXPORT void tageval_agreement_options_init(struct tageval_agreement_options *opts);
+
+/** The result of a computation: pooled, per lexelt, macro average, intervals. */
+struct tageval_agreement;
+
+/**
+ * Computes all figures in one pass over the items (plus one per bootstrap
+ * replicate).  Items annotated by one annotator only take no part; they are
+ * counted per annotator.  TAGEVAL_EFORMAT when fewer than two annotators
+ * were read or no item has two annotations.
+ */
+TAGEVAL_EXPORT int tageval_agreement_compute(const struct tageval_annotations *ann,
+					     const struct tageval_agreement_options *opts,
+					     struct tageval_agreement **out,
+					     struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_agreement_free(struct tageval_agreement *ag);
+
+/** The figures over all items (borrowed). */
+TAGEVAL_EXPORT const struct tageval_agreement_figures *
+tageval_agreement_pooled(const struct tageval_agreement *ag);
+/** Lexelts, in order of first appearance. */
+TAGEVAL_EXPORT size_t tageval_agreement_lexelts(const struct tageval_agreement *ag);
+TAGEVAL_EXPORT const char *tageval_agreement_lexelt_name(const struct tageval_agreement *ag,
+							  size_t i);
+TAGEVAL_EXPORT const struct tageval_agreement_figures *
+tageval_agreement_lexelt(const struct tageval_agreement *ag, size_t i);
+/**
+ * The unweighted mean of the per-lexelt values of @which over the lexelts
+ * where it is defined; *used and *left_out count the lexelts (NaN if none).
+ */
+TAGEVAL_EXPORT double tageval_agreement_macro(const struct tageval_agreement *ag,
+					      enum tageval_coefficient which, size_t *used,
+					      size_t *left_out);
+/** Items that only annotator @annotator annotated. */
+TAGEVAL_EXPORT size_t tageval_agreement_single(const struct tageval_agreement *ag,
+					       size_t annotator);
+/**
+ * The bootstrap percentile interval of @which over all items: TAGEVAL_OK,
+ * or TAGEVAL_ENOTFOUND when no bootstrap was asked for or fewer than half
+ * the replicates gave a defined value.  *replicates = replicates used.
+ */
+TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag,
+					      enum tageval_coefficient which, double *low,
+					      double *high, size_t *replicates);
 
 #ifdef __cplusplus
 }

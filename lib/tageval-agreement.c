@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Agreement over leaf distributions (Melamed & Resnik, section 5, and the
+ * conventions of reference-agreement.md): kappa with pooled marginals,
+ * Cohen / Davies-Fleiss with separate marginals, Krippendorff's alpha with
+ * the distance 1 - <P, Q>, per lexelt and pooled, bootstrap intervals.
+ *
+ * Every item is reduced once to a few numbers (its agreement a_t, its
+ * observed-disagreement term, the sum of its annotations' squared norms);
+ * the marginals are summed into dense vectors over the tags, of which only
+ * the touched entries are read and reset.  Memory grows with the items and
+ * the tags, never with their product.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "tageval-agreement.h"
+
+/* What one used item contributes. */
+struct item_sum {
+	uint32_t item;
+	uint32_t m;      /* annotations */
+	double a;        /* mean inner product over the unordered pairs */
+	double dobs;     /* 2/(m-1) * sum over unordered pairs of (1 - <P_c, P_d>) */
+	double selfsq;   /* sum over the annotations of |P_c|^2 */
+};
+
+/* Running sums over a set of items (with integer weights for the bootstrap). */
+struct acc {
+	size_t m, ntags;
+	double items, annotations, complete;
+	double sum_a, sum_do, selfsq;
+	double *marg;    /* [tag] */
+	double *margc;   /* [annotator * ntags + tag] */
+	uint32_t *stamp, *touched;
+	size_t ntouched;
+	uint32_t gen;
+};
+
+struct tageval_agreement {
+	size_t m;
+	struct tageval_agreement_figures pooled;
+	struct tageval_agreement_figures *lex;
+	char **lexname;
+	size_t nlex;
+	size_t *single;
+	double *boot[3];  /* sorted defined replicate values */
+	size_t nboot[3];
+	size_t replicates;
+	double confidence;
+};
+
+void tageval_agreement_options_init(struct tageval_agreement_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = 1;
+	o->confidence = 0.95;
+}
+
+const char *tageval_undefined_reason(int why)
+{
+	switch (why) {
+	case TAGEVAL_DEFINED:
+		return "defined";
+	case TAGEVAL_UNDEFINED_CHANCE:
+		return "chance agreement is 1 (every annotation puts all its mass on one leaf)";
+	case TAGEVAL_UNDEFINED_INCOMPLETE:
+		return "needs every annotator on every item";
+	case TAGEVAL_UNDEFINED_NO_ITEMS:
+		return "no item annotated by two or more annotators";
+	case TAGEVAL_UNDEFINED_NO_SPREAD:
+		return "expected disagreement is 0 (all annotations identical leaves)";
+	default:
+		return "unknown";
+	}
+}
+
+static int acc_init(struct acc *ac, size_t m, size_t ntags)
+{
+	memset(ac, 0, sizeof *ac);
+	ac->m = m;
+	ac->ntags = ntags;
+	size_t n = ntags ? ntags : 1;
+	ac->marg = calloc(n, sizeof *ac->marg);
+	ac->margc = calloc(n * m, sizeof *ac->margc);
+	ac->stamp = calloc(n, sizeof *ac->stamp);
+	ac->touched = malloc(n * sizeof *ac->touched);
+	ac->gen = 1;
+	return ac->marg && ac->margc && ac->stamp && ac->touched ? TAGEVAL_OK : TAGEVAL_ENOMEM;
+}
+
+static void acc_free(struct acc *ac)
+{
+	free(ac->marg);
+	free(ac->margc);
+	free(ac->stamp);
+	free(ac->touched);
+}
+
+/* Clears the sums; the dense vectors are reset where they were touched. */
+static void acc_reset(struct acc *ac)
+{
+	for (size_t i = 0; i < ac->ntouched; i++) {
+		uint32_t l = ac->touched[i];
+		ac->marg[l] = 0.0;
+		for (size_t c = 0; c < ac->m; c++)
+			ac->margc[c * ac->ntags + l] = 0.0;
+	}
+	ac->ntouched = 0;
+	if (++ac->gen == 0) {
+		memset(ac->stamp, 0, ac->ntags * sizeof *ac->stamp);
+		ac->gen = 1;
+	}
+	ac->items = ac->annotations = ac->complete = 0.0;
+	ac->sum_a = ac->sum_do = ac->selfsq = 0.0;
+}
+
+/* The entries of annotation @r as a (leaf, p) array. */
+static const struct tv_leafp *entries(const struct tageval_annotations *a, const struct tv_rec *r,
+				      struct tv_leafp *one, size_t *n)
+{
+	if (r->n & TV_REC_INLINE) {
+		one->leaf = r->first;
+		one->p = 1.0;
+		*n = 1;
+		return one;
+	}
+	*n = r->n;
+	return a->pool + r->first;
+}
+
+static double dot(const struct tv_leafp *x, size_t nx, const struct tv_leafp *y, size_t ny)
+{
+	double s = 0.0;
+	size_t i = 0, j = 0;
+	while (i < nx && j < ny) {
+		if (x[i].leaf < y[j].leaf)
+			i++;
+		else if (x[i].leaf > y[j].leaf)
+			j++;
+		else
+			s += x[i++].p * y[j++].p;
+	}
+	return s;
+}
+
+static const struct tv_rec *rec_of(const struct tageval_annotations *a, size_t c, uint32_t item)
+{
+	if (item >= a->nrec[c])
+		return NULL;
+	const struct tv_rec *r = &a->rec[c][item];
+	return r->n ? r : NULL;
+}
+
+/* The per-item numbers of @item, which has @m >= 2 annotations. */
+static void summarise(const struct tageval_annotations *a, uint32_t item, struct item_sum *s)
+{
+	size_t m = a->nann;
+	double sum_ip = 0.0;
+	size_t pairs = 0, present = 0;
+	s->item = item;
+	s->selfsq = 0.0;
+	for (size_t c = 0; c < m; c++) {
+		const struct tv_rec *rc = rec_of(a, c, item);
+		if (rc == NULL)
+			continue;
+		present++;
+		struct tv_leafp one_c;
+		size_t nc;
+		const struct tv_leafp *ec = entries(a, rc, &one_c, &nc);
+		s->selfsq += dot(ec, nc, ec, nc);
+		for (size_t d = c + 1; d < m; d++) {
+			const struct tv_rec *rd = rec_of(a, d, item);
+			if (rd == NULL)
+				continue;
+			struct tv_leafp one_d;
+			size_t nd;
+			const struct tv_leafp *ed = entries(a, rd, &one_d, &nd);
+			sum_ip += dot(ec, nc, ed, nd);
+			pairs++;
+		}
+	}
+	s->m = (uint32_t)present;
+	s->a = sum_ip / (double)pairs;
+	s->dobs = 2.0 / (double)(present - 1) * ((double)pairs - sum_ip);
+}
+
+static void accumulate(const struct tageval_annotations *a, struct acc *ac,
+		       const struct item_sum *s, double w)
+{
+	ac->items += w;
+	ac->annotations += w * s->m;
+	ac->complete += s->m == ac->m ? w : 0.0;
+	ac->sum_a += w * s->a;
+	ac->sum_do += w * s->dobs;
+	ac->selfsq += w * s->selfsq;
+	for (size_t c = 0; c < ac->m; c++) {
+		const struct tv_rec *r = rec_of(a, c, s->item);
+		if (r == NULL)
+			continue;
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = entries(a, r, &one, &n);
+		double *mc = ac->margc + c * ac->ntags;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t l = e[i].leaf;
+			if (ac->stamp[l] != ac->gen) {
+				ac->stamp[l] = ac->gen;
+				ac->touched[ac->ntouched++] = l;
+			}
+			ac->marg[l] += w * e[i].p;
+			mc[l] += w * e[i].p;
+		}
+	}
+}
+
+/* 1 - x is treated as 0 below this: sums of probabilities carry rounding. */
+#define TV_EPS 1e-12
+
+static void finish(const struct acc *ac, struct tageval_agreement_figures *f)
+{
+	memset(f, 0, sizeof *f);
+	f->items = (size_t)ac->items;
+	f->annotations = (size_t)ac->annotations;
+	f->complete = (size_t)ac->complete;
+	f->kappa = f->kappa_separate = f->alpha = NAN;
+	f->pr_a = f->pr_e = f->pr_e_separate = f->d_o = f->d_e = NAN;
+	if (ac->items == 0.0) {
+		f->kappa_undefined = f->separate_undefined = f->alpha_undefined =
+			TAGEVAL_UNDEFINED_NO_ITEMS;
+		return;
+	}
+	double n = ac->annotations, sumsq = 0.0, pr_e = 0.0;
+	for (size_t i = 0; i < ac->ntouched; i++) {
+		double v = ac->marg[ac->touched[i]];
+		sumsq += v * v;
+		pr_e += (v / n) * (v / n);
+	}
+	f->pr_a = ac->sum_a / ac->items;
+	f->pr_e = pr_e;
+	if (1.0 - pr_e < TV_EPS)
+		f->kappa_undefined = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		f->kappa = (f->pr_a - pr_e) / (1.0 - pr_e);
+	/* separate marginals: Cohen (2 annotators), Davies-Fleiss (complete data) */
+	if (ac->m == 2 || ac->complete == ac->items) {
+		double sep = 0.0;
+		size_t pairs = 0;
+		for (size_t c = 0; c < ac->m; c++)
+			for (size_t d = c + 1; d < ac->m; d++) {
+				const double *x = ac->margc + c * ac->ntags;
+				const double *y = ac->margc + d * ac->ntags;
+				double s = 0.0;
+				for (size_t i = 0; i < ac->ntouched; i++) {
+					uint32_t l = ac->touched[i];
+					s += (x[l] / ac->items) * (y[l] / ac->items);
+				}
+				sep += s;
+				pairs++;
+			}
+		f->pr_e_separate = sep / (double)pairs;
+		if (1.0 - f->pr_e_separate < TV_EPS)
+			f->separate_undefined = TAGEVAL_UNDEFINED_CHANCE;
+		else
+			f->kappa_separate = (f->pr_a - f->pr_e_separate) / (1.0 - f->pr_e_separate);
+	} else {
+		f->separate_undefined = TAGEVAL_UNDEFINED_INCOMPLETE;
+	}
+	/* alpha: D_e from |sum P|^2 - sum |P|^2, the inner products of all
+	 * ordered pairs of distinct annotations */
+	f->d_o = ac->sum_do / n;
+	f->d_e = 1.0 - (sumsq - ac->selfsq) / (n * (n - 1.0));
+	if (f->d_e < TV_EPS)
+		f->alpha_undefined = TAGEVAL_UNDEFINED_NO_SPREAD;
+	else
+		f->alpha = 1.0 - f->d_o / f->d_e;
+}
+
+void tageval_agreement_free(struct tageval_agreement *ag)
+{
+	if (ag == NULL)
+		return;
+	free(ag->lex);
+	for (size_t i = 0; ag->lexname && i < ag->nlex; i++)
+		free(ag->lexname[i]);
+	free(ag->lexname);
+	free(ag->single);
+	for (int i = 0; i < 3; i++)
+		free(ag->boot[i]);
+	free(ag);
+}
+
+static double pick(const struct tageval_agreement_figures *f, enum tageval_coefficient which,
+		   int *undefined)
+{
+	switch (which) {
+	case TAGEVAL_KAPPA_SEPARATE:
+		*undefined = f->separate_undefined;
+		return f->kappa_separate;
+	case TAGEVAL_ALPHA:
+		*undefined = f->alpha_undefined;
+		return f->alpha;
+	default:
+		*undefined = f->kappa_undefined;
+		return f->kappa;
+	}
+}
+
+/* Percentile bootstrap over the used items, with GSL's MT19937. */
+static int bootstrap(const struct tageval_annotations *a, const struct item_sum *used, size_t nused,
+		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
+		     struct acc *ac, struct tageval_error *err)
+{
+	size_t b = o->bootstrap;
+	uint32_t *count = calloc(nused, sizeof *count);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	for (int i = 0; i < 3; i++)
+		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
+	if (count == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] || !ag->boot[2]) {
+		free(count);
+		if (rng)
+			gsl_rng_free(rng);
+		return tv_nomem(err);
+	}
+	gsl_rng_set(rng, o->seed);
+	for (size_t r = 0; r < b; r++) {
+		memset(count, 0, nused * sizeof *count);
+		for (size_t i = 0; i < nused; i++)
+			count[gsl_rng_uniform_int(rng, nused)]++;
+		acc_reset(ac);
+		for (size_t i = 0; i < nused; i++)
+			if (count[i])
+				accumulate(a, ac, &used[i], (double)count[i]);
+		struct tageval_agreement_figures f;
+		finish(ac, &f);
+		for (int which = 0; which < 3; which++) {
+			int undefined;
+			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
+			if (!undefined)
+				ag->boot[which][ag->nboot[which]++] = v;
+		}
+	}
+	for (int which = 0; which < 3; which++)
+		gsl_sort(ag->boot[which], 1, ag->nboot[which]);
+	ag->replicates = b;
+	ag->confidence = o->confidence;
+	free(count);
+	gsl_rng_free(rng);
+	return TAGEVAL_OK;
+}
+
+int tageval_agreement_compute(const struct tageval_annotations *a,
+			      const struct tageval_agreement_options *opts,
+			      struct tageval_agreement **out, struct tageval_error *err)
+{
+	*out = NULL;
+	struct tageval_agreement_options o;
+	if (opts)
+		o = *opts;
+	else
+		tageval_agreement_options_init(&o);
+	if (a->nann < 2)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "at least two annotators are needed");
+	if (o.bootstrap > 0 && !(o.confidence > 0.0 && o.confidence < 1.0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"the confidence level must lie between 0 and 1");
+	size_t m = a->nann, ntags = a->inv->tags.n, nlex = a->lexelts.n, nitems = a->nitems;
+	struct tageval_agreement *ag = calloc(1, sizeof *ag);
+	uint32_t *start = calloc(nlex + 1, sizeof *start);
+	uint32_t *order = malloc((nitems ? nitems : 1) * sizeof *order);
+	struct item_sum *used = malloc((nitems ? nitems : 1) * sizeof *used);
+	struct acc pooled, lex;
+	int rc = TAGEVAL_OK;
+	memset(&pooled, 0, sizeof pooled);
+	memset(&lex, 0, sizeof lex);
+	if (ag == NULL || start == NULL || order == NULL || used == NULL ||
+	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	ag->m = m;
+	ag->nlex = nlex;
+	ag->lex = calloc(nlex ? nlex : 1, sizeof *ag->lex);
+	ag->lexname = calloc(nlex ? nlex : 1, sizeof *ag->lexname);
+	ag->single = calloc(m, sizeof *ag->single);
+	if (!ag->lex || !ag->lexname || !ag->single) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	/* items grouped by lexelt (counting sort, order of first appearance kept) */
+	for (size_t t = 0; t < nitems; t++)
+		start[a->item_lexelt[t] + 1]++;
+	for (size_t l = 0; l < nlex; l++)
+		start[l + 1] += start[l];
+	for (size_t t = 0; t < nitems; t++)
+		order[start[a->item_lexelt[t]]++] = (uint32_t)t;
+	for (size_t l = nlex; l > 0; l--)
+		start[l] = start[l - 1];
+	start[0] = 0;
+	size_t nused = 0;
+	for (size_t l = 0; l < nlex; l++) {
+		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
+		if (ag->lexname[l] == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		acc_reset(&lex);
+		for (uint32_t k = start[l]; k < start[l + 1]; k++) {
+			uint32_t t = order[k];
+			size_t present = 0, who = 0;
+			for (size_t c = 0; c < m; c++)
+				if (rec_of(a, c, t)) {
+					present++;
+					who = c;
+				}
+			if (present == 1)
+				ag->single[who]++;
+			if (present < 2)
+				continue;
+			summarise(a, t, &used[nused]);
+			accumulate(a, &lex, &used[nused], 1.0);
+			accumulate(a, &pooled, &used[nused], 1.0);
+			nused++;
+		}
+		finish(&lex, &ag->lex[l]);
+	}
+	finish(&pooled, &ag->pooled);
+	if (nused == 0) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+			      "no item annotated by two or more annotators");
+		goto out;
+	}
+	if (o.bootstrap > 0)
+		rc = bootstrap(a, used, nused, &o, ag, &lex, err);
+out:
+	acc_free(&pooled);
+	acc_free(&lex);
+	free(start);
+	free(order);
+	free(used);
+	if (rc) {
+		tageval_agreement_free(ag);
+		return rc;
+	}
+	*out = ag;
+	return TAGEVAL_OK;
+}
+
+const struct tageval_agreement_figures *tageval_agreement_pooled(const struct tageval_agreement *ag)
+{
+	return &ag->pooled;
+}
+
+size_t tageval_agreement_lexelts(const struct tageval_agreement *ag)
+{
+	return ag->nlex;
+}
+
+const char *tageval_agreement_lexelt_name(const struct tageval_agreement *ag, size_t i)
+{
+	return i < ag->nlex ? ag->lexname[i] : NULL;
+}
+
+const struct tageval_agreement_figures *tageval_agreement_lexelt(const struct tageval_agreement *ag,
+								  size_t i)
+{
+	return i < ag->nlex ? &ag->lex[i] : NULL;
+}
+
+double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_coefficient which,
+			       size_t *used, size_t *left_out)
+{
+	double sum = 0.0;
+	size_t n = 0, out = 0;
+	for (size_t i = 0; i < ag->nlex; i++) {
+		int undefined;
+		double v = pick(&ag->lex[i], which, &undefined);
+		if (undefined)
+			out++;
+		else {
+			sum += v;
+			n++;
+		}
+	}
+	if (used)
+		*used = n;
+	if (left_out)
+		*left_out = out;
+	return n ? sum / (double)n : NAN;
+}
+
+size_t tageval_agreement_single(const struct tageval_agreement *ag, size_t annotator)
+{
+	return annotator < ag->m ? ag->single[annotator] : 0;
+}
+
+int tageval_agreement_interval(const struct tageval_agreement *ag, enum tageval_coefficient which,
+			       double *low, double *high, size_t *replicates)
+{
+	int w = (int)which;
+	if (w < 0 || w > 2 || ag->replicates == 0 || ag->nboot[w] * 2 < ag->replicates ||
+	    ag->nboot[w] == 0)
+		return TAGEVAL_ENOTFOUND;
+	double tail = (1.0 - ag->confidence) / 2.0;
+	*low = gsl_stats_quantile_from_sorted_data(ag->boot[w], 1, ag->nboot[w], tail);
+	*high = gsl_stats_quantile_from_sorted_data(ag->boot[w], 1, ag->nboot[w], 1.0 - tail);
+	if (replicates)
+		*replicates = ag->nboot[w];
+	return TAGEVAL_OK;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The annotations' layout, shared by reading and the agreement computation. */
+#ifndef TAGEVAL_AGREEMENT_H
+#define TAGEVAL_AGREEMENT_H
+
+#include "tageval-inventory.h"
+
+struct tv_leafp {
+	uint32_t leaf;
+	double p;
+};
+
+#define TV_REC_INLINE 0x80000000u
+
+/* One annotation: n == 0 absent; n == 1 | TV_REC_INLINE: all mass on leaf
+ * @first; otherwise @n entries of the pool from @first. */
+struct tv_rec {
+	uint32_t first;
+	uint32_t n;
+	uint32_t line;
+};
+
+struct tageval_annotations {
+	struct tageval_inventory *inv;
+	struct tv_intern items;     /* "lexelt instance" -> item */
+	struct tv_intern lexelts;
+	uint32_t *item_lexelt;
+	size_t nitems, itemcap;
+	size_t nann;
+	struct tv_rec **rec;        /* [annotator][item] */
+	size_t *nrec;               /* allocated records per annotator */
+	struct tv_leafp *pool;
+	size_t npool, poolcap;
+	/* tag -> leaf distribution cache */
+	uint32_t *cache_off, *cache_n;
+	size_t cachecap;
+	struct tv_leafp *cpool;
+	size_t ncpool, cpoolcap;
+	struct tageval_dist *dist;
+	/* scratch for mixing a line's tags */
+	double *scratch;
+	uint32_t *stamp, *touched;
+	size_t scratchcap;
+	uint32_t gen;
+	uint32_t *tags;
+	size_t tagcap;
+	double *weights;
+	size_t weightcap;
+};
+
+#endif

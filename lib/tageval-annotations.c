@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Annotations of several annotators: each (annotator, item) annotation is
+ * kept as a distribution over the leaves of the inventory.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-agreement.h"
+
+int tageval_annotations_new(struct tageval_inventory *inv, struct tageval_annotations **out)
+{
+	*out = NULL;
+	struct tageval_annotations *a = calloc(1, sizeof *a);
+	if (a == NULL)
+		return TAGEVAL_ENOMEM;
+	a->inv = inv;
+	a->dist = tageval_dist_new();
+	if (a->dist == NULL) {
+		free(a);
+		return TAGEVAL_ENOMEM;
+	}
+	tv_intern_init(&a->items);
+	tv_intern_init(&a->lexelts);
+	*out = a;
+	return TAGEVAL_OK;
+}
+
+void tageval_annotations_free(struct tageval_annotations *a)
+{
+	if (a == NULL)
+		return;
+	tv_intern_clear(&a->items);
+	tv_intern_clear(&a->lexelts);
+	free(a->item_lexelt);
+	for (size_t c = 0; c < a->nann; c++)
+		free(a->rec[c]);
+	free(a->rec);
+	free(a->nrec);
+	free(a->pool);
+	free(a->cache_off);
+	free(a->cache_n);
+	free(a->cpool);
+	free(a->scratch);
+	free(a->stamp);
+	free(a->touched);
+	free(a->tags);
+	free(a->weights);
+	tageval_dist_free(a->dist);
+	free(a);
+}
+
+size_t tageval_annotations_annotators(const struct tageval_annotations *a)
+{
+	return a->nann;
+}
+
+size_t tageval_annotations_items(const struct tageval_annotations *a)
+{
+	return a->nitems;
+}
+
+/* The leaf distribution of tag @t, computed once and cached. */
+static int tag_dist(struct tageval_annotations *a, uint32_t t, const struct tv_leafp **d,
+		    uint32_t *n)
+{
+	size_t ntags = a->inv->tags.n;
+	if (t >= a->cachecap) {
+		size_t old = a->cachecap, cap = old, cap2 = old;
+		if (tv_grow((void **)&a->cache_off, &cap, ntags, sizeof *a->cache_off) ||
+		    tv_grow((void **)&a->cache_n, &cap2, ntags, sizeof *a->cache_n))
+			return TAGEVAL_ENOMEM;
+		a->cachecap = cap < cap2 ? cap : cap2;
+		memset(a->cache_n + old, 0, (a->cachecap - old) * sizeof *a->cache_n);
+	}
+	if (a->cache_n[t] == 0) {
+		int rc = tageval_inventory_distribute(a->inv, t, a->dist);
+		if (rc)
+			return rc;
+		size_t k = tageval_dist_size(a->dist);
+		if (tv_grow((void **)&a->cpool, &a->cpoolcap, a->ncpool + k, sizeof *a->cpool))
+			return TAGEVAL_ENOMEM;
+		a->cache_off[t] = (uint32_t)a->ncpool;
+		a->cache_n[t] = (uint32_t)k;
+		for (size_t i = 0; i < k; i++) {
+			a->cpool[a->ncpool].leaf = (uint32_t)tageval_dist_leaf(a->dist, i);
+			a->cpool[a->ncpool].p = tageval_dist_prob(a->dist, i);
+			a->ncpool++;
+		}
+	}
+	*d = a->cpool + a->cache_off[t];
+	*n = a->cache_n[t];
+	return TAGEVAL_OK;
+}
+
+static int scratch_fit(struct tageval_annotations *a)
+{
+	size_t n = a->inv->tags.n;
+	if (n <= a->scratchcap)
+		return TAGEVAL_OK;
+	size_t cap = n * 2;
+	double *s = realloc(a->scratch, cap * sizeof *s);
+	if (s == NULL)
+		return TAGEVAL_ENOMEM;
+	a->scratch = s;
+	uint32_t *st = realloc(a->stamp, cap * sizeof *st);
+	if (st == NULL)
+		return TAGEVAL_ENOMEM;
+	memset(st + a->scratchcap, 0, (cap - a->scratchcap) * sizeof *st);
+	a->stamp = st;
+	uint32_t *t = realloc(a->touched, cap * sizeof *t);
+	if (t == NULL)
+		return TAGEVAL_ENOMEM;
+	a->touched = t;
+	a->scratchcap = cap;
+	return TAGEVAL_OK;
+}
+
+static int by_leaf(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int quote_id(char *out, size_t size, const struct tv_line *l)
+{
+	char a[80], b[80];
+	tv_quote(a, sizeof a, l->field[0], strlen(l->field[0]));
+	tv_quote(b, sizeof b, l->field[1], strlen(l->field[1]));
+	return snprintf(out, size, "%s %s", a, b);
+}
+
+/* The mixture of the line's tags' distributions, into a->pool (or inline). */
+static int annotate(struct tageval_annotations *a, const struct tv_line *l, struct tv_rec *rec,
+		    struct tageval_error *err)
+{
+	size_t n = l->nfield - 2;
+	char q[200];
+	if (tv_grow((void **)&a->tags, &a->tagcap, n, sizeof *a->tags) ||
+	    tv_grow((void **)&a->weights, &a->weightcap, n, sizeof *a->weights))
+		return tv_nomem(err);
+	int weighted = 1;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *tok = l->field[i + 2];
+		const char *slash = strchr(tok, '/');
+		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
+		double w = 1.0;
+		if (slash) {
+			if (len == 0 || tv_parse_weight(slash + 1, &w) != 0) {
+				tv_quote(q, sizeof q, tok, strlen(tok));
+				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						"invalid weight \"%s\"", q);
+			}
+		} else {
+			weighted = 0;
+		}
+		uint32_t t;
+		if (tv_inventory_intern(a->inv, tok, len, &t))
+			return tv_nomem(err);
+		a->tags[k] = t;
+		a->weights[k] = w;
+		k++;
+	}
+	/* distinct tags; a repeat on a weighted line is an error */
+	size_t d = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t j = 0;
+		while (j < d && a->tags[j] != a->tags[i])
+			j++;
+		if (j < d) {
+			if (weighted) {
+				const char *name = tv_inventory_name(a->inv, a->tags[i]);
+				tv_quote(q, sizeof q, name, strlen(name));
+				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						"tag \"%s\" repeated on a weighted line", q);
+			}
+			continue;
+		}
+		a->tags[d] = a->tags[i];
+		a->weights[d] = a->weights[i];
+		d++;
+	}
+	double total = 0.0;
+	for (size_t i = 0; i < d; i++)
+		total += weighted ? a->weights[i] : 1.0;
+	if (!(total > 0.0) || !isfinite(total)) {
+		quote_id(q, sizeof q, l);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"the weights of \"%s\" do not have a positive finite sum", q);
+	}
+	if (scratch_fit(a))
+		return tv_nomem(err);
+	if (++a->gen == 0) {
+		memset(a->stamp, 0, a->scratchcap * sizeof *a->stamp);
+		a->gen = 1;
+	}
+	size_t nt = 0;
+	for (size_t i = 0; i < d; i++) {
+		double w = (weighted ? a->weights[i] : 1.0) / total;
+		const struct tv_leafp *dist;
+		uint32_t dn;
+		int rc = tag_dist(a, a->tags[i], &dist, &dn);
+		if (rc)
+			return tv_nomem(err);
+		if (scratch_fit(a))
+			return tv_nomem(err);
+		for (uint32_t j = 0; j < dn; j++) {
+			uint32_t leaf = dist[j].leaf;
+			if (a->stamp[leaf] != a->gen) {
+				a->stamp[leaf] = a->gen;
+				a->scratch[leaf] = 0.0;
+				a->touched[nt++] = leaf;
+			}
+			a->scratch[leaf] += w * dist[j].p;
+		}
+	}
+	if (nt == 1 && a->scratch[a->touched[0]] == 1.0) {
+		rec->first = a->touched[0];
+		rec->n = 1 | TV_REC_INLINE;
+		return TAGEVAL_OK;
+	}
+	qsort(a->touched, nt, sizeof *a->touched, by_leaf);
+	if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + nt, sizeof *a->pool) ||
+	    a->npool + nt > UINT32_MAX)
+		return tv_nomem(err);
+	rec->first = (uint32_t)a->npool;
+	rec->n = (uint32_t)nt;
+	for (size_t i = 0; i < nt; i++) {
+		a->pool[a->npool].leaf = a->touched[i];
+		a->pool[a->npool].p = a->scratch[a->touched[i]];
+		a->npool++;
+	}
+	return TAGEVAL_OK;
+}
+
+static int add_line(struct tageval_annotations *a, size_t c, const struct tv_line *l,
+		    struct tageval_error *err)
+{
+	char q[200];
+	if (l->nfield == 1)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "missing instance id");
+	if (l->nfield == 2) {
+		quote_id(q, sizeof q, l);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" has no sense tag", q);
+	}
+	uint32_t item;
+	int added;
+	if (tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
+		return tv_nomem(err);
+	if (added) {
+		uint32_t lex;
+		if (tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL) ||
+		    tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+			    sizeof *a->item_lexelt))
+			return tv_nomem(err);
+		a->item_lexelt[item] = lex;
+		a->nitems = (size_t)item + 1;
+	}
+	size_t need = (size_t)item + 1;
+	if (need > a->nrec[c]) {
+		size_t cap = a->nrec[c];
+		/* grow to the number of items known, zeroing the new records */
+		size_t newcap = cap ? cap : 1024;
+		while (newcap < need)
+			newcap *= 2;
+		struct tv_rec *r = realloc(a->rec[c], newcap * sizeof *r);
+		if (r == NULL)
+			return tv_nomem(err);
+		memset(r + cap, 0, (newcap - cap) * sizeof *r);
+		a->rec[c] = r;
+		a->nrec[c] = newcap;
+	}
+	struct tv_rec *rec = &a->rec[c][item];
+	if (rec->n != 0) {
+		quote_id(q, sizeof q, l);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %u)", q, rec->line);
+	}
+	rec->line = (uint32_t)l->lineno;
+	return annotate(a, l, rec, err);
+}
+
+static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
+			  struct tageval_error *err)
+{
+	size_t c = a->nann;
+	size_t cap = a->nann, cap2 = a->nann;
+	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
+	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
+		return tv_nomem(err);
+	a->rec[c] = NULL;
+	a->nrec[c] = 0;
+	a->nann++;
+	struct tv_batch b = { 0 };
+	int rc;
+	size_t lines = 0;
+	do {
+		rc = tv_reader_batch(r, &b, err);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch(&a->items, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++) {
+			int lrc = add_line(a, c, &b.line[k], err);
+			if (lrc) {
+				rc = lrc;
+				break;
+			}
+			lines++;
+		}
+	} while (rc == TAGEVAL_OK && b.n > 0);
+	tv_batch_clear(&b);
+	if (rc == TAGEVAL_OK && lines == 0)
+		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
+	return rc;
+}
+
+int tageval_annotations_read(struct tageval_annotations *a, const char *path,
+			     struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_annotator(a, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *data,
+				    size_t size, const char *name, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_annotator(a, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * hkappa - agreement between annotators over a hierarchical tag set:
+ * Melamed & Resnik's kappa over leaf distributions, Cohen's (or
+ * Davies-Fleiss') kappa, Krippendorff's alpha, per lexelt, with bootstrap
+ * confidence intervals.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "tageval.h"
+#include "tools-common.h"
+
+static const char prog[] = "hkappa";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: %s [OPTIONS] ANN1 ANN2 [ANN3 ...] SENSES\n"
+		"       %s --flat [OPTIONS] ANN1 ANN2 [ANN3 ...]\n"
+		"Agreement between annotators whose tags form a hierarchy (Melamed & Resnik):\n"
+		"every tag is spread over the leaves below it, then kappa, Cohen's kappa and\n"
+		"Krippendorff's alpha are computed over the leaves.\n"
+		"Annotation files: 'lexelt instance tag[/weight] ...', any order.\n"
+		"SENSES: a sense map, 'tag parent' or scorer2's 's0 b1 s1 ...' form.\n"
+		"\n"
+		"      --flat                no sense map: every tag is a leaf\n"
+		"      --per-lexelt          a table of the figures of every lexelt\n"
+		"      --bootstrap=N         N bootstrap replicates for confidence intervals\n"
+		"      --seed=S              seed of the random number generator (default 1)\n"
+		"      --confidence=C        level of the intervals (default 0.95)\n"
+		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
+		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
+		"      --format=FORMAT       text (default) or json\n"
+		"  -h, --help                show this help and exit\n"
+		"  -V, --version             show the version and exit\n"
+		"\n"
+		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
+		"See hkappa(1) and tageval-formats(5).\n",
+		prog, prog);
+}
+
+struct coef {
+	const char *label;
+	enum tageval_coefficient which;
+};
+
+static double value(const struct tageval_agreement_figures *f, enum tageval_coefficient w,
+		    int *undefined)
+{
+	switch (w) {
+	case TAGEVAL_KAPPA_SEPARATE:
+		*undefined = f->separate_undefined;
+		return f->kappa_separate;
+	case TAGEVAL_ALPHA:
+		*undefined = f->alpha_undefined;
+		return f->alpha;
+	default:
+		*undefined = f->kappa_undefined;
+		return f->kappa;
+	}
+}
+
+static void json_number(double v, int undefined)
+{
+	if (undefined || !isfinite(v))
+		fputs("null", stdout);
+	else
+		printf("%.17g", v);
+}
+
+static void json_figures(const struct tageval_agreement_figures *f)
+{
+	printf("{\"items\":%zu,\"annotations\":%zu,\"complete\":%zu,\"pr_a\":", f->items,
+	       f->annotations, f->complete);
+	json_number(f->pr_a, f->items == 0);
+	printf(",\"pr_e\":");
+	json_number(f->pr_e, f->items == 0);
+	printf(",\"kappa\":");
+	json_number(f->kappa, f->kappa_undefined);
+	printf(",\"pr_e_cohen\":");
+	json_number(f->pr_e_separate, f->separate_undefined == TAGEVAL_UNDEFINED_INCOMPLETE ||
+					      f->items == 0);
+	printf(",\"kappa_cohen\":");
+	json_number(f->kappa_separate, f->separate_undefined);
+	printf(",\"d_o\":");
+	json_number(f->d_o, f->items == 0);
+	printf(",\"d_e\":");
+	json_number(f->d_e, f->items == 0);
+	printf(",\"alpha\":");
+	json_number(f->alpha, f->alpha_undefined);
+	printf(",\"undefined\":{");
+	int first = 1;
+	const struct {
+		const char *key;
+		int why;
+	} u[] = { { "kappa", f->kappa_undefined },
+		  { "kappa_cohen", f->separate_undefined },
+		  { "alpha", f->alpha_undefined } };
+	for (size_t i = 0; i < 3; i++) {
+		if (!u[i].why)
+			continue;
+		printf("%s\"%s\":", first ? "" : ",", u[i].key);
+		tools_json_string(stdout, tageval_undefined_reason(u[i].why));
+		first = 0;
+	}
+	printf("}}");
+}
+
+static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
+		       int per_lexelt, const struct tageval_agreement_options *o)
+{
+	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
+	printf("{\"annotators\":%zu,\"files\":[", nann);
+	for (size_t c = 0; c < nann; c++) {
+		if (c)
+			putchar(',');
+		tools_json_string(stdout, files[c]);
+	}
+	printf("],\"items\":%zu,\"single\":[", f->items);
+	for (size_t c = 0; c < nann; c++)
+		printf("%s%zu", c ? "," : "", tageval_agreement_single(ag, c));
+	printf("],\"pr_a\":");
+	json_number(f->pr_a, 0);
+	printf(",\"pr_e\":");
+	json_number(f->pr_e, 0);
+	printf(",\"kappa\":");
+	json_number(f->kappa, f->kappa_undefined);
+	printf(",\"kappa_cohen\":");
+	json_number(f->kappa_separate, f->separate_undefined);
+	printf(",\"alpha\":");
+	json_number(f->alpha, f->alpha_undefined);
+	printf(",\"pooled\":");
+	json_figures(f);
+	static const struct {
+		const char *key;
+		enum tageval_coefficient which;
+	} coefs[] = { { "kappa", TAGEVAL_KAPPA },
+		      { "kappa_cohen", TAGEVAL_KAPPA_SEPARATE },
+		      { "alpha", TAGEVAL_ALPHA } };
+	printf(",\"macro\":{");
+	for (size_t i = 0; i < 3; i++) {
+		size_t used, out;
+		double v = tageval_agreement_macro(ag, coefs[i].which, &used, &out);
+		printf("%s\"%s\":", i ? "," : "", coefs[i].key);
+		json_number(v, used == 0);
+		printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", coefs[i].key, used, coefs[i].key,
+		       out);
+	}
+	printf("}");
+	if (o->bootstrap > 0) {
+		printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
+		       o->bootstrap, o->seed, o->confidence);
+		for (size_t i = 0; i < 3; i++) {
+			double lo, hi;
+			size_t reps;
+			printf(",\"%s\":", coefs[i].key);
+			if (tageval_agreement_interval(ag, coefs[i].which, &lo, &hi, &reps) ==
+			    TAGEVAL_OK)
+				printf("[%.17g,%.17g]", lo, hi);
+			else
+				printf("null");
+		}
+		printf("}");
+	}
+	printf(",\"per_lexelt\":");
+	if (per_lexelt) {
+		printf("{");
+		for (size_t i = 0; i < tageval_agreement_lexelts(ag); i++) {
+			if (i)
+				putchar(',');
+			tools_json_string(stdout, tageval_agreement_lexelt_name(ag, i));
+			putchar(':');
+			json_figures(tageval_agreement_lexelt(ag, i));
+		}
+		printf("}");
+	} else {
+		printf("null");
+	}
+	printf("}\n");
+}
+
+static void text_value(const char *label, double v, int undefined, const char *extra)
+{
+	if (undefined)
+		printf("%-28s undefined: %s\n", label, tageval_undefined_reason(undefined));
+	else
+		printf("%-28s %9.6f%s\n", label, v, extra ? extra : "");
+}
+
+static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
+		       int per_lexelt, const struct tageval_agreement_options *o)
+{
+	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
+	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
+	size_t single = 0;
+	for (size_t c = 0; c < nann; c++)
+		single += tageval_agreement_single(ag, c);
+	printf("%-28s %9zu\n", "annotators", nann);
+	printf("%-28s %9zu\n", "items used", f->items);
+	printf("%-28s %9zu", "items of one annotator only", single);
+	if (single) {
+		printf("  (");
+		for (size_t c = 0; c < nann; c++)
+			printf("%s%s: %zu", c ? ", " : "", files[c], tageval_agreement_single(ag, c));
+		printf(")");
+	}
+	printf("\n");
+	printf("%-28s %9.6f\n", "observed agreement Pr(A)", f->pr_a);
+	printf("%-28s %9.6f\n", "chance agreement Pr(E)", f->pr_e);
+	const struct coef coefs[] = { { "kappa", TAGEVAL_KAPPA },
+				      { sep_label, TAGEVAL_KAPPA_SEPARATE },
+				      { "Krippendorff's alpha", TAGEVAL_ALPHA } };
+	for (size_t i = 0; i < 3; i++) {
+		int undefined;
+		double v = value(f, coefs[i].which, &undefined);
+		char extra[128] = "";
+		double lo, hi;
+		if (i == 1 && !undefined)
+			snprintf(extra, sizeof extra, "   (Pr(E) %.6f)", f->pr_e_separate);
+		if (o->bootstrap > 0 && !undefined) {
+			size_t n = strlen(extra);
+			if (tageval_agreement_interval(ag, coefs[i].which, &lo, &hi, NULL) ==
+			    TAGEVAL_OK)
+				snprintf(extra + n, sizeof extra - n, "   %g%% CI [%.6f, %.6f]",
+					 100.0 * o->confidence, lo, hi);
+			else
+				snprintf(extra + n, sizeof extra - n, "   no interval");
+		}
+		text_value(coefs[i].label, v, undefined, extra);
+	}
+	size_t nlex = tageval_agreement_lexelts(ag);
+	if (nlex > 1) {
+		size_t used, out;
+		double v = tageval_agreement_macro(ag, TAGEVAL_KAPPA, &used, &out);
+		char label[64];
+		snprintf(label, sizeof label, "macro kappa (%zu lexelts)", used);
+		char extra[64] = "";
+		if (out)
+			snprintf(extra, sizeof extra, "   (%zu left out: undefined)", out);
+		text_value(label, v, used == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : 0, extra);
+	}
+	if (o->bootstrap > 0)
+		printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
+	if (!per_lexelt)
+		return;
+	size_t w = 6;
+	for (size_t i = 0; i < nlex; i++) {
+		size_t len = strlen(tageval_agreement_lexelt_name(ag, i));
+		if (len > w)
+			w = len;
+	}
+	printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
+	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
+	for (size_t i = 0; i < nlex; i++) {
+		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
+		printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
+		if (g->items == 0) {
+			printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
+			continue;
+		}
+		printf(" %9.6f %9.6f", g->pr_a, g->pr_e);
+		for (size_t k = 0; k < 3; k++) {
+			int undefined;
+			double v = value(g, coefs[k].which, &undefined);
+			if (undefined)
+				printf(" %9s", "undef");
+			else
+				printf(" %9.6f", v);
+		}
+		printf("\n");
+	}
+}
+
+static int parse_count(const char *s, unsigned long long max, unsigned long long *out)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_real(const char *s, double *out)
+{
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "flat", no_argument, NULL, OPT_FLAT },
+		{ "per-lexelt", no_argument, NULL, OPT_PER_LEXELT },
+		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "downward", required_argument, NULL, OPT_DOWNWARD },
+		{ "smoothing", required_argument, NULL, OPT_SMOOTHING },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tageval_agreement_options o;
+	tageval_agreement_options_init(&o);
+	int flat = 0, per_lexelt = 0, json = 0, c;
+	const char *downward = NULL;
+	double smoothing = 1.0;
+	unsigned long long v;
+
+	gsl_set_error_handler_off();
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FLAT:
+			flat = 1;
+			break;
+		case OPT_PER_LEXELT:
+			per_lexelt = 1;
+			break;
+		case OPT_BOOTSTRAP:
+			if (parse_count(optarg, 100000000ull, &v)) {
+				tools_usage_error(prog, "invalid number of replicates \"%s\"", optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			o.bootstrap = (size_t)v;
+			break;
+		case OPT_SEED:
+			if (parse_count(optarg, 0xffffffffull, &v)) {
+				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			o.seed = (unsigned long)v;
+			break;
+		case OPT_CONFIDENCE:
+			if (parse_real(optarg, &o.confidence) || !(o.confidence > 0.0) ||
+			    !(o.confidence < 1.0)) {
+				tools_usage_error(prog, "invalid confidence \"%s\" (between 0 and 1)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			break;
+		case OPT_DOWNWARD:
+			downward = optarg;
+			break;
+		case OPT_SMOOTHING:
+			if (parse_real(optarg, &smoothing) || smoothing < 0.0) {
+				tools_usage_error(prog, "invalid smoothing \"%s\" (a number >= 0)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") == 0)
+				json = 1;
+			else if (strcmp(optarg, "text") == 0)
+				json = 0;
+			else {
+				tools_usage_error(prog, "invalid format \"%s\" (text or json)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		case 'V':
+			printf("%s (tageval) %s\n", prog, tageval_version());
+			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		case ':':
+			tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
+			return EXIT_INVALID_USAGE;
+		default:
+			if (optopt)
+				tools_usage_error(prog, "unknown option '-%c'", optopt);
+			else
+				tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+			return EXIT_INVALID_USAGE;
+		}
+	}
+	int nargs = argc - optind;
+	size_t nann = (size_t)nargs - (flat ? 0 : 1);
+	if (nargs < (flat ? 2 : 3)) {
+		tools_usage_error(prog, flat ? "two annotation files are needed"
+					     : "two annotation files and a sense map are needed");
+		return EXIT_INVALID_USAGE;
+	}
+	if (downward && flat) {
+		tools_usage_error(prog, "--downward needs a sense map, not --flat");
+		return EXIT_INVALID_USAGE;
+	}
+	char **files = argv + optind;
+	const char *senses = flat ? NULL : argv[argc - 1];
+	int stdin_users = senses && strcmp(senses, "-") == 0;
+	for (size_t i = 0; i < nann; i++)
+		stdin_users += strcmp(files[i], "-") == 0;
+	if (downward)
+		stdin_users += strcmp(downward, "-") == 0;
+	if (stdin_users > 1) {
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		return EXIT_INVALID_USAGE;
+	}
+
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_annotations *ann = NULL;
+	struct tageval_agreement *ag = NULL;
+	if (inv == NULL || tageval_annotations_new(inv, &ann)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out;
+	}
+	if (senses && tageval_inventory_read_map(inv, senses, &err))
+		goto fail;
+	if (downward && tageval_inventory_estimate_downward(inv, downward, smoothing, &err))
+		goto fail;
+	for (size_t i = 0; i < nann; i++)
+		if (tageval_annotations_read(ann, files[i], &err))
+			goto fail;
+	if (tageval_agreement_compute(ann, &o, &ag, &err))
+		goto fail;
+	if (json)
+		print_json(ag, files, nann, per_lexelt, &o);
+	else
+		print_text(ag, files, nann, per_lexelt, &o);
+	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+	goto out;
+fail:
+	tools_print_error(prog, &err);
+out:
+	tageval_agreement_free(ag);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+	return status;
+}
