@@ -466,6 +466,97 @@ TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag
 					      enum tageval_coefficient which, double *low,
 					      double *high, size_t *replicates);
 
+/* ---------------------------------------------------- word sense induction */
+
+/**
+ * A gold key and a system's clustering of the same instances, for word
+ * sense induction.  Both files have lines "word instance label[/weight] ...",
+ * in any order; an instance is named by its instance id (unique over the
+ * gold key).  Gold: every line one instance, its first label its class.
+ * System: the cluster labels of an instance, a missing weight meaning 1.
+ * Errors: a line without a label, a duplicate instance, an invalid weight, a
+ * system line that puts a gold instance under another word.  System lines
+ * for instances the gold key lacks are counted (tageval_wsi_ignored()) and
+ * otherwise ignored.
+ */
+struct tageval_wsi;
+
+TAGEVAL_EXPORT struct tageval_wsi *tageval_wsi_new(void);
+TAGEVAL_EXPORT void tageval_wsi_free(struct tageval_wsi *wsi);
+
+/** Reads the gold key (once, before the clusters). */
+TAGEVAL_EXPORT int tageval_wsi_read_gold(struct tageval_wsi *wsi, const char *path,
+					 struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_read_gold_buffer(struct tageval_wsi *wsi, const char *data,
+						size_t size, const char *name,
+						struct tageval_error *err);
+/** Reads the system's clusters (once, after the gold key). */
+TAGEVAL_EXPORT int tageval_wsi_read_clusters(struct tageval_wsi *wsi, const char *path,
+					     struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_read_clusters_buffer(struct tageval_wsi *wsi, const char *data,
+						    size_t size, const char *name,
+						    struct tageval_error *err);
+
+/** Gold instances; system lines ignored because the gold key lacks their instance. */
+TAGEVAL_EXPORT size_t tageval_wsi_instances(const struct tageval_wsi *wsi);
+TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
+
+/**
+ * The figures of one target word, or the totals over the selected words.
+ * Per word, as the official scorers define them (reference-wsi.md):
+ * V-measure, homogeneity, completeness and the paired F-score
+ * (SemEval-2010: a line's first label; all unanswered instances of a word
+ * form one extra cluster; singleton clusters and classes count their self
+ * pair); the SemEval-2007 F-score, purity and entropy (the system label(s)
+ * of largest weight, ties forming one cluster; the gold line's first label
+ * as written).  Totals: the instance-weighted mean of each per-word value;
+ * clusters, clusters_2007 and classes: the mean number per word.
+ */
+struct tageval_wsi_figures {
+	size_t instances;
+	double clusters;      /**< clusters (SemEval-2010 reading, extra cluster included) */
+	double clusters_2007; /**< clusters (SemEval-2007 reading) */
+	double classes;       /**< gold senses */
+	double homogeneity, completeness, v_measure;
+	double paired_precision, paired_recall, paired_fscore;
+	double fscore, purity, entropy;
+};
+
+struct tageval_wsi_options {
+	const char *pos;  /**< word-name suffix after its last '.', e.g. "n"; NULL or "all": every word */
+	double beta;      /**< V-measure weight of completeness; 1 = the harmonic mean */
+};
+
+TAGEVAL_EXPORT void tageval_wsi_options_init(struct tageval_wsi_options *opts);
+
+struct tageval_wsi_result;
+
+/**
+ * Evaluates every selected word, in time linear in the instances plus the
+ * non-zero cells of the words' contingency tables.  TAGEVAL_EFORMAT "no
+ * target word selected" when the selection is empty.
+ */
+TAGEVAL_EXPORT int tageval_wsi_evaluate(const struct tageval_wsi *wsi,
+					const struct tageval_wsi_options *opts,
+					struct tageval_wsi_result **out, struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_wsi_result_free(struct tageval_wsi_result *res);
+/** Selected words, in order of first appearance in the gold key. */
+TAGEVAL_EXPORT size_t tageval_wsi_result_words(const struct tageval_wsi_result *res);
+TAGEVAL_EXPORT const char *tageval_wsi_result_word(const struct tageval_wsi_result *res,
+						   size_t i);
+TAGEVAL_EXPORT const struct tageval_wsi_figures *
+tageval_wsi_result_figures(const struct tageval_wsi_result *res, size_t i);
+TAGEVAL_EXPORT const struct tageval_wsi_figures *
+tageval_wsi_result_total(const struct tageval_wsi_result *res);
+
+/**
+ * Figures of one contingency table given as dense counts @n[k * nclasses + c]
+ * (clusters k, classes c), for tests and other callers: the SemEval-2010
+ * and SemEval-2007 metrics of a single word whose table this is.
+ */
+TAGEVAL_EXPORT int tageval_wsi_table_figures(const double *n, size_t nclusters, size_t nclasses,
+					     double beta, struct tageval_wsi_figures *out);
+
 #ifdef __cplusplus
 }
 #endif

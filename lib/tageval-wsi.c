@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Word sense induction: the gold key and the system's clusters, and the
+ * unsupervised evaluation of every target word from its sparse contingency
+ * table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-wsi-metrics.h"
+#include "tageval-wsi.h"
+
+/* Labels are interned with a kind prefix, so that a tie set or the extra
+ * cluster can never be confused with a label spelled the same way. */
+#define KIND_LABEL 'L'
+#define KIND_TIE 'T'
+#define KIND_UNANSWERED 'U'
+
+struct tageval_wsi *tageval_wsi_new(void)
+{
+	struct tageval_wsi *w = calloc(1, sizeof *w);
+	if (w == NULL)
+		return NULL;
+	tv_intern_init(&w->ids);
+	tv_intern_init(&w->words);
+	tv_intern_init(&w->labels);
+	static const char u[] = { KIND_UNANSWERED };
+	if (tv_intern_put(&w->labels, u, 1, &w->unanswered, NULL)) {
+		tageval_wsi_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void tageval_wsi_free(struct tageval_wsi *w)
+{
+	if (w == NULL)
+		return;
+	tv_intern_clear(&w->ids);
+	tv_intern_clear(&w->words);
+	tv_intern_clear(&w->labels);
+	free(w->in);
+	free(w->gold_pool);
+	free(w->sys_pool);
+	free(w->gold_name);
+	free(w->sys_name);
+	free(w->buf);
+	free(w);
+}
+
+size_t tageval_wsi_instances(const struct tageval_wsi *w)
+{
+	return w->n;
+}
+
+size_t tageval_wsi_ignored(const struct tageval_wsi *w)
+{
+	return w->ignored;
+}
+
+static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t len, uint32_t *id)
+{
+	if (tv_grow((void **)&w->buf, &w->bufcap, len + 2, 1))
+		return TAGEVAL_ENOMEM;
+	w->buf[0] = kind;
+	memcpy(w->buf + 1, s, len);
+	w->buf[len + 1] = '\0';
+	return tv_intern_put(&w->labels, w->buf, len + 1, id, NULL);
+}
+
+/* Splits "label[/weight]"; the weight must be valid when present. */
+static int split_label(const struct tv_line *l, const char *tok, size_t *len, double *weight,
+		       struct tageval_error *err)
+{
+	const char *slash = strchr(tok, '/');
+	*weight = 1.0;
+	if (slash == NULL) {
+		*len = strlen(tok);
+		return TAGEVAL_OK;
+	}
+	*len = (size_t)(slash - tok);
+	if (*len == 0 || tv_parse_weight(slash + 1, weight) != 0) {
+		char q[80];
+		tv_quote(q, sizeof q, tok, strlen(tok));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "invalid weight \"%s\"", q);
+	}
+	return TAGEVAL_OK;
+}
+
+static int short_line(const struct tv_line *l, struct tageval_error *err)
+{
+	if (l->nfield == 1)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "missing instance id");
+	char q[80];
+	tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
+	return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "instance \"%s\" has no label", q);
+}
+
+static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tageval_error *err)
+{
+	if (l->nfield < 3)
+		return short_line(l, err);
+	const char *inst = l->field[1];
+	size_t ilen = strlen(inst);
+	uint32_t idx;
+	int added;
+	if (tv_intern_put(&w->ids, inst, ilen, &idx, &added))
+		return tv_nomem(err);
+	if (!added) {
+		char q[80];
+		tv_quote(q, sizeof q, inst, ilen);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %u)", q, w->in[idx].gold_line);
+	}
+	size_t nlab = l->nfield - 2;
+	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
+	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool))
+		return tv_nomem(err);
+	struct tv_winst *in = &w->in[idx];
+	memset(in, 0, sizeof *in);
+	w->n++;
+	if (tv_intern_put(&w->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
+		return tv_nomem(err);
+	in->gold_line = (uint32_t)l->lineno;
+	in->gold_first = (uint32_t)w->ngold;
+	in->gold_n = (uint32_t)nlab;
+	in->cl_j = in->cl_p = w->unanswered;
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		size_t len;
+		double weight;
+		int rc = split_label(l, tok, &len, &weight, err);
+		if (rc)
+			return rc;
+		uint32_t lab;
+		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
+			return tv_nomem(err);
+		w->gold_pool[w->ngold++] = lab;
+		if (i == 0) {
+			in->class_j = lab;
+			/* SemEval-2007: the first token as written, weight and all */
+			if (intern_kind(w, KIND_LABEL, tok, strlen(tok), &in->class_l))
+				return tv_nomem(err);
+		}
+	}
+	return TAGEVAL_OK;
+}
+
+/* The SemEval-2007 cluster: the label of largest weight, or the set of tied ones. */
+static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct tv_winst *in,
+			struct tageval_error *err)
+{
+	const struct tv_wlabel *lab = w->sys_pool + in->sys_first;
+	double best = lab[0].w;
+	size_t nbest = 0;
+	for (size_t i = 0; i < in->sys_n; i++)
+		if (lab[i].w > best)
+			best = lab[i].w;
+	size_t len = 0;
+	for (size_t i = 0; i < in->sys_n; i++)
+		if (lab[i].w == best) {
+			/* a label tied with an earlier one of the same name counts once */
+			int dup = 0;
+			for (size_t j = 0; j < i; j++)
+				dup |= lab[j].w == best && lab[j].label == lab[i].label;
+			if (dup)
+				continue;
+			nbest++;
+			len += strlen(tv_intern_str(&w->labels, lab[i].label)) + 1;
+		}
+	if (nbest == 1) {
+		for (size_t i = 0; i < in->sys_n; i++)
+			if (lab[i].w == best) {
+				in->cl_p = lab[i].label;
+				return TAGEVAL_OK;
+			}
+	}
+	/* a tie: the labels in line order, separated by a byte no field contains */
+	char *tmp = malloc(len + 1);
+	if (tmp == NULL)
+		return tv_nomem(err);
+	size_t off = 0;
+	for (size_t i = 0; i < in->sys_n; i++) {
+		if (lab[i].w != best)
+			continue;
+		int dup = 0;
+		for (size_t j = 0; j < i; j++)
+			dup |= lab[j].w == best && lab[j].label == lab[i].label;
+		if (dup)
+			continue;
+		const char *s = tv_intern_str(&w->labels, lab[i].label) + 1;
+		size_t sl = strlen(s);
+		memcpy(tmp + off, s, sl);
+		off += sl;
+		tmp[off++] = ' ';
+	}
+	int rc = intern_kind(w, KIND_TIE, tmp, off, &in->cl_p);
+	free(tmp);
+	(void)l;
+	return rc ? tv_nomem(err) : TAGEVAL_OK;
+}
+
+static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct tageval_error *err)
+{
+	if (l->nfield < 3)
+		return short_line(l, err);
+	const char *inst = l->field[1];
+	size_t ilen = strlen(inst);
+	uint32_t idx;
+	char q[80], q2[80];
+	size_t nlab = l->nfield - 2;
+	/* the labels are checked on every line, also on lines that are ignored */
+	for (size_t i = 0; i < nlab; i++) {
+		size_t len;
+		double weight;
+		int rc = split_label(l, l->field[i + 2], &len, &weight, err);
+		if (rc)
+			return rc;
+	}
+	if (!tv_intern_find(&w->ids, inst, ilen, &idx)) {
+		w->ignored++;
+		return TAGEVAL_OK;
+	}
+	struct tv_winst *in = &w->in[idx];
+	const char *gw = tv_intern_str(&w->words, in->word);
+	if (strcmp(gw, l->field[0]) != 0) {
+		tv_quote(q, sizeof q, inst, ilen);
+		tv_quote(q2, sizeof q2, gw, strlen(gw));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
+	}
+	if (in->sys_n != 0) {
+		tv_quote(q, sizeof q, inst, ilen);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %u)", q, in->sys_line);
+	}
+	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
+		return tv_nomem(err);
+	in->sys_first = (uint32_t)w->nsys;
+	in->sys_n = (uint32_t)nlab;
+	in->sys_line = (uint32_t)l->lineno;
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		size_t len;
+		double weight;
+		split_label(l, tok, &len, &weight, err);
+		uint32_t lab;
+		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
+			return tv_nomem(err);
+		w->sys_pool[w->nsys].label = lab;
+		w->sys_pool[w->nsys].w = weight;
+		w->nsys++;
+	}
+	in->cl_j = w->sys_pool[in->sys_first].label;
+	return cluster_2007(w, l, in, err);
+}
+
+static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
+		      struct tageval_error *err)
+{
+	struct tv_batch b = { 0 };
+	int rc;
+	size_t lines = 0;
+	do {
+		rc = tv_reader_batch(r, &b, err);
+		for (size_t k = 0; k < b.n; k++) {
+			int lrc = gold ? gold_line(w, &b.line[k], err) : system_line(w, &b.line[k], err);
+			if (lrc) {
+				rc = lrc;
+				break;
+			}
+			lines++;
+		}
+	} while (rc == TAGEVAL_OK && b.n > 0);
+	tv_batch_clear(&b);
+	if (rc == TAGEVAL_OK && gold && lines == 0)
+		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
+	return rc;
+}
+
+static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
+		     struct tageval_error *err)
+{
+	if (gold ? w->have_gold : (!w->have_gold || w->have_system))
+		return tv_error(err, TAGEVAL_EINVAL, r->name, 0,
+				"the gold key is read once, then the clusters once");
+	int rc = read_lines(w, r, gold, err);
+	if (gold)
+		w->have_gold = 1;
+	else
+		w->have_system = 1;
+	return rc;
+}
+
+int tageval_wsi_read_gold(struct tageval_wsi *w, const char *path, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_file(w, &r, 1, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_wsi_read_gold_buffer(struct tageval_wsi *w, const char *data, size_t size,
+				 const char *name, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_file(w, &r, 1, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_wsi_read_clusters(struct tageval_wsi *w, const char *path, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = read_file(w, &r, 0, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_wsi_read_clusters_buffer(struct tageval_wsi *w, const char *data, size_t size,
+				     const char *name, struct tageval_error *err)
+{
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = read_file(w, &r, 0, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+int tv_wsi_group(const struct tageval_wsi *w, uint32_t **startp, uint32_t **orderp)
+{
+	size_t nw = w->words.n;
+	uint32_t *start = calloc(nw + 1, sizeof *start);
+	uint32_t *order = malloc((w->n ? w->n : 1) * sizeof *order);
+	if (start == NULL || order == NULL) {
+		free(start);
+		free(order);
+		return TAGEVAL_ENOMEM;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		start[w->in[i].word + 1]++;
+	for (size_t i = 0; i < nw; i++)
+		start[i + 1] += start[i];
+	for (size_t i = 0; i < w->n; i++)
+		order[start[w->in[i].word]++] = (uint32_t)i;
+	for (size_t i = nw; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+	*startp = start;
+	*orderp = order;
+	return TAGEVAL_OK;
+}
+
+int tv_wsi_pos_match(const char *word, const char *pos)
+{
+	if (pos == NULL || strcmp(pos, "all") == 0)
+		return 1;
+	const char *dot = strrchr(word, '.');
+	return dot != NULL && strcmp(dot + 1, pos) == 0;
+}
+
+struct tageval_wsi_result {
+	size_t nwords;
+	char **name;
+	struct tageval_wsi_figures *fig;
+	struct tageval_wsi_figures total;
+};
+
+void tageval_wsi_options_init(struct tageval_wsi_options *o)
+{
+	o->pos = NULL;
+	o->beta = 1.0;
+}
+
+void tageval_wsi_result_free(struct tageval_wsi_result *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nwords; i++)
+		free(r->name[i]);
+	free(r->name);
+	free(r->fig);
+	free(r);
+}
+
+size_t tageval_wsi_result_words(const struct tageval_wsi_result *r)
+{
+	return r->nwords;
+}
+
+const char *tageval_wsi_result_word(const struct tageval_wsi_result *r, size_t i)
+{
+	return i < r->nwords ? r->name[i] : NULL;
+}
+
+const struct tageval_wsi_figures *tageval_wsi_result_figures(const struct tageval_wsi_result *r,
+							     size_t i)
+{
+	return i < r->nwords ? &r->fig[i] : NULL;
+}
+
+const struct tageval_wsi_figures *tageval_wsi_result_total(const struct tageval_wsi_result *r)
+{
+	return &r->total;
+}
+
+/* Scratch for building one word's table; arrays indexed by label id are
+ * stamped per word, so nothing is cleared between words. */
+struct table {
+	uint32_t *kstamp, *klocal, *cstamp, *clocal;
+	size_t labcap;
+	uint32_t gen;
+	double *kn, *cn;        /* marginals */
+	size_t kcap, ccap;
+	uint64_t *keys;         /* sparse path: cell keys */
+	size_t keycap;
+	double *dense;          /* dense path: k * nclass + c */
+	size_t densecap;
+	uint32_t *ck, *cc;      /* the cells */
+	double *cv;
+	size_t cellcap;
+	double *scratch;
+	size_t scratchcap;
+};
+
+static void table_free(struct table *t)
+{
+	free(t->kstamp);
+	free(t->klocal);
+	free(t->cstamp);
+	free(t->clocal);
+	free(t->kn);
+	free(t->cn);
+	free(t->keys);
+	free(t->dense);
+	free(t->ck);
+	free(t->cc);
+	free(t->cv);
+	free(t->scratch);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The cells of one word's table: clusters and classes as SemEval-2010 reads
+ * them (@jar) or as SemEval-2007 does. */
+static int build_table(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
+		       size_t n, int jar, struct tv_cells *out)
+{
+	if (++t->gen == 0) {
+		memset(t->kstamp, 0, t->labcap * sizeof *t->kstamp);
+		memset(t->cstamp, 0, t->labcap * sizeof *t->cstamp);
+		t->gen = 1;
+	}
+	size_t nk = 0, nc = 0;
+	/* local indices of the word's clusters and classes, and their sizes */
+	if (tv_grow((void **)&t->keys, &t->keycap, n, sizeof *t->keys))
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_winst *in = &w->in[items[i]];
+		uint32_t k = jar ? in->cl_j : in->cl_p;
+		uint32_t c = jar ? in->class_j : in->class_l;
+		if (t->kstamp[k] != t->gen) {
+			t->kstamp[k] = t->gen;
+			t->klocal[k] = (uint32_t)nk++;
+			if (tv_grow((void **)&t->kn, &t->kcap, nk, sizeof *t->kn))
+				return TAGEVAL_ENOMEM;
+			t->kn[nk - 1] = 0.0;
+		}
+		if (t->cstamp[c] != t->gen) {
+			t->cstamp[c] = t->gen;
+			t->clocal[c] = (uint32_t)nc++;
+			if (tv_grow((void **)&t->cn, &t->ccap, nc, sizeof *t->cn))
+				return TAGEVAL_ENOMEM;
+			t->cn[nc - 1] = 0.0;
+		}
+		t->kn[t->klocal[k]] += 1.0;
+		t->cn[t->clocal[c]] += 1.0;
+	}
+	size_t cells = 0;
+	if (n > t->cellcap) {
+		/* the three cell arrays grow together */
+		uint32_t *ck = realloc(t->ck, n * sizeof *ck);
+		if (ck == NULL)
+			return TAGEVAL_ENOMEM;
+		t->ck = ck;
+		uint32_t *cc = realloc(t->cc, n * sizeof *cc);
+		if (cc == NULL)
+			return TAGEVAL_ENOMEM;
+		t->cc = cc;
+		double *cv = realloc(t->cv, n * sizeof *cv);
+		if (cv == NULL)
+			return TAGEVAL_ENOMEM;
+		t->cv = cv;
+		t->cellcap = n;
+	}
+	if (nk * nc <= 4 * n + 64) {
+		/* small table: count in a dense array (never larger than O(n)) */
+		if (tv_grow((void **)&t->dense, &t->densecap, nk * nc, sizeof *t->dense))
+			return TAGEVAL_ENOMEM;
+		memset(t->dense, 0, nk * nc * sizeof *t->dense);
+		for (size_t i = 0; i < n; i++) {
+			const struct tv_winst *in = &w->in[items[i]];
+			uint32_t k = t->klocal[jar ? in->cl_j : in->cl_p];
+			uint32_t c = t->clocal[jar ? in->class_j : in->class_l];
+			t->dense[(size_t)k * nc + c] += 1.0;
+		}
+		for (size_t k = 0; k < nk; k++)
+			for (size_t c = 0; c < nc; c++)
+				if (t->dense[k * nc + c] > 0.0) {
+					t->ck[cells] = (uint32_t)k;
+					t->cc[cells] = (uint32_t)c;
+					t->cv[cells] = t->dense[k * nc + c];
+					cells++;
+				}
+	} else {
+		/* large and sparse: sort the (cluster, class) keys */
+		for (size_t i = 0; i < n; i++) {
+			const struct tv_winst *in = &w->in[items[i]];
+			uint64_t k = t->klocal[jar ? in->cl_j : in->cl_p];
+			uint64_t c = t->clocal[jar ? in->class_j : in->class_l];
+			t->keys[i] = k << 32 | c;
+		}
+		qsort(t->keys, n, sizeof *t->keys, by_key);
+		for (size_t i = 0; i < n; i++) {
+			if (cells > 0 && t->keys[i] == t->keys[i - 1]) {
+				t->cv[cells - 1] += 1.0;
+				continue;
+			}
+			t->ck[cells] = (uint32_t)(t->keys[i] >> 32);
+			t->cc[cells] = (uint32_t)(t->keys[i] & 0xffffffffu);
+			t->cv[cells] = 1.0;
+			cells++;
+		}
+	}
+	if (tv_grow((void **)&t->scratch, &t->scratchcap, nc + 2 * nk, sizeof *t->scratch))
+		return TAGEVAL_ENOMEM;
+	*out = (struct tv_cells){ .ncell = cells, .k = t->ck, .c = t->cc, .n = t->cv,
+				  .ncluster = nk, .nclass = nc, .cluster_n = t->kn,
+				  .class_n = t->cn, .total = (double)n };
+	return TAGEVAL_OK;
+}
+
+int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
+			 struct tageval_wsi_result **out, struct tageval_error *err)
+{
+	*out = NULL;
+	struct tageval_wsi_options o;
+	if (opts)
+		o = *opts;
+	else
+		tageval_wsi_options_init(&o);
+	if (!(o.beta >= 0.0) || o.beta > 1e12)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "beta must be a number >= 0");
+	uint32_t *start = NULL, *order = NULL;
+	struct table t = { 0 };
+	struct tageval_wsi_result *r = calloc(1, sizeof *r);
+	int rc = TAGEVAL_OK;
+	size_t nw = w->words.n, nl = w->labels.n;
+	if (r == NULL || tv_wsi_group(w, &start, &order)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	r->name = calloc(nw ? nw : 1, sizeof *r->name);
+	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
+	t.labcap = nl ? nl : 1;
+	t.kstamp = calloc(t.labcap, sizeof *t.kstamp);
+	t.cstamp = calloc(t.labcap, sizeof *t.cstamp);
+	t.klocal = malloc(t.labcap * sizeof *t.klocal);
+	t.clocal = malloc(t.labcap * sizeof *t.clocal);
+	if (!r->name || !r->fig || !t.kstamp || !t.cstamp || !t.klocal || !t.clocal) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	struct tageval_wsi_figures *tot = &r->total;
+	double N = 0.0;
+	for (size_t word = 0; word < nw; word++) {
+		const char *name = tv_intern_str(&w->words, (uint32_t)word);
+		if (!tv_wsi_pos_match(name, o.pos))
+			continue;
+		size_t n = start[word + 1] - start[word];
+		const uint32_t *items = order + start[word];
+		struct tageval_wsi_figures *f = &r->fig[r->nwords];
+		struct tv_cells cells;
+		if ((rc = build_table(&t, w, items, n, 1, &cells)) != TAGEVAL_OK) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_wsi_metrics_2010(&cells, o.beta, f);
+		if ((rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_wsi_metrics_2007(&cells, t.scratch, f);
+		r->name[r->nwords] = strdup(name);
+		if (r->name[r->nwords] == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		r->nwords++;
+		double wn = (double)n;
+		N += wn;
+		tot->clusters += f->clusters;
+		tot->clusters_2007 += f->clusters_2007;
+		tot->classes += f->classes;
+		tot->homogeneity += wn * f->homogeneity;
+		tot->completeness += wn * f->completeness;
+		tot->v_measure += wn * f->v_measure;
+		tot->paired_precision += wn * f->paired_precision;
+		tot->paired_recall += wn * f->paired_recall;
+		tot->paired_fscore += wn * f->paired_fscore;
+		tot->fscore += wn * f->fscore;
+		tot->purity += wn * f->purity;
+		tot->entropy += wn * f->entropy;
+	}
+	if (r->nwords == 0) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
+		goto out;
+	}
+	double nwd = (double)r->nwords;
+	tot->instances = (size_t)N;
+	tot->clusters /= nwd;
+	tot->clusters_2007 /= nwd;
+	tot->classes /= nwd;
+	tot->homogeneity /= N;
+	tot->completeness /= N;
+	tot->v_measure /= N;
+	tot->paired_precision /= N;
+	tot->paired_recall /= N;
+	tot->paired_fscore /= N;
+	tot->fscore /= N;
+	tot->purity /= N;
+	tot->entropy /= N;
+out:
+	table_free(&t);
+	free(start);
+	free(order);
+	if (rc) {
+		tageval_wsi_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return TAGEVAL_OK;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Word sense induction data, shared by the readers and the evaluations. */
+#ifndef TAGEVAL_WSI_H
+#define TAGEVAL_WSI_H
+
+#include "tageval-private.h"
+
+/* One gold instance and what the system said of it. */
+struct tv_winst {
+	uint32_t word;
+	uint32_t gold_line;
+	uint32_t class_j;    /* first gold label, weight cut off */
+	uint32_t class_l;    /* first gold token as written */
+	uint32_t gold_first; /* gold labels (weights cut off) in gold_pool */
+	uint32_t gold_n;
+	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
+	uint32_t sys_n;
+	uint32_t sys_line;
+	uint32_t cl_j;       /* first system label (SemEval-2010) */
+	uint32_t cl_p;       /* label(s) of largest weight (SemEval-2007) */
+};
+
+struct tv_wlabel {
+	uint32_t label;
+	double w;
+};
+
+struct tageval_wsi {
+	struct tv_intern ids;     /* instance id -> index */
+	struct tv_intern words;
+	struct tv_intern labels;  /* labels, tie sets, the "unanswered" cluster */
+	struct tv_winst *in;
+	size_t n, cap;
+	uint32_t *gold_pool;
+	size_t ngold, goldcap;
+	struct tv_wlabel *sys_pool;
+	size_t nsys, syscap;
+	size_t ignored;
+	int have_gold, have_system;
+	uint32_t unanswered;      /* label id of the extra cluster */
+	char *gold_name, *sys_name;
+	/* scratch */
+	char *buf;
+	size_t bufcap;
+};
+
+/* Instances of each word: order[start[w] .. start[w+1]) (counting sort). */
+int tv_wsi_group(const struct tageval_wsi *wsi, uint32_t **start, uint32_t **order);
+/* Does the word's name end in ".pos" (pos NULL or "all": every word)? */
+int tv_wsi_pos_match(const char *word, const char *pos);
+
+#endif
