@@ -53,6 +53,16 @@ size_t tageval_wsi_instances(const struct tageval_wsi *w)
 	return w->n;
 }
 
+int tageval_wsi_instance(const struct tageval_wsi *w, size_t i, const char **word,
+			 const char **instance)
+{
+	if (i >= w->n)
+		return TAGEVAL_EINVAL;
+	*word = tv_intern_str(&w->words, w->in[i].word);
+	*instance = tv_intern_str(&w->ids, (uint32_t)i);
+	return TAGEVAL_OK;
+}
+
 size_t tageval_wsi_ignored(const struct tageval_wsi *w)
 {
 	return w->ignored;

@@ -497,6 +497,13 @@ TAGEVAL_EXPORT int tageval_wsi_read_clusters_buffer(struct tageval_wsi *wsi, con
 						    size_t size, const char *name,
 						    struct tageval_error *err);
 
+/**
+ * Gold instance @i (0-based, in the order of the gold key): its word and its
+ * instance id (borrowed).  TAGEVAL_EINVAL when @i is out of range.
+ */
+TAGEVAL_EXPORT int tageval_wsi_instance(const struct tageval_wsi *wsi, size_t i,
+					const char **word, const char **instance);
+
 /** Gold instances; system lines ignored because the gold key lacks their instance. */
 TAGEVAL_EXPORT size_t tageval_wsi_instances(const struct tageval_wsi *wsi);
 TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
