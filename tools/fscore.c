@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fscore - the SemEval-2007 F-score with purity and entropy, or the
  * SemEval-2010 paired F-score, of induced word senses. */
-#include "wsi-unsup.h"
+#include "wsi-common.h"
 
 int main(int argc, char **argv)
 {

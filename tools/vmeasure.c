@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmeasure - V-measure, homogeneity and completeness of induced word senses. */
-#include "wsi-unsup.h"
+#include "wsi-common.h"
 
 int main(int argc, char **argv)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The shared body of the unsupervised WSI tools vmeasure and fscore. */
-#ifndef WSI_UNSUP_H
-#define WSI_UNSUP_H
+#ifndef WSI_COMMON_H
+#define WSI_COMMON_H
 
 #include <stddef.h>
 

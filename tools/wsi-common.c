@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsi-unsup.h"
+#include "wsi-common.h"
 #include "tools-common.h"
 
 struct column {
