@@ -149,7 +149,7 @@ TAGEVAL_EXPORT int tageval_inventory_coarse(const struct tageval_inventory *inv,
  * Replaces the uniform downward probabilities by estimates from a tagged
  * corpus @path in the key format ("lexelt instance tag ..."; weights after a
  * '/' are ignored, each line weighs 1, shared evenly by its distinct tags;
- * tags the map does not list are ignored).  With c(t) the weight tag t got and
+ * the share of a tag the map does not list is dropped).  With c(t) the weight tag t got and
  * n(t) = c(t) + the n of t's children, a parent p with k listed children
  * and factor b gives P(child | p) = (n(child) + alpha) / D and, when b > k,
  * P(p itself | p) = (c(p) + alpha (b - k)) / D, D = sum n(children) +
@@ -429,8 +429,8 @@ struct tageval_agreement;
 /**
  * Computes all figures in one pass over the items (plus one per bootstrap
  * replicate).  Items annotated by one annotator only take no part; they are
- * counted per annotator.  TAGEVAL_EFORMAT when fewer than two annotators
- * were read or no item has two annotations.
+ * counted per annotator.  TAGEVAL_EINVAL when fewer than two annotators
+ * were read, TAGEVAL_EFORMAT when no item has two annotations.
  */
 TAGEVAL_EXPORT int tageval_agreement_compute(const struct tageval_annotations *ann,
 					     const struct tageval_agreement_options *opts,
