@@ -564,6 +564,74 @@ tageval_wsi_result_total(const struct tageval_wsi_result *res);
 TAGEVAL_EXPORT int tageval_wsi_table_figures(const double *n, size_t nclusters, size_t nclasses,
 					     double beta, struct tageval_wsi_figures *out);
 
+/* ------------------------------------------------- supervised WSI evaluation */
+
+/**
+ * The supervised evaluation of induced senses (SemEval-2007/2010): on each
+ * split of the gold instances, the mapping instances give P(sense | cluster),
+ *   M[c][s] = S[s][c] / sum over s' of S[s'][c],
+ *   S[s][c] = sum over mapping instances labelled s (a line with n gold
+ *             labels gives each 1/n) of the instance's weight on cluster c
+ *             (raw weights, a missing weight meaning 1);
+ * a test instance's cluster vector times M gives a score per sense, the
+ * highest wins (ties: the first sense in bytewise order), and no answer is
+ * given when every score is 0 (unseen clusters only, or a word without
+ * mapping instances).  The answers are scored against the test instances'
+ * gold labels with the scorer (fine-grained): precision, recall, attempted.
+ *
+ * Splits are built on the gold instances of the selected words: from a pair
+ * of key files, as k folds (every instance tested exactly once), or as
+ * random splits with round(fraction * n_w) test instances per word; folds
+ * and random splits are stratified by word and drawn with GSL's mt19937.
+ */
+struct tageval_supervised;
+
+/** @wsi (gold and clusters read) must outlive the object; @pos as in tageval_wsi_options. */
+TAGEVAL_EXPORT int tageval_supervised_new(const struct tageval_wsi *wsi, const char *pos,
+					  struct tageval_supervised **out,
+					  struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_supervised_free(struct tageval_supervised *sup);
+
+/**
+ * One split from a mapping key and a test key (gold format; their labels
+ * are used).  Errors: an instance the gold key lacks, an instance in both,
+ * a duplicate, the file errors of the gold reader.
+ */
+TAGEVAL_EXPORT int tageval_supervised_add_files(struct tageval_supervised *sup,
+						const char *mapping, const char *test,
+						struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_supervised_add_buffers(struct tageval_supervised *sup,
+						  const char *mapping, size_t mapping_size,
+						  const char *test, size_t test_size,
+						  struct tageval_error *err);
+/** @k folds (k >= 2): each word's instances shuffled, instance i in fold i mod k. */
+TAGEVAL_EXPORT int tageval_supervised_add_folds(struct tageval_supervised *sup, size_t k,
+						unsigned long seed, struct tageval_error *err);
+/** @n random splits with round(@fraction * n_w) test instances of each word. */
+TAGEVAL_EXPORT int tageval_supervised_add_random(struct tageval_supervised *sup, size_t n,
+						 double fraction, unsigned long seed,
+						 struct tageval_error *err);
+TAGEVAL_EXPORT size_t tageval_supervised_splits(const struct tageval_supervised *sup);
+
+struct tageval_supervised_result {
+	size_t mapping;      /**< mapping instances */
+	size_t test;         /**< test instances */
+	size_t answered;     /**< test instances given a sense */
+	double correct;
+	double precision;    /**< correct / answered */
+	double recall;       /**< correct / test */
+	double attempted;    /**< answered / test */
+};
+
+/**
+ * Maps and scores split @i.  When @mapped is not NULL it receives a new
+ * string (free() it) with the answers, one "word instance sense !! score S"
+ * line per answered test instance, in the gold key's order.
+ */
+TAGEVAL_EXPORT int tageval_supervised_evaluate(struct tageval_supervised *sup, size_t i,
+					       struct tageval_supervised_result *res,
+					       char **mapped, struct tageval_error *err);
+
 #ifdef __cplusplus
 }
 #endif

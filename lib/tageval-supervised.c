@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Supervised evaluation of induced senses: splits of the gold instances,
+ * the mapping P(sense | cluster) learnt on the mapping part, the mapped
+ * answers of the test part, and their scoring with the Senseval scorer.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "tageval-wsi.h"
+
+enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
+
+struct split {
+	uint8_t *role;        /* per gold instance */
+	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
+	uint32_t *lab_n;
+	uint32_t *pool;
+	size_t npool, poolcap;
+};
+
+struct tageval_supervised {
+	const struct tageval_wsi *w;
+	char *pos;
+	struct tv_intern senses;  /* sense names (no kind prefix) */
+	uint32_t *gold_first, *gold_n, *gpool;
+	uint8_t *selected;        /* per word */
+	uint32_t *start, *order;  /* instances grouped by word */
+	struct split *splits;
+	size_t nsplits, splitcap;
+};
+
+void tageval_supervised_free(struct tageval_supervised *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->nsplits; i++) {
+		free(s->splits[i].role);
+		free(s->splits[i].lab_first);
+		free(s->splits[i].lab_n);
+		free(s->splits[i].pool);
+	}
+	free(s->splits);
+	tv_intern_clear(&s->senses);
+	free(s->gold_first);
+	free(s->gold_n);
+	free(s->gpool);
+	free(s->selected);
+	free(s->start);
+	free(s->order);
+	free(s->pos);
+	free(s);
+}
+
+size_t tageval_supervised_splits(const struct tageval_supervised *s)
+{
+	return s->nsplits;
+}
+
+/* A sense name as the supervised evaluation knows it. */
+static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *id)
+{
+	const char *name = tv_intern_str(&s->w->labels, wsi_label) + 1; /* kind prefix */
+	return tv_intern_put(&s->senses, name, strlen(name), id, NULL);
+}
+
+int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
+			   struct tageval_supervised **out, struct tageval_error *err)
+{
+	*out = NULL;
+	if (!w->have_gold || !w->have_system)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"read the gold key and the clusters first");
+	struct tageval_supervised *s = calloc(1, sizeof *s);
+	if (s == NULL)
+		return tv_nomem(err);
+	s->w = w;
+	tv_intern_init(&s->senses);
+	size_t n = w->n ? w->n : 1;
+	s->gold_first = malloc(n * sizeof *s->gold_first);
+	s->gold_n = malloc(n * sizeof *s->gold_n);
+	s->gpool = malloc((w->ngold ? w->ngold : 1) * sizeof *s->gpool);
+	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
+	if (pos)
+		s->pos = strdup(pos);
+	if (!s->gold_first || !s->gold_n || !s->gpool || !s->selected || (pos && !s->pos) ||
+	    tv_wsi_group(w, &s->start, &s->order))
+		goto nomem;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct tv_winst *in = &w->in[i];
+		s->gold_first[i] = in->gold_first;
+		s->gold_n[i] = in->gold_n;
+		for (uint32_t j = 0; j < in->gold_n; j++)
+			if (sense_of(s, w->gold_pool[in->gold_first + j], &s->gpool[in->gold_first + j]))
+				goto nomem;
+	}
+	size_t nsel = 0;
+	for (size_t word = 0; word < w->words.n; word++) {
+		s->selected[word] = (uint8_t)tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word),
+							      s->pos);
+		nsel += s->selected[word];
+	}
+	if (nsel == 0) {
+		tageval_supervised_free(s);
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
+	}
+	*out = s;
+	return TAGEVAL_OK;
+nomem:
+	tageval_supervised_free(s);
+	return tv_nomem(err);
+}
+
+static struct split *new_split(struct tageval_supervised *s)
+{
+	if (tv_grow((void **)&s->splits, &s->splitcap, s->nsplits + 1, sizeof *s->splits))
+		return NULL;
+	struct split *sp = &s->splits[s->nsplits];
+	memset(sp, 0, sizeof *sp);
+	sp->role = calloc(s->w->n ? s->w->n : 1, 1);
+	if (sp->role == NULL)
+		return NULL;
+	s->nsplits++;
+	return sp;
+}
+
+/* ------------------------------------------------------------ splits from files */
+
+static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
+		       int role, struct tageval_error *err)
+{
+	const struct tageval_wsi *w = s->w;
+	struct tv_batch b = { 0 };
+	int rc;
+	do {
+		rc = tv_reader_batch(r, &b, err);
+		for (size_t k = 0; k < b.n && rc == TAGEVAL_OK; k++) {
+			const struct tv_line *l = &b.line[k];
+			char q[80];
+			if (l->nfield < 3) {
+				if (l->nfield == 1)
+					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						      "missing instance id");
+				else {
+					tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
+					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						      "instance \"%s\" has no label", q);
+				}
+				break;
+			}
+			const char *inst = l->field[1];
+			uint32_t idx;
+			tv_quote(q, sizeof q, inst, strlen(inst));
+			if (!tv_intern_find(&w->ids, inst, strlen(inst), &idx)) {
+				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					      "instance \"%s\" is not in the gold key", q);
+				break;
+			}
+			if (sp->role[idx] != ROLE_NONE) {
+				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					      sp->role[idx] == role
+						      ? "duplicate instance \"%s\""
+						      : "instance \"%s\" is in the mapping and the test key",
+					      q);
+				break;
+			}
+			const char *gw = tv_intern_str(&w->words, w->in[idx].word);
+			if (strcmp(gw, l->field[0]) != 0) {
+				char q2[80];
+				tv_quote(q2, sizeof q2, gw, strlen(gw));
+				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					      "instance \"%s\" belongs to word \"%s\" in the gold key",
+					      q, q2);
+				break;
+			}
+			sp->role[idx] = (uint8_t)role;
+			size_t nlab = l->nfield - 2;
+			if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab,
+				    sizeof *sp->pool)) {
+				rc = tv_nomem(err);
+				break;
+			}
+			sp->lab_first[idx] = (uint32_t)sp->npool;
+			sp->lab_n[idx] = (uint32_t)nlab;
+			for (size_t i = 0; i < nlab && rc == TAGEVAL_OK; i++) {
+				const char *tok = l->field[i + 2];
+				const char *slash = strchr(tok, '/');
+				size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
+				double weight;
+				if (slash && (len == 0 || tv_parse_weight(slash + 1, &weight))) {
+					tv_quote(q, sizeof q, tok, strlen(tok));
+					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						      "invalid weight \"%s\"", q);
+					break;
+				}
+				uint32_t id;
+				if (tv_intern_put(&s->senses, tok, len, &id, NULL))
+					rc = tv_nomem(err);
+				sp->pool[sp->npool++] = id;
+			}
+		}
+	} while (rc == TAGEVAL_OK && b.n > 0);
+	tv_batch_clear(&b);
+	return rc;
+}
+
+static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, struct tv_reader *t,
+			     struct tageval_error *err)
+{
+	struct split *sp = new_split(s);
+	size_t n = s->w->n ? s->w->n : 1;
+	if (sp == NULL || !(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
+	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)))
+		return tv_nomem(err);
+	int rc = split_lines(s, sp, m, ROLE_MAPPING, err);
+	if (rc == TAGEVAL_OK)
+		rc = split_lines(s, sp, t, ROLE_TEST, err);
+	if (rc != TAGEVAL_OK) {
+		/* leave no half-read split behind */
+		s->nsplits--;
+		free(sp->role);
+		free(sp->lab_first);
+		free(sp->lab_n);
+		free(sp->pool);
+	}
+	return rc;
+}
+
+int tageval_supervised_add_files(struct tageval_supervised *s, const char *mapping,
+				 const char *test, struct tageval_error *err)
+{
+	struct tv_reader m, t;
+	int rc = tv_reader_open(&m, mapping, err);
+	if (rc)
+		return rc;
+	if ((rc = tv_reader_open(&t, test, err))) {
+		tv_reader_close(&m);
+		return rc;
+	}
+	rc = add_split_readers(s, &m, &t, err);
+	tv_reader_close(&m);
+	tv_reader_close(&t);
+	return rc;
+}
+
+int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *mapping,
+				   size_t mapping_size, const char *test, size_t test_size,
+				   struct tageval_error *err)
+{
+	struct tv_reader m, t;
+	int rc = tv_reader_open_buffer(&m, mapping, mapping_size, "mapping", err);
+	if (rc)
+		return rc;
+	if ((rc = tv_reader_open_buffer(&t, test, test_size, "test", err))) {
+		tv_reader_close(&m);
+		return rc;
+	}
+	rc = add_split_readers(s, &m, &t, err);
+	tv_reader_close(&m);
+	tv_reader_close(&t);
+	return rc;
+}
+
+/* ------------------------------------------------------------ drawn splits */
+
+int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
+				 struct tageval_error *err)
+{
+	if (k < 2 || k > 1000000)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
+	const struct tageval_wsi *w = s->w;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
+	size_t first = s->nsplits;
+	int rc = TAGEVAL_OK;
+	if (rng == NULL || tmp == NULL || fold == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	gsl_rng_set(rng, seed);
+	for (size_t word = 0; word < w->words.n; word++) {
+		if (!s->selected[word])
+			continue;
+		size_t n = s->start[word + 1] - s->start[word];
+		memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
+		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+		for (size_t i = 0; i < n; i++)
+			fold[tmp[i]] = (uint32_t)(i % k);
+	}
+	for (size_t f = 0; f < k; f++) {
+		struct split *sp = new_split(s);
+		if (sp == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t word = 0; word < w->words.n; word++) {
+			if (!s->selected[word])
+				continue;
+			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
+				uint32_t inst = s->order[i];
+				sp->role[inst] = fold[inst] == f ? ROLE_TEST : ROLE_MAPPING;
+			}
+		}
+	}
+out:
+	if (rc)
+		while (s->nsplits > first)
+			free(s->splits[--s->nsplits].role);
+	if (rng)
+		gsl_rng_free(rng);
+	free(tmp);
+	free(fold);
+	return rc;
+}
+
+int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, double fraction,
+				  unsigned long seed, struct tageval_error *err)
+{
+	if (nsplit < 1 || nsplit > 1000000)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of splits must be 1 or more");
+	if (!(fraction > 0.0 && fraction < 1.0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"the test fraction must lie between 0 and 1");
+	const struct tageval_wsi *w = s->w;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	size_t first = s->nsplits;
+	int rc = TAGEVAL_OK;
+	if (rng == NULL || tmp == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	gsl_rng_set(rng, seed);
+	for (size_t r = 0; r < nsplit; r++) {
+		struct split *sp = new_split(s);
+		if (sp == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t word = 0; word < w->words.n; word++) {
+			if (!s->selected[word])
+				continue;
+			size_t n = s->start[word + 1] - s->start[word];
+			memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
+			gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
+			for (size_t i = 0; i < n; i++)
+				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
+		}
+	}
+out:
+	if (rc)
+		while (s->nsplits > first)
+			free(s->splits[--s->nsplits].role);
+	if (rng)
+		gsl_rng_free(rng);
+	free(tmp);
+	return rc;
+}
+
+/* ------------------------------------------------------------ mapping and scoring */
+
+struct triple {
+	uint32_t cluster; /* wsi label id */
+	uint32_t sense;   /* local index */
+	double v;
+};
+
+static int by_cluster_sense(const void *a, const void *b)
+{
+	const struct triple *x = a, *y = b;
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	return (x->sense > y->sense) - (x->sense < y->sense);
+}
+
+struct sense_name {
+	uint32_t id;
+	const char *name;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct sense_name *)a)->name, ((const struct sense_name *)b)->name);
+}
+
+/* A growable text buffer. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static int text_put(struct text *t, const char *a)
+{
+	size_t la = strlen(a);
+	if (tv_grow((void **)&t->s, &t->cap, t->len + la + 1, 1))
+		return TAGEVAL_ENOMEM;
+	memcpy(t->s + t->len, a, la + 1);
+	t->len += la;
+	return TAGEVAL_OK;
+}
+
+static int text_char(struct text *t, char ch)
+{
+	if (tv_grow((void **)&t->s, &t->cap, t->len + 2, 1))
+		return TAGEVAL_ENOMEM;
+	t->s[t->len++] = ch;
+	t->s[t->len] = '\0';
+	return TAGEVAL_OK;
+}
+
+/* Per-evaluation scratch, indexed by sense id or cluster label id. */
+struct scratch {
+	uint32_t *sstamp, *slocal;  /* sense id -> local index */
+	uint32_t *cstamp, *crow;    /* cluster label -> first triple of its row */
+	uint32_t gen;
+	struct sense_name *names;
+	size_t namecap;
+	struct triple *tr;
+	size_t ntr, trcap;
+	double *score;
+	size_t scorecap;
+	double *rowsum;
+	size_t rowcap;
+};
+
+static void scratch_free(struct scratch *x)
+{
+	free(x->sstamp);
+	free(x->slocal);
+	free(x->cstamp);
+	free(x->crow);
+	free(x->names);
+	free(x->tr);
+	free(x->score);
+	free(x->rowsum);
+}
+
+static void labels_of(const struct tageval_supervised *s, const struct split *sp, uint32_t inst,
+		      const uint32_t **lab, uint32_t *n)
+{
+	if (sp->lab_first) {
+		*lab = sp->pool + sp->lab_first[inst];
+		*n = sp->lab_n[inst];
+	} else {
+		*lab = s->gpool + s->gold_first[inst];
+		*n = s->gold_n[inst];
+	}
+}
+
+/* Maps and writes the answers of one word; appends its test key lines. */
+static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
+		    struct scratch *x, struct text *key, struct text *ans,
+		    struct tageval_supervised_result *res)
+{
+	const struct tageval_wsi *w = s->w;
+	const uint32_t *items = s->order + s->start[word];
+	size_t n = s->start[word + 1] - s->start[word];
+	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
+	if (++x->gen == 0) {
+		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
+		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
+		x->gen = 1;
+	}
+	/* 1. the senses of the mapping instances, in bytewise order */
+	size_t ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t inst = items[i];
+		if (sp->role[inst] != ROLE_MAPPING)
+			continue;
+		res->mapping++;
+		const uint32_t *lab;
+		uint32_t nl;
+		labels_of(s, sp, inst, &lab, &nl);
+		for (uint32_t j = 0; j < nl; j++) {
+			if (x->sstamp[lab[j]] == x->gen)
+				continue;
+			x->sstamp[lab[j]] = x->gen;
+			if (tv_grow((void **)&x->names, &x->namecap, ns + 1, sizeof *x->names))
+				return TAGEVAL_ENOMEM;
+			x->names[ns].id = lab[j];
+			x->names[ns].name = tv_intern_str(&s->senses, lab[j]);
+			ns++;
+		}
+	}
+	qsort(x->names, ns, sizeof *x->names, by_name);
+	for (size_t i = 0; i < ns; i++)
+		x->slocal[x->names[i].id] = (uint32_t)i;
+	/* 2. S[s][c] as (cluster, sense, value) triples, rows merged after a sort */
+	x->ntr = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t inst = items[i];
+		const struct tv_winst *in = &w->in[inst];
+		if (sp->role[inst] != ROLE_MAPPING || in->sys_n == 0)
+			continue;
+		const uint32_t *lab;
+		uint32_t nl;
+		labels_of(s, sp, inst, &lab, &nl);
+		for (uint32_t c = 0; c < in->sys_n; c++) {
+			const struct tv_wlabel *e = &w->sys_pool[in->sys_first + c];
+			for (uint32_t j = 0; j < nl; j++) {
+				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
+					return TAGEVAL_ENOMEM;
+				x->tr[x->ntr++] = (struct triple){ e->label, x->slocal[lab[j]],
+								   e->w / (double)nl };
+			}
+		}
+	}
+	qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
+	size_t m = 0;
+	for (size_t i = 0; i < x->ntr; i++) {
+		if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
+		    x->tr[m - 1].sense == x->tr[i].sense)
+			x->tr[m - 1].v += x->tr[i].v;
+		else
+			x->tr[m++] = x->tr[i];
+	}
+	x->ntr = m;
+	/* row starts and sums: M[c][s] = S[s][c] / sum over s of S[s][c] */
+	if (tv_grow((void **)&x->rowsum, &x->rowcap, m + 1, sizeof *x->rowsum))
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < m; i++) {
+		uint32_t c = x->tr[i].cluster;
+		if (x->cstamp[c] != x->gen) {
+			x->cstamp[c] = x->gen;
+			x->crow[c] = (uint32_t)i;
+			x->rowsum[i] = 0.0;
+		}
+		x->rowsum[x->crow[c]] += x->tr[i].v;
+	}
+	/* 3. the test instances */
+	if (tv_grow((void **)&x->score, &x->scorecap, ns + 1, sizeof *x->score))
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t inst = items[i];
+		const struct tv_winst *in = &w->in[inst];
+		if (sp->role[inst] != ROLE_TEST)
+			continue;
+		res->test++;
+		const char *iname = tv_intern_str(&w->ids, inst);
+		const uint32_t *lab;
+		uint32_t nl;
+		labels_of(s, sp, inst, &lab, &nl);
+		int bad = text_put(key, wname) || text_char(key, ' ') || text_put(key, iname);
+		for (uint32_t j = 0; j < nl && !bad; j++)
+			bad = text_char(key, ' ') || text_put(key, tv_intern_str(&s->senses, lab[j]));
+		if (bad || text_char(key, '\n'))
+			return TAGEVAL_ENOMEM;
+		if (in->sys_n == 0 || ns == 0)
+			continue;
+		memset(x->score, 0, ns * sizeof *x->score);
+		for (uint32_t c = 0; c < in->sys_n; c++) {
+			const struct tv_wlabel *e = &w->sys_pool[in->sys_first + c];
+			if (x->cstamp[e->label] != x->gen)
+				continue; /* a cluster no mapping instance has */
+			size_t r = x->crow[e->label];
+			double sum = x->rowsum[r];
+			for (size_t k = r; k < m && x->tr[k].cluster == e->label; k++)
+				x->score[x->tr[k].sense] += e->w * x->tr[k].v / sum;
+		}
+		size_t best = 0;
+		for (size_t k = 1; k < ns; k++)
+			if (x->score[k] > x->score[best])
+				best = k;
+		if (!(x->score[best] > 0.0))
+			continue;
+		res->answered++;
+		char num[64];
+		snprintf(num, sizeof num, " !! score %.17g\n", x->score[best]);
+		if (text_put(ans, wname) || text_char(ans, ' ') || text_put(ans, iname) ||
+		    text_char(ans, ' ') || text_put(ans, x->names[best].name) || text_put(ans, num))
+			return TAGEVAL_ENOMEM;
+	}
+	return TAGEVAL_OK;
+}
+
+int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
+				struct tageval_supervised_result *res, char **mapped,
+				struct tageval_error *err)
+{
+	memset(res, 0, sizeof *res);
+	if (mapped)
+		*mapped = NULL;
+	if (i >= s->nsplits)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
+	const struct split *sp = &s->splits[i];
+	const struct tageval_wsi *w = s->w;
+	struct scratch x = { 0 };
+	struct text key = { 0 }, ans = { 0 };
+	struct tageval_inventory *inv = NULL;
+	struct tageval_key *k = NULL;
+	struct tageval_scorer *sc = NULL;
+	int rc = TAGEVAL_OK;
+	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	x.sstamp = calloc(nsense, sizeof *x.sstamp);
+	x.slocal = malloc(nsense * sizeof *x.slocal);
+	x.cstamp = calloc(nlab, sizeof *x.cstamp);
+	x.crow = malloc(nlab * sizeof *x.crow);
+	/* the answer text exists even when no answer is written */
+	if (!x.sstamp || !x.slocal || !x.cstamp || !x.crow || text_put(&ans, "")) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t word = 0; word < w->words.n; word++) {
+		if (!s->selected[word])
+			continue;
+		if (map_word(s, sp, word, &x, &key, &ans, res)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+	}
+	if (res->test == 0) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "split %zu has no test instance", i + 1);
+		goto out;
+	}
+	/* the mapped answers are scored by the Senseval scorer, fine-grained */
+	char name[64];
+	snprintf(name, sizeof name, "split %zu", i + 1);
+	inv = tageval_inventory_new();
+	if (inv == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	if ((rc = tageval_key_read_buffer(inv, key.s, key.len, name, &k, err)) ||
+	    (rc = tageval_scorer_new(inv, k, NULL, &sc, err)) ||
+	    (rc = tageval_scorer_read_buffer(sc, ans.s, ans.len, name, err)))
+		goto out;
+	struct tageval_score total;
+	tageval_scorer_result(sc, &total);
+	res->correct = total.correct;
+	res->precision = total.attempted > 0.0 ? total.correct / total.attempted : NAN;
+	res->recall = total.correct / total.total;
+	res->attempted = total.attempted / total.total;
+	if (mapped) {
+		*mapped = ans.s;
+		ans.s = NULL;
+	}
+out:
+	tageval_scorer_free(sc);
+	tageval_key_free(k);
+	tageval_inventory_free(inv);
+	scratch_free(&x);
+	free(key.s);
+	free(ans.s);
+	return rc;
+}
