@@ -88,20 +88,64 @@ static int key_line(struct tageval_key *key, const struct tv_line *l, struct tag
 	return TAGEVAL_OK;
 }
 
-static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_key **out,
-		    struct tageval_error *err)
+int tageval_key_new(struct tageval_inventory *inv, const char *name, struct tageval_key **out)
 {
 	*out = NULL;
 	struct tageval_key *key = calloc(1, sizeof *key);
 	if (key == NULL)
-		return tv_nomem(err);
+		return TAGEVAL_ENOMEM;
 	key->inv = inv;
 	tv_intern_init(&key->ids);
-	key->name = strdup(r->name);
+	key->name = strdup(name ? name : "key");
 	if (key->name == NULL) {
 		free(key);
-		return tv_nomem(err);
+		return TAGEVAL_ENOMEM;
 	}
+	*out = key;
+	return TAGEVAL_OK;
+}
+
+int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *instance,
+		    const char *const *tags, size_t ntags, struct tageval_error *err)
+{
+	char **field = malloc((ntags + 2) * sizeof *field);
+	char *buf = NULL;
+	size_t cap = 0;
+	struct tv_line l;
+	if (field == NULL)
+		return tv_nomem(err);
+	/* the fields are only read: the casts drop const for struct tv_line */
+	field[0] = (char *)(uintptr_t)lexelt;
+	field[1] = (char *)(uintptr_t)instance;
+	for (size_t i = 0; i < ntags; i++)
+		field[i + 2] = (char *)(uintptr_t)tags[i];
+	int rc = TAGEVAL_OK;
+	if (lexelt[0] == '\0' || instance[0] == '\0' || strpbrk(lexelt, " \t\r\n") ||
+	    strpbrk(instance, " \t\r\n"))
+		rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
+			      "a lexelt or instance id is empty or contains a blank");
+	for (size_t i = 0; rc == TAGEVAL_OK && i < ntags; i++)
+		if (tags[i][0] == '\0' || strpbrk(tags[i], " \t\r\n"))
+			rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
+				      "a tag is empty or contains a blank");
+	if (rc == TAGEVAL_OK) {
+		if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2, &buf, &cap))
+			rc = tv_nomem(err);
+		else
+			rc = key_line(key, &l, err);
+	}
+	free(buf);
+	free(field);
+	return rc;
+}
+
+static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_key **out,
+		    struct tageval_error *err)
+{
+	*out = NULL;
+	struct tageval_key *key;
+	if (tageval_key_new(inv, r->name, &key))
+		return tv_nomem(err);
 	struct tv_batch b = { 0 };
 	int rc;
 	do {

@@ -118,7 +118,14 @@ struct tv_line {
 	size_t idlen;
 	uint32_t hash;    /* of id */
 	uint32_t inst;    /* for the caller */
+	const double *weights; /* answers given through the API: the tags' weights
+				* (the fields hold bare tags), or NULL */
 };
+
+/* Fills @l for a line given through the API rather than read from a file:
+ * @field holds lexelt, instance and the tags; the id is joined into *buf. */
+int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
+		 size_t nfield, char **buf, size_t *cap);
 
 #define TV_BATCH 64
 
@@ -132,6 +139,7 @@ struct tv_batch {
 	size_t noff, offcap;
 	char **field;     /* pointers, set once the batch is full */
 	size_t fieldcap;
+	int no_ids;       /* set by the caller: no "lexelt instance" ids needed */
 };
 
 void tv_batch_clear(struct tv_batch *b);

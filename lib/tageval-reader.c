@@ -165,7 +165,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 			rc = batch_copy(b, r->field[i], strlen(r->field[i]));
 		}
 		idoff[b->n] = b->used;
-		if (rc == TAGEVAL_OK && r->nfield >= 2) {
+		if (rc == TAGEVAL_OK && r->nfield >= 2 && !b->no_ids) {
 			size_t a = strlen(r->field[0]), c = strlen(r->field[1]);
 			if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2, 1)) {
 				rc = TAGEVAL_ENOMEM;
@@ -201,4 +201,23 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		}
 	}
 	return rc;
+}
+
+int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
+		 size_t nfield, char **buf, size_t *cap)
+{
+	memset(l, 0, sizeof *l);
+	l->name = name;
+	l->lineno = lineno;
+	l->field = field;
+	l->nfield = nfield;
+	if (nfield >= 2) {
+		size_t len = tv_join_id(buf, cap, field[0], field[1]);
+		if (len == (size_t)-1)
+			return TAGEVAL_ENOMEM;
+		l->id = *buf;
+		l->idlen = len;
+		l->hash = tv_hash(*buf, len);
+	}
+	return TAGEVAL_OK;
 }

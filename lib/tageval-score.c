@@ -5,6 +5,7 @@
  * minimal), and the conjunctive policy proposed at the end of its
  * documentation.  Answers are scored line by line as they are read.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,9 @@ struct tageval_scorer {
 	size_t namecap;
 	double *weights;
 	size_t weightcap;
+	size_t added;       /* answers given through tageval_scorer_add */
+	char *idbuf;
+	size_t idcap;
 };
 
 void tageval_score_options_init(struct tageval_score_options *o)
@@ -72,6 +76,7 @@ void tageval_scorer_free(struct tageval_scorer *s)
 	free(s->markgen);
 	free(s->names);
 	free(s->weights);
+	free(s->idbuf);
 	free(s);
 }
 
@@ -298,10 +303,15 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 	int all_weighted = 1;
 	for (size_t i = 0; i < n; i++) {
 		char *tok = r->field[i + 2];
-		char *slash = strchr(tok, '/');
+		char *slash = r->weights ? NULL : strchr(tok, '/');
 		double w = 1.0;
 		size_t tlen = strlen(tok);
-		if (slash != NULL) {
+		if (r->weights) {
+			w = r->weights[i];
+			if (!(w >= 0.0) || !isfinite(w) || (s->opts.conjunctive && w > 1.0))
+				return tv_error(err, TAGEVAL_EINVAL, r->name, r->lineno,
+						"invalid weight %g for tag \"%s\"", w, tok);
+		} else if (slash != NULL) {
 			tlen = (size_t)(slash - tok);
 			if (tlen == 0 || tv_parse_weight(slash + 1, &w) != 0)
 				return bad_weight(r, tok, err);
@@ -504,5 +514,32 @@ int tageval_scorer_read_buffer(struct tageval_scorer *s, const char *data, size_
 		return rc;
 	rc = read_answers(s, &r, err);
 	tv_reader_close(&r);
+	return rc;
+}
+
+int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char *instance,
+		       const char *const *tags, const double *weights, size_t ntags,
+		       struct tageval_error *err)
+{
+	char **field = malloc((ntags + 2) * sizeof *field);
+	if (field == NULL)
+		return tv_nomem(err);
+	/* the fields are only read: the casts drop const for struct tv_line */
+	field[0] = (char *)(uintptr_t)lexelt;
+	field[1] = (char *)(uintptr_t)instance;
+	for (size_t i = 0; i < ntags; i++)
+		field[i + 2] = (char *)(uintptr_t)tags[i];
+	struct tv_line l;
+	int rc = tv_line_make(&l, "answers", ++s->added, field, ntags + 2, &s->idbuf, &s->idcap);
+	if (rc == TAGEVAL_OK) {
+		l.weights = weights;
+		uint32_t inst;
+		l.inst = tv_intern_find_hashed(&s->key->ids, l.id, l.idlen, l.hash, &inst) ? inst
+											 : TV_NONE;
+		rc = score_line(s, &l, err);
+	} else {
+		rc = tv_nomem(err);
+	}
+	free(field);
 	return rc;
 }

@@ -16,6 +16,18 @@
 
 enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
 
+struct grouped {
+	uint32_t inst;
+	uint32_t sys_first;  /* into gsys, or TV_NONE: the single cluster cl, weight 1 */
+	uint32_t sys_n;
+	uint32_t gold_first; /* into gpool */
+	uint32_t gold_n;
+	uint32_t cl;
+};
+
+static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
+				      struct tv_wlabel *one);
+
 struct split {
 	uint8_t *role;        /* per gold instance */
 	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
@@ -28,9 +40,13 @@ struct tageval_supervised {
 	const struct tageval_wsi *w;
 	char *pos;
 	struct tv_intern senses;  /* sense names (no kind prefix) */
-	uint32_t *gold_first, *gold_n, *gpool;
+	uint32_t *gpool;          /* gold labels as sense ids, in grouped order */
 	uint8_t *selected;        /* per word */
 	uint32_t *start, *order;  /* instances grouped by word */
+	/* copies in the grouped order, so that a word's instances are read
+	 * front to back: position p holds instance order[p] */
+	struct grouped *g;
+	struct tv_wlabel *gsys;   /* cluster vectors */
 	struct split *splits;
 	size_t nsplits, splitcap;
 };
@@ -47,10 +63,10 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	}
 	free(s->splits);
 	tv_intern_clear(&s->senses);
-	free(s->gold_first);
-	free(s->gold_n);
 	free(s->gpool);
 	free(s->selected);
+	free(s->g);
+	free(s->gsys);
 	free(s->start);
 	free(s->order);
 	free(s->pos);
@@ -82,22 +98,38 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 	s->w = w;
 	tv_intern_init(&s->senses);
 	size_t n = w->n ? w->n : 1;
-	s->gold_first = malloc(n * sizeof *s->gold_first);
-	s->gold_n = malloc(n * sizeof *s->gold_n);
-	s->gpool = malloc((w->ngold ? w->ngold : 1) * sizeof *s->gpool);
+	size_t nlab = 0;
+	for (size_t i = 0; i < w->n; i++)
+		nlab += w->in[i].gold_n;
+	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
+	s->g = malloc(n * sizeof *s->g);
+	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
 	if (pos)
 		s->pos = strdup(pos);
-	if (!s->gold_first || !s->gold_n || !s->gpool || !s->selected || (pos && !s->pos) ||
+	if (!s->gpool || !s->selected || !s->g || !s->gsys || (pos && !s->pos) ||
 	    tv_wsi_group(w, &s->start, &s->order))
 		goto nomem;
-	for (size_t i = 0; i < w->n; i++) {
-		const struct tv_winst *in = &w->in[i];
-		s->gold_first[i] = in->gold_first;
-		s->gold_n[i] = in->gold_n;
+	/* copies in the grouped order; gold labels as sense ids */
+	size_t nsys = 0, ngold = 0;
+	for (size_t p = 0; p < w->n; p++) {
+		uint32_t inst = s->order[p];
+		const struct tv_winst *in = &w->in[inst];
+		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
 		for (uint32_t j = 0; j < in->gold_n; j++)
-			if (sense_of(s, w->gold_pool[in->gold_first + j], &s->gpool[in->gold_first + j]))
+			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
+		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n, 0 };
+		ngold += in->gold_n;
+		if (in->sys_first == TV_NONE) {
+			s->g[p].sys_first = TV_NONE;
+			s->g[p].cl = in->cl_j; /* a single cluster of weight 1 */
+		} else {
+			s->g[p].sys_first = (uint32_t)nsys;
+			memcpy(s->gsys + nsys, w->sys_pool + in->sys_first,
+			       in->sys_n * sizeof *s->gsys);
+			nsys += in->sys_n;
+		}
 	}
 	size_t nsel = 0;
 	for (size_t word = 0; word < w->words.n; word++) {
@@ -367,7 +399,7 @@ out:
 /* ------------------------------------------------------------ mapping and scoring */
 
 struct triple {
-	uint32_t cluster; /* wsi label id */
+	uint32_t cluster; /* local index */
 	uint32_t sense;   /* local index */
 	double v;
 };
@@ -415,6 +447,12 @@ static int text_char(struct text *t, char ch)
 	return TAGEVAL_OK;
 }
 
+struct answer {
+	uint32_t inst;
+	uint32_t sense;
+	double score;
+};
+
 /* Per-evaluation scratch, indexed by sense id or cluster label id. */
 struct scratch {
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
@@ -428,6 +466,12 @@ struct scratch {
 	size_t scorecap;
 	double *rowsum;
 	size_t rowcap;
+	size_t *rowstart;
+	size_t rowstartcap;
+	const char **labname;
+	size_t labcap;
+	struct answer *ans;
+	size_t nans, anscap;
 };
 
 static void scratch_free(struct scratch *x)
@@ -440,44 +484,58 @@ static void scratch_free(struct scratch *x)
 	free(x->tr);
 	free(x->score);
 	free(x->rowsum);
+	free(x->rowstart);
+	free(x->labname);
+	free(x->ans);
 }
 
-static void labels_of(const struct tageval_supervised *s, const struct split *sp, uint32_t inst,
-		      const uint32_t **lab, uint32_t *n)
+static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
+				      struct tv_wlabel *one)
+{
+	if (g->sys_first != TV_NONE)
+		return s->gsys + g->sys_first;
+	one->label = g->cl;
+	one->w = 1.0;
+	return one;
+}
+
+static void labels_of(const struct tageval_supervised *s, const struct split *sp,
+		      const struct grouped *g, const uint32_t **lab, uint32_t *n)
 {
 	if (sp->lab_first) {
-		*lab = sp->pool + sp->lab_first[inst];
-		*n = sp->lab_n[inst];
+		*lab = sp->pool + sp->lab_first[g->inst];
+		*n = sp->lab_n[g->inst];
 	} else {
-		*lab = s->gpool + s->gold_first[inst];
-		*n = s->gold_n[inst];
+		*lab = s->gpool + g->gold_first;
+		*n = g->gold_n;
 	}
 }
 
-/* Maps and writes the answers of one word; appends its test key lines. */
+/* Maps the test instances of one word: their gold labels go to @key, their
+ * answers to x->ans. */
 static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
-		    struct scratch *x, struct text *key, struct text *ans,
-		    struct tageval_supervised_result *res)
+		    struct scratch *x, struct tageval_key *key,
+		    struct tageval_supervised_result *res, struct tageval_error *err)
 {
 	const struct tageval_wsi *w = s->w;
-	const uint32_t *items = s->order + s->start[word];
-	size_t n = s->start[word + 1] - s->start[word];
+	uint32_t first = s->start[word], last = s->start[word + 1];
 	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
 		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
 		x->gen = 1;
 	}
-	/* 1. the senses of the mapping instances, in bytewise order */
-	size_t ns = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t inst = items[i];
-		if (sp->role[inst] != ROLE_MAPPING)
+	/* 1. the senses of the mapping instances, in bytewise order, and the
+	 *    clusters they use */
+	size_t ns = 0, nk = 0, nmap = 0;
+	for (uint32_t p = first; p < last; p++) {
+		const struct grouped *g = &s->g[p];
+		if (sp->role[g->inst] != ROLE_MAPPING)
 			continue;
-		res->mapping++;
+		nmap++;
 		const uint32_t *lab;
 		uint32_t nl;
-		labels_of(s, sp, inst, &lab, &nl);
+		labels_of(s, sp, g, &lab, &nl);
 		for (uint32_t j = 0; j < nl; j++) {
 			if (x->sstamp[lab[j]] == x->gen)
 				continue;
@@ -488,94 +546,127 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			x->names[ns].name = tv_intern_str(&s->senses, lab[j]);
 			ns++;
 		}
-	}
-	qsort(x->names, ns, sizeof *x->names, by_name);
-	for (size_t i = 0; i < ns; i++)
-		x->slocal[x->names[i].id] = (uint32_t)i;
-	/* 2. S[s][c] as (cluster, sense, value) triples, rows merged after a sort */
-	x->ntr = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t inst = items[i];
-		const struct tv_winst *in = &w->in[inst];
-		if (sp->role[inst] != ROLE_MAPPING || in->sys_n == 0)
-			continue;
-		const uint32_t *lab;
-		uint32_t nl;
-		labels_of(s, sp, inst, &lab, &nl);
-		for (uint32_t c = 0; c < in->sys_n; c++) {
-			const struct tv_wlabel *e = &w->sys_pool[in->sys_first + c];
-			for (uint32_t j = 0; j < nl; j++) {
-				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
-					return TAGEVAL_ENOMEM;
-				x->tr[x->ntr++] = (struct triple){ e->label, x->slocal[lab[j]],
-								   e->w / (double)nl };
+		struct tv_wlabel one;
+		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			uint32_t cl = sys[c].label;
+			if (x->cstamp[cl] != x->gen) {
+				x->cstamp[cl] = x->gen;
+				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
 	}
-	qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
-	size_t m = 0;
-	for (size_t i = 0; i < x->ntr; i++) {
-		if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
-		    x->tr[m - 1].sense == x->tr[i].sense)
-			x->tr[m - 1].v += x->tr[i].v;
-		else
-			x->tr[m++] = x->tr[i];
-	}
-	x->ntr = m;
-	/* row starts and sums: M[c][s] = S[s][c] / sum over s of S[s][c] */
-	if (tv_grow((void **)&x->rowsum, &x->rowcap, m + 1, sizeof *x->rowsum))
+	res->mapping += nmap;
+	qsort(x->names, ns, sizeof *x->names, by_name);
+	for (size_t i = 0; i < ns; i++)
+		x->slocal[x->names[i].id] = (uint32_t)i;
+	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
+	 *    the mapping data itself (otherwise a sorted list of triples) */
+	int dense = nk * ns <= 4 * nmap + 64;
+	size_t cells = dense ? nk * ns : 0;
+	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
 		return TAGEVAL_ENOMEM;
-	for (size_t i = 0; i < m; i++) {
-		uint32_t c = x->tr[i].cluster;
-		if (x->cstamp[c] != x->gen) {
-			x->cstamp[c] = x->gen;
-			x->crow[c] = (uint32_t)i;
-			x->rowsum[i] = 0.0;
-		}
-		x->rowsum[x->crow[c]] += x->tr[i].v;
-	}
-	/* 3. the test instances */
-	if (tv_grow((void **)&x->score, &x->scorecap, ns + 1, sizeof *x->score))
-		return TAGEVAL_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t inst = items[i];
-		const struct tv_winst *in = &w->in[inst];
-		if (sp->role[inst] != ROLE_TEST)
+	double *rowsum = x->rowsum, *S = x->rowsum + nk;
+	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
+	x->ntr = 0;
+	for (uint32_t p = first; p < last; p++) {
+		const struct grouped *g = &s->g[p];
+		if (sp->role[g->inst] != ROLE_MAPPING || g->sys_n == 0)
 			continue;
-		res->test++;
-		const char *iname = tv_intern_str(&w->ids, inst);
 		const uint32_t *lab;
 		uint32_t nl;
-		labels_of(s, sp, inst, &lab, &nl);
-		int bad = text_put(key, wname) || text_char(key, ' ') || text_put(key, iname);
-		for (uint32_t j = 0; j < nl && !bad; j++)
-			bad = text_char(key, ' ') || text_put(key, tv_intern_str(&s->senses, lab[j]));
-		if (bad || text_char(key, '\n'))
+		labels_of(s, sp, g, &lab, &nl);
+		struct tv_wlabel one;
+		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			const struct tv_wlabel *e = &sys[c];
+			uint32_t k = x->crow[e->label];
+			double v = e->w / (double)nl;
+			rowsum[k] += e->w;
+			for (uint32_t j = 0; j < nl; j++) {
+				uint32_t sense = x->slocal[lab[j]];
+				if (dense) {
+					S[(size_t)k * ns + sense] += v;
+					continue;
+				}
+				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
+					return TAGEVAL_ENOMEM;
+				x->tr[x->ntr++] = (struct triple){ k, sense, v };
+			}
+		}
+	}
+	size_t *rowstart = NULL;
+	if (!dense) {
+		qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
+		size_t m = 0;
+		for (size_t i = 0; i < x->ntr; i++) {
+			if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
+			    x->tr[m - 1].sense == x->tr[i].sense)
+				x->tr[m - 1].v += x->tr[i].v;
+			else
+				x->tr[m++] = x->tr[i];
+		}
+		x->ntr = m;
+		if (tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
 			return TAGEVAL_ENOMEM;
-		if (in->sys_n == 0 || ns == 0)
+		rowstart = x->rowstart;
+		for (size_t k = 0, i = 0; k <= nk; k++) {
+			while (i < m && x->tr[i].cluster < k)
+				i++;
+			rowstart[k] = i;
+		}
+	}
+	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c] */
+	if (tv_grow((void **)&x->score, &x->scorecap, ns + 1, sizeof *x->score))
+		return TAGEVAL_ENOMEM;
+	for (uint32_t p = first; p < last; p++) {
+		const struct grouped *g = &s->g[p];
+		if (sp->role[g->inst] != ROLE_TEST)
+			continue;
+		res->test++;
+		const uint32_t *lab;
+		uint32_t nl;
+		labels_of(s, sp, g, &lab, &nl);
+		if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
+			return TAGEVAL_ENOMEM;
+		for (uint32_t j = 0; j < nl; j++)
+			x->labname[j] = tv_intern_str(&s->senses, lab[j]);
+		int rc = tageval_key_add(key, wname, tv_intern_str(&w->ids, g->inst), x->labname, nl,
+					 err);
+		if (rc)
+			return rc;
+		if (g->sys_n == 0 || ns == 0)
 			continue;
 		memset(x->score, 0, ns * sizeof *x->score);
-		for (uint32_t c = 0; c < in->sys_n; c++) {
-			const struct tv_wlabel *e = &w->sys_pool[in->sys_first + c];
+		struct tv_wlabel one;
+		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			const struct tv_wlabel *e = &sys[c];
 			if (x->cstamp[e->label] != x->gen)
 				continue; /* a cluster no mapping instance has */
-			size_t r = x->crow[e->label];
-			double sum = x->rowsum[r];
-			for (size_t k = r; k < m && x->tr[k].cluster == e->label; k++)
-				x->score[x->tr[k].sense] += e->w * x->tr[k].v / sum;
+			uint32_t k = x->crow[e->label];
+			if (!(rowsum[k] > 0.0))
+				continue; /* its mapping instances gave it weight 0 */
+			double f = e->w / rowsum[k];
+			if (dense) {
+				const double *row = S + (size_t)k * ns;
+				for (size_t j = 0; j < ns; j++)
+					x->score[j] += f * row[j];
+			} else {
+				for (size_t i = rowstart[k]; i < rowstart[k + 1]; i++)
+					x->score[x->tr[i].sense] += f * x->tr[i].v;
+			}
 		}
 		size_t best = 0;
-		for (size_t k = 1; k < ns; k++)
-			if (x->score[k] > x->score[best])
-				best = k;
+		for (size_t j = 1; j < ns; j++)
+			if (x->score[j] > x->score[best])
+				best = j;
 		if (!(x->score[best] > 0.0))
 			continue;
 		res->answered++;
-		char num[64];
-		snprintf(num, sizeof num, " !! score %.17g\n", x->score[best]);
-		if (text_put(ans, wname) || text_char(ans, ' ') || text_put(ans, iname) ||
-		    text_char(ans, ' ') || text_put(ans, x->names[best].name) || text_put(ans, num))
+		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 			return TAGEVAL_ENOMEM;
+		x->ans[x->nans++] = (struct answer){ g->inst, x->names[best].id, x->score[best] };
 	}
 	return TAGEVAL_OK;
 }
@@ -592,26 +683,30 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	const struct split *sp = &s->splits[i];
 	const struct tageval_wsi *w = s->w;
 	struct scratch x = { 0 };
-	struct text key = { 0 }, ans = { 0 };
-	struct tageval_inventory *inv = NULL;
+	struct text txt = { 0 };
+	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_key *k = NULL;
 	struct tageval_scorer *sc = NULL;
 	int rc = TAGEVAL_OK;
+	char name[64];
+	snprintf(name, sizeof name, "split %zu", i + 1);
 	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	/* the answer text exists even when no answer is written */
-	if (!x.sstamp || !x.slocal || !x.cstamp || !x.crow || text_put(&ans, "")) {
+	if (!x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
+	    tageval_key_new(inv, name, &k)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
+	/* 1. map every selected word; the test instances form the key */
 	for (size_t word = 0; word < w->words.n; word++) {
 		if (!s->selected[word])
 			continue;
-		if (map_word(s, sp, word, &x, &key, &ans, res)) {
-			rc = tv_nomem(err);
+		if ((rc = map_word(s, sp, word, &x, k, res, err)) != TAGEVAL_OK) {
+			if (rc == TAGEVAL_ENOMEM)
+				tv_nomem(err);
 			goto out;
 		}
 	}
@@ -619,18 +714,30 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "split %zu has no test instance", i + 1);
 		goto out;
 	}
-	/* the mapped answers are scored by the Senseval scorer, fine-grained */
-	char name[64];
-	snprintf(name, sizeof name, "split %zu", i + 1);
-	inv = tageval_inventory_new();
-	if (inv == NULL) {
+	/* 2. the answers, scored by the Senseval scorer (fine-grained) */
+	if ((rc = tageval_scorer_new(inv, k, NULL, &sc, err)))
+		goto out;
+	if (mapped && text_put(&txt, "")) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	if ((rc = tageval_key_read_buffer(inv, key.s, key.len, name, &k, err)) ||
-	    (rc = tageval_scorer_new(inv, k, NULL, &sc, err)) ||
-	    (rc = tageval_scorer_read_buffer(sc, ans.s, ans.len, name, err)))
-		goto out;
+	for (size_t a = 0; a < x.nans; a++) {
+		const struct answer *an = &x.ans[a];
+		const char *wname = tv_intern_str(&w->words, w->in[an->inst].word);
+		const char *iname = tv_intern_str(&w->ids, an->inst);
+		const char *sense = tv_intern_str(&s->senses, an->sense);
+		if ((rc = tageval_scorer_add(sc, wname, iname, &sense, NULL, 1, err)))
+			goto out;
+		if (mapped) {
+			char num[64];
+			snprintf(num, sizeof num, " !! score %.17g\n", an->score);
+			if (text_put(&txt, wname) || text_char(&txt, ' ') || text_put(&txt, iname) ||
+			    text_char(&txt, ' ') || text_put(&txt, sense) || text_put(&txt, num)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
+		}
+	}
 	struct tageval_score total;
 	tageval_scorer_result(sc, &total);
 	res->correct = total.correct;
@@ -638,15 +745,14 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	res->recall = total.correct / total.total;
 	res->attempted = total.attempted / total.total;
 	if (mapped) {
-		*mapped = ans.s;
-		ans.s = NULL;
+		*mapped = txt.s;
+		txt.s = NULL;
 	}
 out:
 	tageval_scorer_free(sc);
 	tageval_key_free(k);
 	tageval_inventory_free(inv);
 	scratch_free(&x);
-	free(key.s);
-	free(ans.s);
+	free(txt.s);
 	return rc;
 }

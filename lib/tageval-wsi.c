@@ -114,7 +114,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	size_t ilen = strlen(inst);
 	uint32_t idx;
 	int added;
-	if (tv_intern_put(&w->ids, inst, ilen, &idx, &added))
+	if (tv_intern_put_hashed(&w->ids, inst, ilen, l->hash, &idx, &added))
 		return tv_nomem(err);
 	if (!added) {
 		char q[80];
@@ -129,8 +129,13 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
 	w->n++;
-	if (tv_intern_put(&w->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
+	/* the lines of a word usually come together: reuse the last word's id */
+	if (w->nwordcache > 0 && strcmp(l->field[0], tv_intern_str(&w->words, w->lastword)) == 0)
+		in->word = w->lastword;
+	else if (tv_intern_put(&w->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
 		return tv_nomem(err);
+	w->lastword = in->word;
+	w->nwordcache = 1;
 	in->gold_line = (uint32_t)l->lineno;
 	in->gold_first = (uint32_t)w->ngold;
 	in->gold_n = (uint32_t)nlab;
@@ -149,9 +154,16 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		if (i == 0) {
 			in->class_j = lab;
 			/* SemEval-2007: the first token as written, weight and all */
-			if (intern_kind(w, KIND_LABEL, tok, strlen(tok), &in->class_l))
+			if (len == strlen(tok))
+				in->class_l = lab;
+			else if (intern_kind(w, KIND_LABEL, tok, strlen(tok), &in->class_l))
 				return tv_nomem(err);
 		}
+	}
+	if (nlab == 1) {
+		/* the usual case: the label stays in the instance */
+		w->ngold = in->gold_first;
+		in->gold_first = TV_NONE;
 	}
 	return TAGEVAL_OK;
 }
@@ -160,7 +172,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct tv_winst *in,
 			struct tageval_error *err)
 {
-	const struct tv_wlabel *lab = w->sys_pool + in->sys_first;
+	struct tv_wlabel one;
+	const struct tv_wlabel *lab = tv_wsi_sys(w->sys_pool, in, &one);
 	double best = lab[0].w;
 	size_t nbest = 0;
 	for (size_t i = 0; i < in->sys_n; i++)
@@ -227,7 +240,8 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 		if (rc)
 			return rc;
 	}
-	if (!tv_intern_find(&w->ids, inst, ilen, &idx)) {
+	idx = l->inst; /* looked up with the batch */
+	if (idx == TV_NONE) {
 		w->ignored++;
 		return TAGEVAL_OK;
 	}
@@ -262,17 +276,42 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 		w->nsys++;
 	}
 	in->cl_j = w->sys_pool[in->sys_first].label;
+	if (nlab == 1 && w->sys_pool[in->sys_first].w == 1.0) {
+		/* the usual case: the cluster stays in the instance */
+		w->nsys = in->sys_first;
+		in->sys_first = TV_NONE;
+	}
 	return cluster_2007(w, l, in, err);
 }
 
 static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		      struct tageval_error *err)
 {
-	struct tv_batch b = { 0 };
+	struct tv_batch b = { .no_ids = 1 }; /* instances are named by their id alone */
 	int rc;
 	size_t lines = 0;
 	do {
 		rc = tv_reader_batch(r, &b, err);
+		/* instance look-ups in stages, so that their cache misses overlap:
+		 * the slots, then (clusters) the strings and the instances */
+		for (size_t k = 0; k < b.n; k++) {
+			struct tv_line *l = &b.line[k];
+			if (l->nfield < 2)
+				continue;
+			l->hash = tv_hash(l->field[1], strlen(l->field[1]));
+			tv_intern_prefetch(&w->ids, l->hash);
+		}
+		for (size_t k = 0; !gold && k < b.n; k++)
+			if (b.line[k].nfield >= 2)
+				tv_intern_prefetch_string(&w->ids, b.line[k].hash);
+		for (size_t k = 0; !gold && k < b.n; k++) {
+			struct tv_line *l = &b.line[k];
+			l->inst = TV_NONE;
+			if (l->nfield >= 2 && tv_intern_find_hashed(&w->ids, l->field[1],
+								    strlen(l->field[1]), l->hash,
+								    &l->inst))
+				__builtin_prefetch(&w->in[l->inst]);
+		}
 		for (size_t k = 0; k < b.n; k++) {
 			int lrc = gold ? gold_line(w, &b.line[k], err) : system_line(w, &b.line[k], err);
 			if (lrc) {

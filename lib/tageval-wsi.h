@@ -25,6 +25,24 @@ struct tv_wlabel {
 	double w;
 };
 
+/* A single gold label or a single unweighted cluster label is kept in the
+ * instance itself (class_j, cl_j) rather than in a pool: *_first is then
+ * TV_NONE.  These give the labels either way. */
+static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_winst *in)
+{
+	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
+}
+
+static inline const struct tv_wlabel *tv_wsi_sys(const struct tv_wlabel *pool,
+						 const struct tv_winst *in, struct tv_wlabel *one)
+{
+	if (in->sys_first != TV_NONE)
+		return pool + in->sys_first;
+	one->label = in->cl_j;
+	one->w = 1.0;
+	return one;
+}
+
 struct tageval_wsi {
 	struct tv_intern ids;     /* instance id -> index */
 	struct tv_intern words;
@@ -38,6 +56,8 @@ struct tageval_wsi {
 	size_t ignored;
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
+	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
+	int nwordcache;
 	char *gold_name, *sys_name;
 	/* scratch */
 	char *buf;

@@ -207,6 +207,17 @@ TAGEVAL_EXPORT int tageval_key_read_buffer(struct tageval_inventory *inv,
 					   const char *data, size_t size,
 					   const char *name, struct tageval_key **key,
 					   struct tageval_error *err);
+/** A new empty key, filled with tageval_key_add(); @name is used in messages. */
+TAGEVAL_EXPORT int tageval_key_new(struct tageval_inventory *inv, const char *name,
+				   struct tageval_key **key);
+/**
+ * Adds an instance with its @ntags >= 1 tags (interned into the key's
+ * inventory).  Errors as for a key line (no tag, '/' in a tag, duplicate);
+ * TAGEVAL_EINVAL for an empty field or one with a blank.
+ */
+TAGEVAL_EXPORT int tageval_key_add(struct tageval_key *key, const char *lexelt,
+				   const char *instance, const char *const *tags, size_t ntags,
+				   struct tageval_error *err);
 TAGEVAL_EXPORT void tageval_key_free(struct tageval_key *key);
 
 /** Number of instances in the key. */
@@ -333,6 +344,16 @@ TAGEVAL_EXPORT int tageval_scorer_read_buffer(struct tageval_scorer *scorer,
 					      const char *data, size_t size,
 					      const char *name,
 					      struct tageval_error *err);
+
+/**
+ * Scores one answer given through the API, as an answer line would be:
+ * @tags with @weights (NULL: unweighted; else finite and >= 0 each).  The
+ * scorer's callback sees it with line numbers 1, 2, ... of these calls.
+ */
+TAGEVAL_EXPORT int tageval_scorer_add(struct tageval_scorer *scorer, const char *lexelt,
+				      const char *instance, const char *const *tags,
+				      const double *weights, size_t ntags,
+				      struct tageval_error *err);
 
 /** Copies the totals so far into @result. */
 TAGEVAL_EXPORT void tageval_scorer_result(const struct tageval_scorer *scorer,
@@ -626,7 +647,8 @@ struct tageval_supervised_result {
 /**
  * Maps and scores split @i.  When @mapped is not NULL it receives a new
  * string (free() it) with the answers, one "word instance sense !! score S"
- * line per answered test instance, in the gold key's order.
+ * line per answered test instance, grouped by word (words in the order of
+ * the gold key, each word's instances in the gold key's order).
  */
 TAGEVAL_EXPORT int tageval_supervised_evaluate(struct tageval_supervised *sup, size_t i,
 					       struct tageval_supervised_result *res,
