@@ -30,6 +30,7 @@ void tageval_key_free(struct tageval_key *key)
 		return;
 	tv_intern_clear(&key->ids);
 	free(key->name);
+	free(key->idbuf);
 	free(key->inst);
 	free(key->tags);
 	free(key);
@@ -108,9 +109,8 @@ int tageval_key_new(struct tageval_inventory *inv, const char *name, struct tage
 int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *instance,
 		    const char *const *tags, size_t ntags, struct tageval_error *err)
 {
-	char **field = malloc((ntags + 2) * sizeof *field);
-	char *buf = NULL;
-	size_t cap = 0;
+	char *small[16];
+	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
 	struct tv_line l;
 	if (field == NULL)
 		return tv_nomem(err);
@@ -120,22 +120,19 @@ int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *ins
 	for (size_t i = 0; i < ntags; i++)
 		field[i + 2] = (char *)(uintptr_t)tags[i];
 	int rc = TAGEVAL_OK;
-	if (lexelt[0] == '\0' || instance[0] == '\0' || strpbrk(lexelt, " \t\r\n") ||
-	    strpbrk(instance, " \t\r\n"))
-		rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
-			      "a lexelt or instance id is empty or contains a blank");
-	for (size_t i = 0; rc == TAGEVAL_OK && i < ntags; i++)
-		if (tags[i][0] == '\0' || strpbrk(tags[i], " \t\r\n"))
+	for (size_t i = 0; rc == TAGEVAL_OK && i < ntags + 2; i++)
+		if (field[i][0] == '\0' || strpbrk(field[i], " \t\r\n"))
 			rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
-				      "a tag is empty or contains a blank");
+				      "a field is empty or contains a blank");
 	if (rc == TAGEVAL_OK) {
-		if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2, &buf, &cap))
+		if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2, &key->idbuf,
+				 &key->idcap))
 			rc = tv_nomem(err);
 		else
 			rc = key_line(key, &l, err);
 	}
-	free(buf);
-	free(field);
+	if (field != small)
+		free(field);
 	return rc;
 }
 

@@ -182,6 +182,8 @@ struct tageval_key {
 	uint32_t *tags;
 	size_t ntags, tagcap;
 	char *name;
+	char *idbuf;                /* for tageval_key_add */
+	size_t idcap;
 };
 
 /* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */

@@ -521,7 +521,8 @@ int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char 
 		       const char *const *tags, const double *weights, size_t ntags,
 		       struct tageval_error *err)
 {
-	char **field = malloc((ntags + 2) * sizeof *field);
+	char *small[16];
+	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
 	if (field == NULL)
 		return tv_nomem(err);
 	/* the fields are only read: the casts drop const for struct tv_line */
@@ -540,6 +541,7 @@ int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char 
 	} else {
 		rc = tv_nomem(err);
 	}
-	free(field);
+	if (field != small)
+		free(field);
 	return rc;
 }

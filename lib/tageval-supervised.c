@@ -23,6 +23,7 @@ struct grouped {
 	uint32_t gold_first; /* into gpool */
 	uint32_t gold_n;
 	uint32_t cl;
+	size_t name;         /* offset of the instance id in names */
 };
 
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
@@ -47,6 +48,7 @@ struct tageval_supervised {
 	 * front to back: position p holds instance order[p] */
 	struct grouped *g;
 	struct tv_wlabel *gsys;   /* cluster vectors */
+	char *names;              /* instance ids, NUL-terminated, in grouped order */
 	struct split *splits;
 	size_t nsplits, splitcap;
 };
@@ -67,6 +69,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->selected);
 	free(s->g);
 	free(s->gsys);
+	free(s->names);
 	free(s->start);
 	free(s->order);
 	free(s->pos);
@@ -111,7 +114,13 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 	    tv_wsi_group(w, &s->start, &s->order))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
-	size_t nsys = 0, ngold = 0;
+	size_t nsys = 0, ngold = 0, namelen = 0;
+	for (size_t i = 0; i < w->n; i++)
+		namelen += strlen(tv_intern_str(&w->ids, (uint32_t)i)) + 1;
+	s->names = malloc(namelen ? namelen : 1);
+	if (s->names == NULL)
+		goto nomem;
+	namelen = 0;
 	for (size_t p = 0; p < w->n; p++) {
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
@@ -119,7 +128,12 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		for (uint32_t j = 0; j < in->gold_n; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n, 0 };
+		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n, 0,
+					    namelen };
+		const char *id = tv_intern_str(&w->ids, inst);
+		size_t idlen = strlen(id) + 1;
+		memcpy(s->names + namelen, id, idlen);
+		namelen += idlen;
 		ngold += in->gold_n;
 		if (in->sys_first == TV_NONE) {
 			s->g[p].sys_first = TV_NONE;
@@ -448,7 +462,7 @@ static int text_char(struct text *t, char ch)
 }
 
 struct answer {
-	uint32_t inst;
+	const char *word, *inst; /* names, borrowed from the wsi object */
 	uint32_t sense;
 	double score;
 };
@@ -631,8 +645,8 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			return TAGEVAL_ENOMEM;
 		for (uint32_t j = 0; j < nl; j++)
 			x->labname[j] = tv_intern_str(&s->senses, lab[j]);
-		int rc = tageval_key_add(key, wname, tv_intern_str(&w->ids, g->inst), x->labname, nl,
-					 err);
+		const char *iname = s->names + g->name;
+		int rc = tageval_key_add(key, wname, iname, x->labname, nl, err);
 		if (rc)
 			return rc;
 		if (g->sys_n == 0 || ns == 0)
@@ -666,7 +680,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		res->answered++;
 		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 			return TAGEVAL_ENOMEM;
-		x->ans[x->nans++] = (struct answer){ g->inst, x->names[best].id, x->score[best] };
+		x->ans[x->nans++] = (struct answer){ wname, iname, x->names[best].id, x->score[best] };
 	}
 	return TAGEVAL_OK;
 }
@@ -723,8 +737,7 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	}
 	for (size_t a = 0; a < x.nans; a++) {
 		const struct answer *an = &x.ans[a];
-		const char *wname = tv_intern_str(&w->words, w->in[an->inst].word);
-		const char *iname = tv_intern_str(&w->ids, an->inst);
+		const char *wname = an->word, *iname = an->inst;
 		const char *sense = tv_intern_str(&s->senses, an->sense);
 		if ((rc = tageval_scorer_add(sc, wname, iname, &sense, NULL, 1, err)))
 			goto out;
