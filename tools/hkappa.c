@@ -280,30 +280,6 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	}
 }
 
-static int parse_count(const char *s, unsigned long long max, unsigned long long *out)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_real(const char *s, double *out)
-{
-	errno = 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
 
@@ -340,14 +316,14 @@ int main(int argc, char **argv)
 			per_lexelt = 1;
 			break;
 		case OPT_BOOTSTRAP:
-			if (parse_count(optarg, 100000000ull, &v)) {
+			if (tools_parse_count(optarg, 100000000ull, &v)) {
 				tools_usage_error(prog, "invalid number of replicates \"%s\"", optarg);
 				return EXIT_INVALID_USAGE;
 			}
 			o.bootstrap = (size_t)v;
 			break;
 		case OPT_SEED:
-			if (parse_count(optarg, 0xffffffffull, &v)) {
+			if (tools_parse_count(optarg, 0xffffffffull, &v)) {
 				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)",
 						  optarg);
 				return EXIT_INVALID_USAGE;
@@ -355,7 +331,7 @@ int main(int argc, char **argv)
 			o.seed = (unsigned long)v;
 			break;
 		case OPT_CONFIDENCE:
-			if (parse_real(optarg, &o.confidence) || !(o.confidence > 0.0) ||
+			if (tools_parse_real(optarg, &o.confidence) || !(o.confidence > 0.0) ||
 			    !(o.confidence < 1.0)) {
 				tools_usage_error(prog, "invalid confidence \"%s\" (between 0 and 1)",
 						  optarg);
@@ -366,38 +342,23 @@ int main(int argc, char **argv)
 			downward = optarg;
 			break;
 		case OPT_SMOOTHING:
-			if (parse_real(optarg, &smoothing) || smoothing < 0.0) {
+			if (tools_parse_real(optarg, &smoothing) || smoothing < 0.0) {
 				tools_usage_error(prog, "invalid smoothing \"%s\" (a number >= 0)",
 						  optarg);
 				return EXIT_INVALID_USAGE;
 			}
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "text") == 0)
-				json = 0;
-			else {
-				tools_usage_error(prog, "invalid format \"%s\" (text or json)",
-						  optarg);
+			if (tools_parse_format(prog, optarg, &json))
 				return EXIT_INVALID_USAGE;
-			}
 			break;
 		case 'h':
 			usage(stdout);
 			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 		case 'V':
-			printf("%s (tageval) %s\n", prog, tageval_version());
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case ':':
-			tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_version(prog);
 		default:
-			if (optopt)
-				tools_usage_error(prog, "unknown option '-%c'", optopt);
-			else
-				tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_option_error(prog, c, argv);
 		}
 	}
 	int nargs = argc - optind;

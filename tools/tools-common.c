@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,4 +76,58 @@ int tools_close_stdout(const char *prog)
 		return 1;
 	}
 	return 0;
+}
+
+int tools_option_error(const char *prog, int c, char **argv)
+{
+	if (c == ':')
+		tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
+	else if (optopt)
+		tools_usage_error(prog, "unknown option '-%c'", optopt);
+	else
+		tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+	return EXIT_INVALID_USAGE;
+}
+
+int tools_parse_format(const char *prog, const char *arg, int *json)
+{
+	if (strcmp(arg, "json") == 0)
+		*json = 1;
+	else if (strcmp(arg, "text") == 0)
+		*json = 0;
+	else {
+		tools_usage_error(prog, "invalid format \"%s\" (text or json)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int tools_parse_count(const char *s, unsigned long long max, unsigned long long *out)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tools_parse_real(const char *s, double *out)
+{
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tools_version(const char *prog)
+{
+	printf("%s (tageval) %s\n", prog, tageval_version());
+	return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 }

@@ -29,6 +29,23 @@ void tools_json_ratio(FILE *fp, double num, double den);
 /* Writes a JSON string literal. */
 void tools_json_string(FILE *fp, const char *s);
 
+/* Reports getopt_long's ':' (missing argument) or '?' (unknown option) as a
+ * usage error; returns EXIT_INVALID_USAGE. */
+int tools_option_error(const char *prog, int c, char **argv);
+
+/* --format: "text" sets *json to 0, "json" to 1; anything else is a usage
+ * error (message printed, -1 returned). */
+int tools_parse_format(const char *prog, const char *arg, int *json);
+
+/* A whole decimal number from 0 to @max, digits only; -1 if invalid. */
+int tools_parse_count(const char *s, unsigned long long max, unsigned long long *out);
+
+/* A finite real number (C locale); -1 if invalid. */
+int tools_parse_real(const char *s, double *out);
+
+/* Prints "PROG (tageval) VERSION" and closes stdout: the exit status. */
+int tools_version(const char *prog);
+
 /* Flushes and checks stdout; prints "PROG: write error: ..." and returns 1 on failure. */
 int tools_close_stdout(const char *prog);
 

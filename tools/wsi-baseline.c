@@ -41,19 +41,6 @@ static void usage(FILE *fp)
 		prog);
 }
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = (unsigned long)v;
-	return 0;
-}
-
 enum method { ONE_PER_WORD, ONE_PER_INSTANCE, RANDOM };
 
 int main(int argc, char **argv)
@@ -67,7 +54,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum method method = ONE_PER_WORD;
-	unsigned long k = 4, seed = 1;
+	unsigned long long k = 4, seed = 1;
 	int c;
 	gsl_set_error_handler_off();
 	opterr = 0;
@@ -87,13 +74,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'k':
-			if (parse_ulong(optarg, 1000000000ul, &k) || k == 0) {
+			if (tools_parse_count(optarg, 1000000000ull, &k) || k == 0) {
 				tools_usage_error(prog, "invalid number of clusters \"%s\"", optarg);
 				return EXIT_INVALID_USAGE;
 			}
 			break;
 		case 's':
-			if (parse_ulong(optarg, 0xfffffffful, &seed)) {
+			if (tools_parse_count(optarg, 0xffffffffull, &seed)) {
 				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)", optarg);
 				return EXIT_INVALID_USAGE;
 			}
@@ -102,17 +89,9 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 		case 'V':
-			printf("%s (tageval) %s\n", prog, tageval_version());
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case ':':
-			tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_version(prog);
 		default:
-			if (optopt)
-				tools_usage_error(prog, "unknown option '-%c'", optopt);
-			else
-				tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_option_error(prog, c, argv);
 		}
 	}
 	if (argc - optind != 1) {
@@ -128,7 +107,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		goto out;
 	}
-	gsl_rng_set(rng, seed);
+	gsl_rng_set(rng, (unsigned long)seed);
 	if (tageval_wsi_read_gold(wsi, argv[optind], &err)) {
 		tools_print_error(prog, &err);
 		goto out;
@@ -145,7 +124,7 @@ int main(int argc, char **argv)
 			printf("%s %s cl%zu\n", word, inst, i + 1);
 			break;
 		case RANDOM:
-			printf("%s %s rand%lu\n", word, inst, gsl_rng_uniform_int(rng, k));
+			printf("%s %s rand%lu\n", word, inst, gsl_rng_uniform_int(rng, (unsigned long)k));
 			break;
 		}
 	}

@@ -198,15 +198,8 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 			break;
 		}
 		case OPT_FORMAT:
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "text") == 0)
-				json = 0;
-			else {
-				tools_usage_error(prog, "invalid format \"%s\" (text or json)",
-						  optarg);
+			if (tools_parse_format(prog, optarg, &json))
 				return EXIT_INVALID_USAGE;
-			}
 			break;
 		case OPT_PAIRED:
 			paired = 1;
@@ -223,17 +216,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 			usage(tool, stdout);
 			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 		case 'V':
-			printf("%s (tageval) %s\n", prog, tageval_version());
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case ':':
-			tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_version(prog);
 		default:
-			if (optopt)
-				tools_usage_error(prog, "unknown option '-%c'", optopt);
-			else
-				tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
-			return EXIT_INVALID_USAGE;
+			return tools_option_error(prog, c, argv);
 		}
 	}
 	if (argc - optind != 2) {

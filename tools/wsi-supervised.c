@@ -48,19 +48,6 @@ static void usage(FILE *fp)
 		prog);
 }
 
-static int parse_size(const char *s, unsigned long long max, unsigned long long *out)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int write_mapped(const char *dir, size_t i, const char *text)
 {
 	char path[4096];
@@ -121,14 +108,14 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":k:s:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
-			if (parse_size(optarg, 1000000, &folds) || folds < 2) {
+			if (tools_parse_count(optarg, 1000000, &folds) || folds < 2) {
 				tools_usage_error(prog, "invalid number of folds \"%s\" (2 or more)",
 						  optarg);
 				goto usage_out;
 			}
 			break;
 		case OPT_SPLITS:
-			if (parse_size(optarg, 1000000, &nsplits) || nsplits < 1) {
+			if (tools_parse_count(optarg, 1000000, &nsplits) || nsplits < 1) {
 				tools_usage_error(prog, "invalid number of splits \"%s\"", optarg);
 				goto usage_out;
 			}
@@ -152,7 +139,7 @@ int main(int argc, char **argv)
 			given[ngiven++] = optarg;
 			break;
 		case 's':
-			if (parse_size(optarg, 0xffffffffull, &seed)) {
+			if (tools_parse_count(optarg, 0xffffffffull, &seed)) {
 				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)", optarg);
 				goto usage_out;
 			}
@@ -168,32 +155,18 @@ int main(int argc, char **argv)
 			outdir = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "text") == 0)
-				json = 0;
-			else {
-				tools_usage_error(prog, "invalid format \"%s\" (text or json)",
-						  optarg);
+			if (tools_parse_format(prog, optarg, &json))
 				goto usage_out;
-			}
 			break;
 		case 'h':
 			usage(stdout);
 			free(given);
 			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 		case 'V':
-			printf("%s (tageval) %s\n", prog, tageval_version());
 			free(given);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case ':':
-			tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
-			goto usage_out;
+			return tools_version(prog);
 		default:
-			if (optopt)
-				tools_usage_error(prog, "unknown option '-%c'", optopt);
-			else
-				tools_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+			tools_option_error(prog, c, argv);
 			goto usage_out;
 		}
 	}
