@@ -1,0 +1,1290 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The supervised evaluation of induced senses (tageval_supervised_*): the
+ * mapping example of spec 004, the worked example of
+ * ../shared/spec/reference-wsi.md section 6, the mapping rules of that
+ * section (ties, unseen clusters, raw weights, several gold labels), the
+ * scoring of a split, the three kinds of split of section 7 (given files,
+ * k folds, random splits) and every error of the API.
+ *
+ * Every expected value is worked out by hand; the arithmetic is in the
+ * comments.  Notation: S[s][c] is the weight mapping instances of sense s
+ * put on cluster c, M[c] the row (M[c][s1], M[c][s2], ...) of
+ * P(sense | cluster) with the senses in bytewise order, and a test
+ * instance's score vector is the sum over its clusters of weight x M[c].
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-common.h"
+
+/* ------------------------------------------------------------- helpers */
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->s = realloc(b->s, cap);
+		ck_assert_ptr_nonnull(b->s);
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* A gold key and clusters read from strings, and the evaluation on them. */
+struct fx {
+	struct tageval_wsi *w;
+	struct tageval_supervised *s;
+};
+
+static void load(struct fx *f, const char *gold, const char *clusters, const char *pos)
+{
+	struct tageval_error err = { 0 };
+	f->w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(f->w);
+	int rc = tageval_wsi_read_gold_buffer(f->w, gold, strlen(gold), "gold", &err);
+	if (rc == TAGEVAL_OK)
+		rc = tageval_wsi_read_clusters_buffer(f->w, clusters, strlen(clusters), "clusters",
+						      &err);
+	if (rc == TAGEVAL_OK)
+		rc = tageval_supervised_new(f->w, pos, &f->s, &err);
+	if (rc != TAGEVAL_OK)
+		ck_abort_msg("loading failed: %s:%zu: %s", err.file, err.line, err.message);
+	ck_assert_ptr_nonnull(f->s);
+	ck_assert_uint_eq(tageval_supervised_splits(f->s), 0);
+}
+
+static void unload(struct fx *f)
+{
+	tageval_supervised_free(f->s);
+	tageval_wsi_free(f->w);
+	f->s = NULL;
+	f->w = NULL;
+}
+
+static void add_split(struct fx *f, const char *mapping, const char *test)
+{
+	struct tageval_error err = { 0 };
+	size_t before = tageval_supervised_splits(f->s);
+	int rc = tageval_supervised_add_buffers(f->s, mapping, strlen(mapping), test, strlen(test),
+						&err);
+	if (rc != TAGEVAL_OK)
+		ck_abort_msg("split failed: %s:%zu: %s", err.file, err.line, err.message);
+	ck_assert_uint_eq(tageval_supervised_splits(f->s), before + 1);
+}
+
+/* Evaluates split @i; *mapped (if not NULL) receives the answers. */
+static void eval(struct fx *f, size_t i, struct tageval_supervised_result *res, char **mapped)
+{
+	struct tageval_error err = { 0 };
+	int rc = tageval_supervised_evaluate(f->s, i, res, mapped, &err);
+	if (rc != TAGEVAL_OK)
+		ck_abort_msg("evaluation failed: %s:%zu: %s", err.file, err.line, err.message);
+	if (mapped)
+		ck_assert_ptr_nonnull(*mapped);
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * Finds the answer line for @inst in a mapped text, checks its form
+ * "word instance sense !! score S", and returns its sense (in @sense) and
+ * score.  Returns the number of lines for @inst (0 or 1 expected).
+ */
+static int answer(const char *mapped, const char *inst, char *sense, size_t size, double *score)
+{
+	int found = 0;
+	const char *p = mapped;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		ck_assert_msg(nl != NULL, "mapped text without a final line feed");
+		char line[512], word[128], id[128], s[128], bang[8], kw[16];
+		size_t len = (size_t)(nl - p);
+		ck_assert_uint_lt(len, sizeof line);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		double v;
+		int used = 0;
+		int n = sscanf(line, "%127s %127s %127s %7s %15s %lf%n", word, id, s, bang, kw, &v,
+			       &used);
+		ck_assert_msg(n == 6 && strcmp(bang, "!!") == 0 && strcmp(kw, "score") == 0 &&
+				      line[used] == '\0',
+			      "malformed mapped line \"%s\"", line);
+		if (strcmp(id, inst) == 0) {
+			found++;
+			snprintf(sense, size, "%s", s);
+			*score = v;
+		}
+		p = nl + 1;
+	}
+	return found;
+}
+
+/* Checks that @inst was mapped to @sense with score @score. */
+static void expect_answer(const char *mapped, const char *inst, const char *sense, double score)
+{
+	char got[128];
+	double v = -1.0;
+	ck_assert_msg(answer(mapped, inst, got, sizeof got, &v) == 1, "no single answer for %s",
+		      inst);
+	ck_assert_str_eq(got, sense);
+	ck_assert_double_eq_tol(v, score, TOL);
+}
+
+static void expect_no_answer(const char *mapped, const char *inst)
+{
+	char got[128];
+	double v;
+	ck_assert_msg(answer(mapped, inst, got, sizeof got, &v) == 0, "%s answered %s", inst,
+		      got);
+}
+
+/* ------------------------------------------------------ spec 004 mapping */
+
+/*
+ * Table 1 of spec 004 as 2100 mapping instances of word w.n: cluster clK
+ * and sense gsC for m[K][C] of them,
+ *   cl1: 500 gs1, 100 gs2, 100 gs3
+ *   cl2: 100 gs1, 500 gs2, 100 gs3
+ *   cl3: 100 gs1, 100 gs2, 500 gs3
+ * so every row sums to 700 and M[cl1] = (5/7, 1/7, 1/7), M[cl2] = (1/7, 5/7,
+ * 1/7), M[cl3] = (1/7, 1/7, 5/7).  Test instance t1 has the cluster vector
+ * [0.8, 0.1, 0.1]:
+ *   gs1 = 0.8 * 5/7 + 0.1 * 1/7 + 0.1 * 1/7 = 4.2/7 = 0.6
+ *   gs2 = 0.8 * 1/7 + 0.1 * 5/7 + 0.1 * 1/7 = 1.4/7 = 0.2, gs3 = 0.2,
+ * gs1 wins with 0.6, as the paper says.  t2 = [0.1, 0.8, 0.1] gives gs2 with
+ * 0.6 the same way; t3 = [0.2, 0.2, 0.6] gives gs3 with
+ * (0.2 + 0.2 + 3)/7 = 3.4/7.
+ */
+START_TEST(spec004_mapping)
+{
+	static const int m[3][3] = { { 500, 100, 100 }, { 100, 500, 100 }, { 100, 100, 500 } };
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 }, test = { 0 };
+	size_t id = 0;
+	for (int k = 0; k < 3; k++)
+		for (int c = 0; c < 3; c++)
+			for (int j = 0; j < m[k][c]; j++) {
+				id++;
+				sb_printf(&gold, "w.n w.n.%zu gs%d\n", id, c + 1);
+				sb_printf(&map, "w.n w.n.%zu gs%d\n", id, c + 1);
+				sb_printf(&sys, "w.n w.n.%zu cl%d\n", id, k + 1);
+			}
+	sb_printf(&gold, "w.n t1 gs1\nw.n t2 gs2\nw.n t3 gs1\n");
+	sb_printf(&test, "w.n t1 gs1\nw.n t2 gs2\nw.n t3 gs1\n");
+	sb_printf(&sys, "w.n t1 cl1/0.8 cl2/0.1 cl3/0.1\n"
+			"w.n t2 cl1/0.1 cl2/0.8 cl3/0.1\n"
+			"w.n t3 cl1/0.2 cl2/0.2 cl3/0.6\n");
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, test.s);
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "t1", "gs1", 0.6);
+	expect_answer(mapped, "t2", "gs2", 0.6);
+	expect_answer(mapped, "t3", "gs3", 3.4 / 7.0);
+	ck_assert_uint_eq(count_lines(mapped), 3);
+	/* the first line, byte for byte up to the score */
+	ck_assert_int_eq(strncmp(mapped, "w.n t1 gs1 !! score ", 20), 0);
+	/* t1, t2 right, t3 wrong: 2 of 3 answered, 3 tested */
+	ck_assert_uint_eq(r.mapping, 2100);
+	ck_assert_uint_eq(r.test, 3);
+	ck_assert_uint_eq(r.answered, 3);
+	ck_assert_double_eq_tol(r.correct, 2.0, TOL);
+	ck_assert_double_eq_tol(r.precision, 2.0 / 3.0, TOL);
+	ck_assert_double_eq_tol(r.recall, 2.0 / 3.0, TOL);
+	ck_assert_double_eq_tol(r.attempted, 1.0, TOL);
+	free(mapped);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+	free(test.s);
+}
+END_TEST
+
+/* ------------------------------------------- reference-wsi.md section 6 */
+
+/*
+ * The worked example.  Mapping: tie.n.1, .2 -> sense tie.n.2; .3, .4 ->
+ * tie.n.10; .5, .7, .8 -> tie.n.3; .6, .9 -> tie.n.1.  Clusters: .1-.4 a,
+ * .5-.6 b, .7-.9 c.  Senses in bytewise order: tie.n.1, tie.n.10, tie.n.2,
+ * tie.n.3, and
+ *   M[a] = (0, 1/2, 1/2, 0)    (2 of tie.n.10, 2 of tie.n.2)
+ *   M[b] = (1/2, 0, 0, 1/2)    (.6 tie.n.1, .5 tie.n.3)
+ *   M[c] = (1/3, 0, 0, 2/3)    (.9 tie.n.1, .7 .8 tie.n.3)
+ * Test instances and their answers:
+ *   .10  a          (0, 1/2, 1/2, 0)      tie.n.10 (tie: first in order), 1/2
+ *   .11  b          (1/2, 0, 0, 1/2)      tie.n.1 (tie), 1/2
+ *   .12  c          (1/3, 0, 0, 2/3)      tie.n.3, 2/3
+ *   .13  b/1 c/1    (5/6, 0, 0, 7/6)      tie.n.3, 7/6
+ *   .14  a/1 b/1    (1/2, 1/2, 1/2, 1/2)  tie.n.1 (four-way tie), 1/2
+ *   .15  d          d is in no mapping instance: all 0, no answer
+ *   .16  a/1 d/1    d adds nothing: as .10, tie.n.10, 1/2
+ * Gold senses of the test instances: .10 tie.n.10 (right), .11 tie.n.3
+ * (wrong), .12 tie.n.3 (right), .13 tie.n.2 (wrong), .14 tie.n.1 (right),
+ * .15 tie.n.1 (not answered), .16 tie.n.2 (wrong).
+ * Scoring: 3 correct, 6 answered, 7 tested: precision 3/6 = 0.5,
+ * recall 3/7, attempted 6/7.
+ */
+static const char tie_gold[] = "tie.n tie.n.1 tie.n.2\n"
+			       "tie.n tie.n.2 tie.n.2\n"
+			       "tie.n tie.n.3 tie.n.10\n"
+			       "tie.n tie.n.4 tie.n.10\n"
+			       "tie.n tie.n.5 tie.n.3\n"
+			       "tie.n tie.n.6 tie.n.1\n"
+			       "tie.n tie.n.7 tie.n.3\n"
+			       "tie.n tie.n.8 tie.n.3\n"
+			       "tie.n tie.n.9 tie.n.1\n"
+			       "tie.n tie.n.10 tie.n.10\n"
+			       "tie.n tie.n.11 tie.n.3\n"
+			       "tie.n tie.n.12 tie.n.3\n"
+			       "tie.n tie.n.13 tie.n.2\n"
+			       "tie.n tie.n.14 tie.n.1\n"
+			       "tie.n tie.n.15 tie.n.1\n"
+			       "tie.n tie.n.16 tie.n.2\n";
+static const char tie_clusters[] = "tie.n tie.n.1 a\n"
+				   "tie.n tie.n.2 a\n"
+				   "tie.n tie.n.3 a\n"
+				   "tie.n tie.n.4 a\n"
+				   "tie.n tie.n.5 b\n"
+				   "tie.n tie.n.6 b\n"
+				   "tie.n tie.n.7 c\n"
+				   "tie.n tie.n.8 c\n"
+				   "tie.n tie.n.9 c\n"
+				   "tie.n tie.n.10 a\n"
+				   "tie.n tie.n.11 b\n"
+				   "tie.n tie.n.12 c\n"
+				   "tie.n tie.n.13 b/1 c/1\n"
+				   "tie.n tie.n.14 a/1 b/1\n"
+				   "tie.n tie.n.15 d\n"
+				   "tie.n tie.n.16 a/1 d/1\n";
+/* the split as files: the first nine lines of the gold key, then the rest */
+static const char tie_mapping[] = "tie.n tie.n.1 tie.n.2\n"
+				  "tie.n tie.n.2 tie.n.2\n"
+				  "tie.n tie.n.3 tie.n.10\n"
+				  "tie.n tie.n.4 tie.n.10\n"
+				  "tie.n tie.n.5 tie.n.3\n"
+				  "tie.n tie.n.6 tie.n.1\n"
+				  "tie.n tie.n.7 tie.n.3\n"
+				  "tie.n tie.n.8 tie.n.3\n"
+				  "tie.n tie.n.9 tie.n.1\n";
+static const char tie_test[] = "tie.n tie.n.10 tie.n.10\n"
+			       "tie.n tie.n.11 tie.n.3\n"
+			       "tie.n tie.n.12 tie.n.3\n"
+			       "tie.n tie.n.13 tie.n.2\n"
+			       "tie.n tie.n.14 tie.n.1\n"
+			       "tie.n tie.n.15 tie.n.1\n"
+			       "tie.n tie.n.16 tie.n.2\n";
+
+START_TEST(reference_worked_example)
+{
+	struct fx f;
+	load(&f, tie_gold, tie_clusters, NULL);
+	add_split(&f, tie_mapping, tie_test);
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "tie.n.10", "tie.n.10", 0.5);
+	expect_answer(mapped, "tie.n.11", "tie.n.1", 0.5);
+	expect_answer(mapped, "tie.n.12", "tie.n.3", 2.0 / 3.0);
+	expect_answer(mapped, "tie.n.13", "tie.n.3", 7.0 / 6.0);
+	expect_answer(mapped, "tie.n.14", "tie.n.1", 0.5);
+	expect_no_answer(mapped, "tie.n.15");
+	expect_answer(mapped, "tie.n.16", "tie.n.10", 0.5);
+	/* mapping instances are never answered */
+	for (int i = 1; i <= 9; i++) {
+		char id[32];
+		snprintf(id, sizeof id, "tie.n.%d", i);
+		expect_no_answer(mapped, id);
+	}
+	ck_assert_uint_eq(count_lines(mapped), 6);
+	/* the answers come in the order of the gold key */
+	ck_assert_int_eq(strncmp(mapped, "tie.n tie.n.10 tie.n.10 !! score 0.5\n", 37), 0);
+	const char *prev = mapped;
+	static const char *const order[] = { " tie.n.11 ", " tie.n.12 ", " tie.n.13 ",
+					     " tie.n.14 ", " tie.n.16 " };
+	for (size_t i = 0; i < 5; i++) {
+		const char *at = strstr(mapped, order[i]);
+		ck_assert_ptr_nonnull(at);
+		ck_assert(at > prev);
+		prev = at;
+	}
+	ck_assert_uint_eq(r.mapping, 9);
+	ck_assert_uint_eq(r.test, 7);
+	ck_assert_uint_eq(r.answered, 6);
+	ck_assert_double_eq_tol(r.correct, 3.0, TOL);
+	ck_assert_double_eq_tol(r.precision, 0.5, TOL);
+	ck_assert_double_eq_tol(r.recall, 3.0 / 7.0, TOL);
+	ck_assert_double_eq_tol(r.attempted, 6.0 / 7.0, TOL);
+	/* without a mapped text, the same figures */
+	struct tageval_supervised_result r2;
+	eval(&f, 0, &r2, NULL);
+	ck_assert_double_eq(r2.recall, r.recall);
+	ck_assert_uint_eq(r2.answered, r.answered);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------ the mapping rules */
+
+/*
+ * Ties go to the first sense in bytewise string order, whatever the order
+ * of appearance: tie.n.10 before tie.n.2 ('1' < '2'), and "B" before "a"
+ * (0x42 < 0x61, where a dictionary order would put "a" first).
+ *   x.n: .1 -> tie.n.2, .2 -> tie.n.10, all cluster c: M[c] = (1/2, 1/2)
+ *        for (tie.n.10, tie.n.2); .3 (c) -> tie.n.10, 1/2.
+ *   y.n: .1 -> a, .2 -> B, cluster c: .3 -> B, 1/2.
+ */
+START_TEST(tie_bytewise)
+{
+	static const char gold[] = "x.n x.n.1 tie.n.2\nx.n x.n.2 tie.n.10\nx.n x.n.3 tie.n.2\n"
+				   "y.n y.n.1 a\ny.n y.n.2 B\ny.n y.n.3 a\n";
+	static const char sys[] = "x.n x.n.1 c\nx.n x.n.2 c\nx.n x.n.3 c\n"
+				  "y.n y.n.1 c\ny.n y.n.2 c\ny.n y.n.3 c\n";
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	add_split(&f, "x.n x.n.1 tie.n.2\nx.n x.n.2 tie.n.10\ny.n y.n.1 a\ny.n y.n.2 B\n",
+		  "x.n x.n.3 tie.n.2\ny.n y.n.3 a\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "x.n.3", "tie.n.10", 0.5);
+	expect_answer(mapped, "y.n.3", "B", 0.5);
+	/* both wrong: precision 0, recall 0, attempted 1 */
+	ck_assert_uint_eq(r.answered, 2);
+	ck_assert_double_eq_tol(r.correct, 0.0, TOL);
+	ck_assert_double_eq_tol(r.precision, 0.0, TOL);
+	ck_assert_double_eq_tol(r.recall, 0.0, TOL);
+	ck_assert_double_eq_tol(r.attempted, 1.0, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * Raw weights, never normalised.  Mapping: .1 "c1/10 c2/30" sense s2,
+ * .2 "c1/1" sense s1.  Raw: S[s1][c1] = 1, S[s2][c1] = 10, S[s2][c2] = 30,
+ * M[c1] = (1/11, 10/11), M[c2] = (0, 1).
+ *   .3 "c1"       -> s2 with 10/11 (normalised vectors would give .1 the
+ *                    weight 1/4 on c1, M[c1] = (0.8, 0.2), and s1)
+ *   .4 "c1/2"     -> s2 with 2 * 10/11 = 20/11 (a test vector is not
+ *                    normalised either)
+ *   .5 "c1 c2/3"  -> a missing weight is 1: (1/11, 10/11 + 3) -> s2, 43/11
+ *   .6 "c1/10"    -> ten times .3: s2 with 100/11
+ *   .7 "c1/0"     -> all 0: no answer
+ * Gold: .3 s2, .4 s1, .5 s2, .6 s2, .7 s2: 3 right of 4 answered, 5 tested.
+ */
+START_TEST(raw_weights)
+{
+	static const char gold[] = "w.v w.v.1 s2\nw.v w.v.2 s1\nw.v w.v.3 s2\nw.v w.v.4 s1\n"
+				   "w.v w.v.5 s2\nw.v w.v.6 s2\nw.v w.v.7 s2\n";
+	static const char sys[] = "w.v w.v.1 c1/10 c2/30\nw.v w.v.2 c1/1\nw.v w.v.3 c1\n"
+				  "w.v w.v.4 c1/2\nw.v w.v.5 c1 c2/3\nw.v w.v.6 c1/10\n"
+				  "w.v w.v.7 c1/0\n";
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	add_split(&f, "w.v w.v.1 s2\nw.v w.v.2 s1\n",
+		  "w.v w.v.3 s2\nw.v w.v.4 s1\nw.v w.v.5 s2\nw.v w.v.6 s2\nw.v w.v.7 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "w.v.3", "s2", 10.0 / 11.0);
+	expect_answer(mapped, "w.v.4", "s2", 20.0 / 11.0);
+	expect_answer(mapped, "w.v.5", "s2", 43.0 / 11.0);
+	expect_answer(mapped, "w.v.6", "s2", 100.0 / 11.0);
+	expect_no_answer(mapped, "w.v.7");
+	ck_assert_uint_eq(r.test, 5);
+	ck_assert_uint_eq(r.answered, 4);
+	ck_assert_double_eq_tol(r.correct, 3.0, TOL);
+	ck_assert_double_eq_tol(r.precision, 0.75, TOL);
+	ck_assert_double_eq_tol(r.recall, 0.6, TOL);
+	ck_assert_double_eq_tol(r.attempted, 0.8, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * A cluster repeated on a line counts each time, like a weight: mapping
+ * .1 c1 -> s1, .2 c2 -> s2, so M[c1] = (1, 0), M[c2] = (0, 1);
+ * .3 "c1 c2 c2" scores (1, 2) -> s2 with 2 (merging the repeats into one
+ * c2 would tie at (1, 1) and give s1).
+ */
+START_TEST(repeated_cluster)
+{
+	struct fx f;
+	load(&f, "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\n",
+	     "w.n w.n.1 c1\nw.n w.n.2 c2\nw.n w.n.3 c1 c2 c2\n", NULL);
+	add_split(&f, "w.n w.n.1 s1\nw.n w.n.2 s2\n", "w.n w.n.3 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "w.n.3", "s2", 2.0);
+	ck_assert_double_eq_tol(r.recall, 1.0, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * A cluster that mapping instances carry only with weight 0 has an all-zero
+ * row: it adds nothing, like an unseen cluster (no 0/0).  Mapping .1
+ * "c1/0 c2" s1, .2 "c1/0" s2, .3 "c2" s2: S[s1][c2] = 1, S[s2][c2] = 1,
+ * M[c2] = (1/2, 1/2); .4 "c1" -> no answer; .5 "c1 c2" -> s1 (tie), 1/2.
+ */
+START_TEST(zero_weight_cluster)
+{
+	struct fx f;
+	load(&f, "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\nw.n w.n.4 s1\nw.n w.n.5 s1\n",
+	     "w.n w.n.1 c1/0 c2\nw.n w.n.2 c1/0\nw.n w.n.3 c2\nw.n w.n.4 c1\nw.n w.n.5 c1 c2\n",
+	     NULL);
+	add_split(&f, "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\n", "w.n w.n.4 s1\nw.n w.n.5 s1\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "w.n w.n.5 s1 !! score 0.5\n");
+	ck_assert_uint_eq(r.answered, 1);
+	ck_assert_double_eq_tol(r.recall, 0.5, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * Many clusters and senses for few mapping instances (a sparse matrix).
+ * Word w.n: 100 mapping instances .0 ... .99, instance i in cluster
+ * k(i div 4) with sense s((i div 2) mod 20) (senses s0 ... s19, bytewise
+ * s0 s1 s10 s11 ... s19 s2 s3 ... s9): cluster kj holds two instances of
+ * s(2j mod 20) and two of s(2j + 1 mod 20), so M[kj] gives 1/2 to each;
+ * 25 clusters x 20 senses.
+ *   t1 "k1/1 k3/2 k4/5": k1 -> s2, s3 (1/2 each), k3 -> s6, s7 (1 each),
+ *       k4 -> s8, s9 (5/2 each): s8 wins the tie with s9, score 2.5.
+ *   t2 "k1 k5": k1 -> s2, s3, k5 -> s10, s11, all 1/2: s10 comes first
+ *       in bytewise order.
+ *   t3 "k12/3": k12 -> s24 mod 20 = s4, s5: s4 with 1.5.
+ */
+START_TEST(sparse_matrix)
+{
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 };
+	for (int i = 0; i < 100; i++) {
+		sb_printf(&gold, "w.n w.n.%d s%d\n", i, (i / 2) % 20);
+		sb_printf(&map, "w.n w.n.%d s%d\n", i, (i / 2) % 20);
+		sb_printf(&sys, "w.n w.n.%d k%d\n", i, i / 4);
+	}
+	sb_printf(&gold, "w.n t1 s8\nw.n t2 s2\nw.n t3 s4\n");
+	sb_printf(&sys, "w.n t1 k1/1 k3/2 k4/5\nw.n t2 k1 k5\nw.n t3 k12/3\n");
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, "w.n t1 s8\nw.n t2 s2\nw.n t3 s4\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "t1", "s8", 2.5);
+	expect_answer(mapped, "t2", "s10", 0.5);
+	expect_answer(mapped, "t3", "s4", 1.5);
+	/* t1 and t3 right */
+	ck_assert_uint_eq(r.mapping, 100);
+	ck_assert_double_eq_tol(r.correct, 2.0, TOL);
+	free(mapped);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+}
+END_TEST
+
+/*
+ * A mapping instance with n gold labels gives each 1/n.  Mapping: .1 "c1"
+ * labels s1 s2 (1/2 each), .2 "c1" label s2: S[s1][c1] = 1/2,
+ * S[s2][c1] = 3/2, M[c1] = (1/4, 3/4); .3 "c1" -> s2 with 0.75 (a full 1
+ * for each label would give (1/3, 2/3) and 2/3).  A test instance with two
+ * labels is right when the answer is either: .3's labels are s1 s2.
+ */
+START_TEST(two_gold_labels)
+{
+	struct fx f;
+	load(&f, "w.n w.n.1 s1 s2\nw.n w.n.2 s2\nw.n w.n.3 s1 s2\n",
+	     "w.n w.n.1 c1\nw.n w.n.2 c1\nw.n w.n.3 c1\n", NULL);
+	add_split(&f, "w.n w.n.1 s1 s2\nw.n w.n.2 s2\n", "w.n w.n.3 s1 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "w.n.3", "s2", 0.75);
+	ck_assert_double_eq_tol(r.correct, 1.0, TOL);
+	ck_assert_double_eq_tol(r.recall, 1.0, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * The same through folds, where the labels come from the gold key: 2
+ * folds over a.n (.1 s1 s2, .2 s2) and the gold lines' labels used in the
+ * mapping.  Whatever the shuffle, each fold maps on one instance and tests
+ * the other:
+ *   mapping .1 (s1 s2, 1/2 each): M[c1] = (1/2, 1/2) -> .2 gets s1 (tie),
+ *       wrong (.2 is s2);
+ *   mapping .2 (s2): M[c1] = (0, 1) -> .1 gets s2 with 1, right.
+ * Over both folds: 1 right of 2.
+ */
+START_TEST(two_gold_labels_folds)
+{
+	struct fx f;
+	load(&f, "a.n a.n.1 s1 s2\na.n a.n.2 s2\n", "a.n a.n.1 c1\na.n a.n.2 c1\n", NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 2);
+	double correct = 0.0;
+	for (size_t i = 0; i < 2; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		ck_assert_uint_eq(r.mapping, 1);
+		ck_assert_uint_eq(r.test, 1);
+		char sense[32];
+		double score;
+		if (answer(mapped, "a.n.1", sense, sizeof sense, &score) == 1) {
+			ck_assert_str_eq(sense, "s2");
+			ck_assert_double_eq_tol(score, 1.0, TOL);
+		} else {
+			expect_answer(mapped, "a.n.2", "s1", 0.5);
+		}
+		correct += r.correct;
+		free(mapped);
+	}
+	ck_assert_double_eq_tol(correct, 1.0, TOL);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * Who gets no answer: a word without mapping instance (b.n: its only
+ * instances are tested), a test instance the clusters file lacks (a.n.4),
+ * and a gold instance in neither key (a.n.5: not tested at all).  A mapping
+ * instance without clusters (a.n.3) adds nothing to M.
+ *   a.n: mapping .1 c1 s1, .2 c1 s2 (.3 unclustered, s2): M[c1] = (1/2, 1/2)
+ *        test .6 c1 -> s1 with 1/2 (right); .4 no answer.
+ *   b.n: test .1, .2 (c1): no answer.
+ * 1 right, 1 answered, 4 tested: precision 1, recall 1/4, attempted 1/4.
+ */
+START_TEST(no_answer_cases)
+{
+	static const char gold[] = "a.n a.n.1 s1\na.n a.n.2 s2\na.n a.n.3 s2\na.n a.n.4 s1\n"
+				   "a.n a.n.5 s1\na.n a.n.6 s1\nb.n b.n.1 s1\nb.n b.n.2 s1\n";
+	static const char sys[] = "a.n a.n.1 c1\na.n a.n.2 c1\na.n a.n.5 c1\na.n a.n.6 c1\n"
+				  "b.n b.n.1 c1\nb.n b.n.2 c1\n";
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	add_split(&f, "a.n a.n.1 s1\na.n a.n.2 s2\na.n a.n.3 s2\n",
+		  "a.n a.n.4 s1\na.n a.n.6 s1\nb.n b.n.1 s1\nb.n b.n.2 s1\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "a.n a.n.6 s1 !! score 0.5\n");
+	ck_assert_uint_eq(r.mapping, 3);
+	ck_assert_uint_eq(r.test, 4);
+	ck_assert_uint_eq(r.answered, 1);
+	ck_assert_double_eq_tol(r.precision, 1.0, TOL);
+	ck_assert_double_eq_tol(r.recall, 0.25, TOL);
+	ck_assert_double_eq_tol(r.attempted, 0.25, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * Nothing answered at all: the mapped text is empty (not NULL), precision
+ * is undefined (NaN), recall and attempted 0.  Every cluster of the test
+ * instance is unseen.
+ */
+START_TEST(nothing_answered)
+{
+	struct fx f;
+	load(&f, "w.n w.n.1 s1\nw.n w.n.2 s1\n", "w.n w.n.1 c1\nw.n w.n.2 c2\n", NULL);
+	add_split(&f, "w.n w.n.1 s1\n", "w.n w.n.2 s1\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "");
+	ck_assert_uint_eq(r.test, 1);
+	ck_assert_uint_eq(r.answered, 0);
+	ck_assert(isnan(r.precision));
+	ck_assert_double_eq(r.recall, 0.0);
+	ck_assert_double_eq(r.attempted, 0.0);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * An empty clusters file: no instance has a cluster, nothing is answered;
+ * the mapping still counts its instances.
+ */
+START_TEST(empty_clusters)
+{
+	struct fx f;
+	load(&f, tie_gold, "", NULL);
+	add_split(&f, tie_mapping, tie_test);
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "");
+	ck_assert_uint_eq(r.mapping, 9);
+	ck_assert_uint_eq(r.test, 7);
+	ck_assert_uint_eq(r.answered, 0);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/* An empty mapping key: no word has mapping instances, nothing is answered. */
+START_TEST(empty_mapping)
+{
+	struct fx f;
+	load(&f, tie_gold, tie_clusters, NULL);
+	add_split(&f, "", tie_test);
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "");
+	ck_assert_uint_eq(r.mapping, 0);
+	ck_assert_uint_eq(r.test, 7);
+	ck_assert_uint_eq(r.answered, 0);
+	ck_assert_double_eq(r.recall, 0.0);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * The labels of the split files are the ones used: the test key says
+ * w.n.2 is s2 where the gold key says s1.  Mapping .1 c1 s1 -> .2 gets s1,
+ * wrong by the test key: recall 0.
+ */
+START_TEST(split_file_labels)
+{
+	struct fx f;
+	load(&f, "w.n w.n.1 s1\nw.n w.n.2 s1\n", "w.n w.n.1 c1\nw.n w.n.2 c1\n", NULL);
+	add_split(&f, "w.n w.n.1 s1\n", "w.n w.n.2 s2\n");
+	struct tageval_supervised_result r;
+	eval(&f, 0, &r, NULL);
+	ck_assert_uint_eq(r.answered, 1);
+	ck_assert_double_eq(r.recall, 0.0);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * Comments and blank lines in split files, and weights on their labels
+ * (read and ignored, as the gold reader does): the tie example again with
+ * "!!" comments, runs of blanks and tabs.
+ */
+START_TEST(split_file_syntax)
+{
+	struct fx f;
+	load(&f, tie_gold, tie_clusters, NULL);
+	struct sbuf m = { 0 };
+	sb_printf(&m, "!! a comment line\n\n");
+	for (const char *p = tie_mapping; *p;) {
+		const char *nl = strchr(p, '\n');
+		sb_printf(&m, "%.*s \t !! mapping\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
+	add_split(&f, m.s, tie_test);
+	add_split(&f, tie_mapping, tie_test);
+	struct tageval_supervised_result r1, r2;
+	char *t1 = NULL, *t2 = NULL;
+	eval(&f, 0, &r1, &t1);
+	eval(&f, 1, &r2, &t2);
+	ck_assert_str_eq(t1, t2);
+	ck_assert_double_eq(r1.recall, r2.recall);
+	ck_assert_uint_eq(r1.mapping, 9);
+	free(t1);
+	free(t2);
+	free(m.s);
+	unload(&f);
+}
+END_TEST
+
+/*
+ * --pos: a split file may hold lines of other words; only the selected
+ * words are mapped and tested.  With pos "v", only run.v counts:
+ * mapping run.v.1 (c1, s1), test run.v.2 (c1, s1): 1 of 1.
+ */
+START_TEST(pos_selection)
+{
+	static const char gold[] = "a.n a.n.1 s1\na.n a.n.2 s2\nrun.v run.v.1 s1\nrun.v run.v.2 s1\n";
+	static const char sys[] = "a.n a.n.1 c1\na.n a.n.2 c1\nrun.v run.v.1 c1\nrun.v run.v.2 c1\n";
+	struct fx f;
+	load(&f, gold, sys, "v");
+	add_split(&f, "a.n a.n.1 s1\nrun.v run.v.1 s1\n", "a.n a.n.2 s2\nrun.v run.v.2 s1\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "run.v run.v.2 s1 !! score 1\n");
+	ck_assert_uint_eq(r.mapping, 1);
+	ck_assert_uint_eq(r.test, 1);
+	ck_assert_double_eq_tol(r.recall, 1.0, TOL);
+	free(mapped);
+	unload(&f);
+	/* "all" and NULL select every word: 1 of 2 (a.n.2 gets s1, wrong) */
+	load(&f, gold, sys, "all");
+	add_split(&f, "a.n a.n.1 s1\nrun.v run.v.1 s1\n", "a.n a.n.2 s2\nrun.v run.v.2 s1\n");
+	eval(&f, 0, &r, NULL);
+	ck_assert_uint_eq(r.test, 2);
+	ck_assert_double_eq_tol(r.recall, 0.5, TOL);
+	unload(&f);
+}
+END_TEST
+
+/* --------------------------------------------------------- drawn splits */
+
+/*
+ * A gold key of four words with n_w = 7, 13, 8 and 10 instances (senses
+ * cycling over s0, s1, s2) and a one-cluster-per-word clustering: every
+ * test instance of a word that has mapping instances gets an answer (the
+ * most frequent sense of the mapping part), so the mapped text lists every
+ * test instance.
+ */
+static const char *const draw_words[] = { "a.n", "b.n", "c.v", "d.v" };
+static const size_t draw_sizes[] = { 7, 13, 8, 10 };
+#define DRAW_WORDS 4
+#define DRAW_N (7 + 13 + 8 + 10)
+
+static void draw_files(struct sbuf *gold, struct sbuf *sys)
+{
+	for (size_t w = 0; w < DRAW_WORDS; w++)
+		for (size_t i = 0; i < draw_sizes[w]; i++) {
+			sb_printf(gold, "%s %s.%zu s%zu\n", draw_words[w], draw_words[w], i + 1,
+				  (i * 7 + w) % 3);
+			sb_printf(sys, "%s %s.%zu %s.c\n", draw_words[w], draw_words[w], i + 1,
+				  draw_words[w]);
+		}
+}
+
+/* The word index and instance number of an instance id "x.n.K". */
+static void parse_id(const char *id, size_t *word, size_t *k)
+{
+	for (size_t w = 0; w < DRAW_WORDS; w++) {
+		size_t len = strlen(draw_words[w]);
+		if (strncmp(id, draw_words[w], len) == 0 && id[len] == '.') {
+			*word = w;
+			*k = (size_t)strtoul(id + len + 1, NULL, 10);
+			ck_assert(*k >= 1 && *k <= draw_sizes[w]);
+			return;
+		}
+	}
+	ck_abort_msg("unexpected instance %s", id);
+}
+
+/* Counts, per word, the instances a mapped text answers; marks them in @seen. */
+static void tally(const char *mapped, size_t per_word[DRAW_WORDS], unsigned seen[][16])
+{
+	memset(per_word, 0, DRAW_WORDS * sizeof *per_word);
+	for (const char *p = mapped; *p;) {
+		char word[64], id[64];
+		ck_assert_int_eq(sscanf(p, "%63s %63s", word, id), 2);
+		size_t w, k;
+		parse_id(id, &w, &k);
+		ck_assert_str_eq(word, draw_words[w]);
+		per_word[w]++;
+		if (seen)
+			seen[w][k]++;
+		p = strchr(p, '\n') + 1;
+	}
+}
+
+/*
+ * 5 folds: every instance is tested exactly once over the five splits,
+ * each split tests what it does not map on, and each word's test counts
+ * per fold differ by at most 1 (stratification: n_w = 7 gives 2, 2, 1, 1, 1
+ * in some order; 13 gives 3, 3, 3, 2, 2; 8 gives 2, 2, 2, 1, 1; 10 gives 2
+ * each).
+ */
+START_TEST(folds_cover_once)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	draw_files(&gold, &sys);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 5, 1, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 5);
+	unsigned seen[DRAW_WORDS][16] = { { 0 } };
+	size_t per_fold[5][DRAW_WORDS];
+	size_t tested = 0;
+	for (size_t i = 0; i < 5; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		ck_assert_uint_eq(r.mapping + r.test, DRAW_N);
+		ck_assert_uint_eq(r.answered, r.test);
+		tally(mapped, per_fold[i], seen);
+		size_t sum = 0;
+		for (size_t w = 0; w < DRAW_WORDS; w++)
+			sum += per_fold[i][w];
+		ck_assert_uint_eq(sum, r.test);
+		tested += r.test;
+		free(mapped);
+	}
+	ck_assert_uint_eq(tested, DRAW_N);
+	for (size_t w = 0; w < DRAW_WORDS; w++) {
+		for (size_t k = 1; k <= draw_sizes[w]; k++)
+			ck_assert_msg(seen[w][k] == 1, "%s.%zu tested %u times", draw_words[w], k,
+				      seen[w][k]);
+		size_t lo = (size_t)-1, hi = 0;
+		for (size_t i = 0; i < 5; i++) {
+			lo = per_fold[i][w] < lo ? per_fold[i][w] : lo;
+			hi = per_fold[i][w] > hi ? per_fold[i][w] : hi;
+		}
+		/* floor and ceiling of n_w / 5 */
+		ck_assert_uint_eq(lo, draw_sizes[w] / 5);
+		ck_assert_uint_eq(hi, (draw_sizes[w] + 4) / 5);
+	}
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
+/* Other numbers of folds, and a selection: k = 2, 3, 7 on the verbs only. */
+START_TEST(folds_other_k)
+{
+	static const size_t ks[] = { 2, 3, 7 };
+	struct sbuf gold = { 0 }, sys = { 0 };
+	draw_files(&gold, &sys);
+	struct fx f;
+	load(&f, gold.s, sys.s, "v");
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, ks[_i], 3, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), ks[_i]);
+	unsigned seen[DRAW_WORDS][16] = { { 0 } };
+	size_t tested = 0;
+	for (size_t i = 0; i < ks[_i]; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		/* c.v and d.v: 8 + 10 instances */
+		ck_assert_uint_eq(r.mapping + r.test, 18);
+		size_t per_word[DRAW_WORDS];
+		tally(mapped, per_word, seen);
+		ck_assert_uint_eq(per_word[0] + per_word[1], 0);
+		/* stratified: floor or ceiling of n_w / k */
+		for (size_t w = 2; w < DRAW_WORDS; w++)
+			ck_assert(per_word[w] == draw_sizes[w] / ks[_i] ||
+				  per_word[w] == (draw_sizes[w] + ks[_i] - 1) / ks[_i]);
+		tested += r.test;
+		free(mapped);
+	}
+	ck_assert_uint_eq(tested, 18);
+	for (size_t w = 2; w < DRAW_WORDS; w++)
+		for (size_t k = 1; k <= draw_sizes[w]; k++)
+			ck_assert_uint_eq(seen[w][k], 1);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
+/* All the mapped texts of the splits added by @add (folds or random) with @seed. */
+static char *all_mapped(const char *gold, const char *sys, int folds, unsigned long seed,
+			double *recall_sum)
+{
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	struct tageval_error err = { 0 };
+	int rc = folds ? tageval_supervised_add_folds(f.s, 5, seed, &err)
+		       : tageval_supervised_add_random(f.s, 5, 0.2, seed, &err);
+	ck_assert_int_eq(rc, TAGEVAL_OK);
+	struct sbuf all = { 0 };
+	*recall_sum = 0.0;
+	for (size_t i = 0; i < tageval_supervised_splits(f.s); i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		sb_printf(&all, "split %zu\n%s", i + 1, mapped);
+		*recall_sum += r.recall;
+		free(mapped);
+	}
+	unload(&f);
+	return all.s;
+}
+
+/* The same seed draws the same splits; another seed other splits. */
+START_TEST(seeds)
+{
+	int folds = _i == 0;
+	struct sbuf gold = { 0 }, sys = { 0 };
+	draw_files(&gold, &sys);
+	double r1, r1b, r2;
+	char *a = all_mapped(gold.s, sys.s, folds, 1, &r1);
+	char *b = all_mapped(gold.s, sys.s, folds, 1, &r1b);
+	char *c = all_mapped(gold.s, sys.s, folds, 2, &r2);
+	ck_assert_str_eq(a, b);
+	ck_assert_double_eq(r1, r1b);
+	ck_assert_str_ne(a, c);
+	free(a);
+	free(b);
+	free(c);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
+/*
+ * Random splits: each word has round(F * n_w) test instances in every split.
+ *   F = 0.2:  7 -> 1.4 -> 1, 13 -> 2.6 -> 3, 8 -> 1.6 -> 2, 10 -> 2
+ *   F = 0.4:  7 -> 2.8 -> 3, 13 -> 5.2 -> 5, 8 -> 3.2 -> 3, 10 -> 4
+ *   F = 0.25: 7 -> 1.75 -> 2, 13 -> 3.25 -> 3, 8 -> 2, 10 -> 2.5 -> 3
+ *             (a half rounds up, as C's round())
+ *   F = 0.9:  7 -> 6.3 -> 6, 13 -> 11.7 -> 12, 8 -> 7.2 -> 7, 10 -> 9
+ * Mapping and test together hold every instance.
+ */
+static const struct {
+	double f;
+	size_t want[DRAW_WORDS];
+} random_rows[] = {
+	{ 0.2, { 1, 3, 2, 2 } },
+	{ 0.4, { 3, 5, 3, 4 } },
+	{ 0.25, { 2, 3, 2, 3 } },
+	{ 0.9, { 6, 12, 7, 9 } },
+};
+
+START_TEST(random_sizes)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	draw_files(&gold, &sys);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 4, random_rows[_i].f, 11, &err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 4);
+	size_t want_total = 0;
+	for (size_t w = 0; w < DRAW_WORDS; w++)
+		want_total += random_rows[_i].want[w];
+	char *texts[4];
+	for (size_t i = 0; i < 4; i++) {
+		struct tageval_supervised_result r;
+		eval(&f, i, &r, &texts[i]);
+		ck_assert_uint_eq(r.test, want_total);
+		ck_assert_uint_eq(r.mapping, DRAW_N - want_total);
+		ck_assert_uint_eq(r.answered, r.test);
+		size_t per_word[DRAW_WORDS];
+		tally(texts[i], per_word, NULL);
+		for (size_t w = 0; w < DRAW_WORDS; w++)
+			ck_assert_msg(per_word[w] == random_rows[_i].want[w],
+				      "F %g, %s: %zu test instances, expected %zu",
+				      random_rows[_i].f, draw_words[w], per_word[w],
+				      random_rows[_i].want[w]);
+	}
+	/* independent draws: not all four test sets are the same */
+	ck_assert(strcmp(texts[0], texts[1]) != 0 || strcmp(texts[0], texts[2]) != 0 ||
+		  strcmp(texts[0], texts[3]) != 0);
+	for (size_t i = 0; i < 4; i++)
+		free(texts[i]);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
+/* Several kinds of split on one object: their indices follow the order of the calls. */
+START_TEST(mixed_split_kinds)
+{
+	struct fx f;
+	load(&f, tie_gold, tie_clusters, NULL);
+	struct tageval_error err = { 0 };
+	add_split(&f, tie_mapping, tie_test);
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 4, 5, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 2, 0.5, 5, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 7);
+	struct tageval_supervised_result r;
+	eval(&f, 0, &r, NULL);
+	ck_assert_uint_eq(r.test, 7);
+	/* 16 instances in 4 folds: 4 each */
+	for (size_t i = 1; i <= 4; i++) {
+		eval(&f, i, &r, NULL);
+		ck_assert_uint_eq(r.test, 4);
+	}
+	/* round(0.5 * 16) = 8 */
+	for (size_t i = 5; i <= 6; i++) {
+		eval(&f, i, &r, NULL);
+		ck_assert_uint_eq(r.test, 8);
+		ck_assert_uint_eq(r.mapping, 8);
+	}
+	unload(&f);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- errors */
+
+static const char err_gold[] = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s1\nv.v v.v.1 s1\n";
+static const char err_sys[] = "w.n w.n.1 c1\nw.n w.n.2 c1\nw.n w.n.3 c2\nv.v v.v.1 c1\n";
+
+static const struct {
+	const char *mapping, *test;
+	const char *file;
+	size_t line;
+	const char *message;
+} split_errors[] = {
+	{ "w.n w.n.1 s1\nw.n w.n.9 s1\n", "w.n w.n.2 s2\n", "mapping", 2,
+	  "instance \"w.n.9\" is not in the gold key" },
+	{ "w.n w.n.1 s1\n", "w.n w.n.2 s2\nw.n x s1\n", "test", 2,
+	  "instance \"x\" is not in the gold key" },
+	{ "w.n w.n.1 s1\nw.n w.n.2 s2\n", "w.n w.n.3 s1\nw.n w.n.2 s2\n", "test", 2,
+	  "instance \"w.n.2\" is in the mapping and the test key" },
+	{ "w.n w.n.1 s1\nw.n w.n.1 s1\n", "w.n w.n.2 s2\n", "mapping", 2,
+	  "duplicate instance \"w.n.1\"" },
+	{ "w.n w.n.1 s1\n", "w.n w.n.2 s2\n\nw.n w.n.2 s2\n", "test", 3,
+	  "duplicate instance \"w.n.2\"" },
+	{ "v.v w.n.1 s1\n", "w.n w.n.2 s2\n", "mapping", 1,
+	  "instance \"w.n.1\" belongs to word \"w.n\" in the gold key" },
+	{ "w.n w.n.1\n", "w.n w.n.2 s2\n", "mapping", 1, "instance \"w.n.1\" has no label" },
+	{ "w.n w.n.1 s1\n", "w.n\n", "test", 1, "missing instance id" },
+	{ "w.n w.n.1 s1/abc\n", "w.n w.n.2 s2\n", "mapping", 1, "invalid weight \"s1/abc\"" },
+	{ "w.n w.n.1 s1\n", "w.n w.n.2 s2\rx\n", "test", 1, "stray carriage return" },
+};
+
+/*
+ * Errors of the split files: TAGEVAL_EFORMAT with file and line; the
+ * object is left without the half-read split and still usable.
+ * (Duplicate instances: the messages are compared up to the quoted id.)
+ */
+START_TEST(split_file_errors)
+{
+	struct fx f;
+	load(&f, err_gold, err_sys, NULL);
+	struct tageval_error err = { 0 };
+	const char *m = split_errors[_i].mapping, *t = split_errors[_i].test;
+	int rc = tageval_supervised_add_buffers(f.s, m, strlen(m), t, strlen(t), &err);
+	ck_assert_int_eq(rc, TAGEVAL_EFORMAT);
+	ck_assert_int_eq(err.code, TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.file, split_errors[_i].file);
+	ck_assert_uint_eq(err.line, split_errors[_i].line);
+	if (strncmp(split_errors[_i].message, "duplicate", 9) == 0)
+		ck_assert_int_eq(strncmp(err.message, split_errors[_i].message,
+					 strlen(split_errors[_i].message)),
+				 0);
+	else
+		ck_assert_str_eq(err.message, split_errors[_i].message);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 0);
+	/* a good split afterwards: mapping .1 .2 (c1: s1, s2) -> .3 (c2) unseen */
+	add_split(&f, "w.n w.n.1 s1\nw.n w.n.2 s2\n", "w.n w.n.3 s1\n");
+	struct tageval_supervised_result r;
+	eval(&f, 0, &r, NULL);
+	ck_assert_uint_eq(r.test, 1);
+	ck_assert_uint_eq(r.answered, 0);
+	unload(&f);
+}
+END_TEST
+
+/* Missing split files: TAGEVAL_EIO, with the file's name. */
+START_TEST(split_file_missing)
+{
+	struct fx f;
+	load(&f, err_gold, err_sys, NULL);
+	struct tageval_error err = { 0 };
+	int rc = tageval_supervised_add_files(f.s, "/nonexistent/mapping.key", "/dev/null", &err);
+	ck_assert_int_eq(rc, TAGEVAL_EIO);
+	ck_assert_str_eq(err.file, "/nonexistent/mapping.key");
+	rc = tageval_supervised_add_files(f.s, "/dev/null", "/nonexistent/test.key", &err);
+	ck_assert_int_eq(rc, TAGEVAL_EIO);
+	ck_assert_str_eq(err.file, "/nonexistent/test.key");
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 0);
+	unload(&f);
+}
+END_TEST
+
+/* Invalid numbers of folds and splits, invalid fractions: TAGEVAL_EINVAL, no split added. */
+START_TEST(invalid_arguments)
+{
+	struct fx f;
+	load(&f, err_gold, err_sys, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 0, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 1, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_str_eq(err.message, "the number of folds must be 2 or more");
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 0, 0.2, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_str_eq(err.message, "the number of splits must be 1 or more");
+	static const double bad[] = { 0.0, 1.0, -0.2, 1.5 };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		ck_assert_int_eq(tageval_supervised_add_random(f.s, 1, bad[i], 1, &err),
+				 TAGEVAL_EINVAL);
+		ck_assert_str_eq(err.message, "the test fraction must lie between 0 and 1");
+	}
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 1, NAN, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 1, INFINITY, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_uint_eq(tageval_supervised_splits(f.s), 0);
+	/* a split that does not exist */
+	struct tageval_supervised_result r;
+	memset(&r, 0xff, sizeof r);
+	char *mapped = (char *)1;
+	ck_assert_int_eq(tageval_supervised_evaluate(f.s, 0, &r, &mapped, &err), TAGEVAL_EINVAL);
+	ck_assert_str_eq(err.message, "no split 1");
+	ck_assert_ptr_null(mapped);
+	ck_assert_uint_eq(r.test, 0);
+	unload(&f);
+}
+END_TEST
+
+/* An empty selection: TAGEVAL_EFORMAT "no target word selected", *out NULL. */
+START_TEST(empty_selection)
+{
+	struct tageval_wsi *w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(w);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, err_gold, strlen(err_gold), "gold", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, err_sys, strlen(err_sys), "clusters",
+							  &err),
+			 TAGEVAL_OK);
+	struct tageval_supervised *s = (struct tageval_supervised *)1;
+	ck_assert_int_eq(tageval_supervised_new(w, "j", &s, &err), TAGEVAL_EFORMAT);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(err.message, "no target word selected");
+	ck_assert_uint_eq(err.line, 0);
+	/* "n" selects w.n, "v" v.v */
+	ck_assert_int_eq(tageval_supervised_new(w, "n", &s, &err), TAGEVAL_OK);
+	tageval_supervised_free(s);
+	tageval_wsi_free(w);
+}
+END_TEST
+
+/* The gold key and the clusters must be read first: TAGEVAL_EINVAL. */
+START_TEST(not_loaded)
+{
+	struct tageval_wsi *w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(w);
+	struct tageval_error err = { 0 };
+	struct tageval_supervised *s = (struct tageval_supervised *)1;
+	ck_assert_int_eq(tageval_supervised_new(w, NULL, &s, &err), TAGEVAL_EINVAL);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, err_gold, strlen(err_gold), "gold", &err),
+			 TAGEVAL_OK);
+	s = (struct tageval_supervised *)1;
+	ck_assert_int_eq(tageval_supervised_new(w, NULL, &s, &err), TAGEVAL_EINVAL);
+	ck_assert_ptr_null(s);
+	tageval_wsi_free(w);
+}
+END_TEST
+
+/*
+ * A split with no test instance (of the selection) cannot be scored:
+ * TAGEVAL_EFORMAT "split N has no test instance".  Three ways: an empty
+ * test key; a test key with only unselected words; random splits where
+ * round(0.2 * 2) = 0.
+ */
+START_TEST(no_test_instance)
+{
+	struct fx f;
+	load(&f, err_gold, err_sys, NULL);
+	struct tageval_error err = { 0 };
+	add_split(&f, "w.n w.n.1 s1\n", "");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	ck_assert_int_eq(tageval_supervised_evaluate(f.s, 0, &r, &mapped, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "split 1 has no test instance");
+	ck_assert_ptr_null(mapped);
+	unload(&f);
+
+	load(&f, err_gold, err_sys, "n");
+	add_split(&f, "w.n w.n.1 s1\n", "w.n w.n.2 s2\n");
+	add_split(&f, "w.n w.n.1 s1\n", "v.v v.v.1 s1\n");
+	eval(&f, 0, &r, NULL);
+	ck_assert_int_eq(tageval_supervised_evaluate(f.s, 1, &r, NULL, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "split 2 has no test instance");
+	unload(&f);
+
+	load(&f, "w.n w.n.1 s1\nw.n w.n.2 s1\n", "w.n w.n.1 c1\nw.n w.n.2 c1\n", NULL);
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 1, 0.2, 1, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_supervised_evaluate(f.s, 0, &r, NULL, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "split 1 has no test instance");
+	/* round(0.3 * 2) = 1 is enough */
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 1, 0.3, 1, &err), TAGEVAL_OK);
+	eval(&f, 1, &r, NULL);
+	ck_assert_uint_eq(r.test, 1);
+	ck_assert_uint_eq(r.mapping, 1);
+	unload(&f);
+}
+END_TEST
+
+START_TEST(free_null)
+{
+	tageval_supervised_free(NULL);
+}
+END_TEST
+
+static Suite *supervised_suite(void)
+{
+	Suite *s = suite_create("supervised");
+	TCase *tc = tcase_create("mapping");
+	tcase_add_test(tc, spec004_mapping);
+	tcase_add_test(tc, reference_worked_example);
+	tcase_add_test(tc, tie_bytewise);
+	tcase_add_test(tc, raw_weights);
+	tcase_add_test(tc, repeated_cluster);
+	tcase_add_test(tc, zero_weight_cluster);
+	tcase_add_test(tc, sparse_matrix);
+	tcase_add_test(tc, two_gold_labels);
+	tcase_add_test(tc, two_gold_labels_folds);
+	tcase_add_test(tc, no_answer_cases);
+	tcase_add_test(tc, nothing_answered);
+	tcase_add_test(tc, empty_clusters);
+	tcase_add_test(tc, empty_mapping);
+	tcase_add_test(tc, split_file_labels);
+	tcase_add_test(tc, split_file_syntax);
+	tcase_add_test(tc, pos_selection);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("splits");
+	tcase_add_test(tc, folds_cover_once);
+	tcase_add_loop_test(tc, folds_other_k, 0, 3);
+	tcase_add_loop_test(tc, seeds, 0, 2);
+	tcase_add_loop_test(tc, random_sizes, 0,
+			    (int)(sizeof random_rows / sizeof random_rows[0]));
+	tcase_add_test(tc, mixed_split_kinds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_loop_test(tc, split_file_errors, 0,
+			    (int)(sizeof split_errors / sizeof split_errors[0]));
+	tcase_add_test(tc, split_file_missing);
+	tcase_add_test(tc, invalid_arguments);
+	tcase_add_test(tc, empty_selection);
+	tcase_add_test(tc, not_loaded);
+	tcase_add_test(tc, no_test_instance);
+	tcase_add_test(tc, free_null);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(supervised_suite());
+}
