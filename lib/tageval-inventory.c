@@ -588,8 +588,13 @@ static int estimate(struct tageval_inventory *inv, struct tv_reader *r, double a
 			int dup = 0;
 			if (!tv_intern_find(&inv->tags, t, len, &id))
 				id = TV_NONE;
-			for (size_t j = 0; j < k; j++)
-				dup |= seen[j] == id;
+			/* distinct by spelling: unknown tags are distinct from each other */
+			for (size_t j = 2; j < i; j++) {
+				const char *u = r->field[j];
+				const char *us = strchr(u, '/');
+				size_t ul = us ? (size_t)(us - u) : strlen(u);
+				dup |= ul == len && memcmp(u, t, len) == 0;
+			}
 			if (!dup)
 				seen[k++] = id;
 		}

@@ -135,7 +135,7 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		memcpy(s->names + namelen, id, idlen);
 		namelen += idlen;
 		ngold += in->gold_n;
-		if (in->sys_first == TV_NONE) {
+		if (in->sys_first == TV_NONE || in->sys_n == 0) {
 			s->g[p].sys_first = TV_NONE;
 			s->g[p].cl = in->cl_j; /* a single cluster of weight 1 */
 		} else {
@@ -571,7 +571,8 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		}
 	}
 	res->mapping += nmap;
-	qsort(x->names, ns, sizeof *x->names, by_name);
+	if (ns > 1)
+		qsort(x->names, ns, sizeof *x->names, by_name);
 	for (size_t i = 0; i < ns; i++)
 		x->slocal[x->names[i].id] = (uint32_t)i;
 	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
@@ -611,7 +612,8 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	}
 	size_t *rowstart = NULL;
 	if (!dense) {
-		qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
+		if (x->ntr > 1)
+			qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
 		size_t m = 0;
 		for (size_t i = 0; i < x->ntr; i++) {
 			if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&

@@ -244,9 +244,14 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		char label[64];
 		snprintf(label, sizeof label, "macro kappa (%zu lexelts)", used);
 		char extra[64] = "";
-		if (out)
-			snprintf(extra, sizeof extra, "   (%zu left out: undefined)", out);
-		text_value(label, v, used == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : 0, extra);
+		if (used == 0)
+			printf("%-28s undefined: kappa is undefined in every lexelt (%zu left out)\n",
+			       label, out);
+		else {
+			if (out)
+				snprintf(extra, sizeof extra, "   (%zu left out: undefined)", out);
+			text_value(label, v, 0, extra);
+		}
 	}
 	if (o->bootstrap > 0)
 		printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
@@ -342,6 +347,11 @@ int main(int argc, char **argv)
 			downward = optarg;
 			break;
 		case OPT_SMOOTHING:
+			if (!tools_parse_real(optarg, &smoothing) && smoothing > 1e12) {
+				tools_usage_error(prog, "invalid smoothing \"%s\" (a number from 0 "
+					     "to 1e12)", optarg);
+				return EXIT_INVALID_USAGE;
+			}
 			if (tools_parse_real(optarg, &smoothing) || smoothing < 0.0) {
 				tools_usage_error(prog, "invalid smoothing \"%s\" (a number >= 0)",
 						  optarg);

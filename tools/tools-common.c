@@ -80,8 +80,15 @@ int tools_close_stdout(const char *prog)
 
 int tools_option_error(const char *prog, int c, char **argv)
 {
+	const char *arg = argv[optind - 1];
 	if (c == ':')
-		tools_usage_error(prog, "option '%s' needs an argument", argv[optind - 1]);
+		tools_usage_error(prog, "option '%s' needs an argument", arg);
+	else if (optopt && strncmp(arg, "--", 2) == 0 && strchr(arg, '='))
+		/* a long option given a value it does not take */
+		tools_usage_error(prog, "option '%.*s' does not take an argument",
+				  (int)(strchr(arg, '=') - arg), arg);
+	else if (optopt && strncmp(arg, "--", 2) == 0)
+		tools_usage_error(prog, "unknown option '%s'", arg);
 	else if (optopt)
 		tools_usage_error(prog, "unknown option '-%c'", optopt);
 	else
