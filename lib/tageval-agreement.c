@@ -374,12 +374,15 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	struct tageval_agreement *ag = calloc(1, sizeof *ag);
 	uint32_t *start = calloc(nlex + 1, sizeof *start);
 	uint32_t *order = malloc((nitems ? nitems : 1) * sizeof *order);
-	struct item_sum *used = malloc((nitems ? nitems : 1) * sizeof *used);
+	/* the items' sums are kept only for the bootstrap to resample */
+	struct item_sum one, *used = NULL;
+	if (o.bootstrap > 0)
+		used = malloc((nitems ? nitems : 1) * sizeof *used);
 	struct acc pooled, lex;
 	int rc = TAGEVAL_OK;
 	memset(&pooled, 0, sizeof pooled);
 	memset(&lex, 0, sizeof lex);
-	if (ag == NULL || start == NULL || order == NULL || used == NULL ||
+	if (ag == NULL || start == NULL || order == NULL || (o.bootstrap > 0 && used == NULL) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
 		goto out;
@@ -423,9 +426,10 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 				ag->single[who]++;
 			if (present < 2)
 				continue;
-			summarise(a, t, &used[nused]);
-			accumulate(a, &lex, &used[nused], 1.0);
-			accumulate(a, &pooled, &used[nused], 1.0);
+			struct item_sum *sum = used ? &used[nused] : &one;
+			summarise(a, t, sum);
+			accumulate(a, &lex, sum, 1.0);
+			accumulate(a, &pooled, sum, 1.0);
 			nused++;
 		}
 		finish(&lex, &ag->lex[l]);

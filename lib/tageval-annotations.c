@@ -246,9 +246,10 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" has no sense tag", q);
 	}
-	uint32_t item;
-	int added;
-	if (tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
+	uint32_t item = l->inst;
+	int added = 0;
+	if (item == TV_NONE &&
+	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
 	if (added) {
 		uint32_t lex;
@@ -299,9 +300,23 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	size_t lines = 0;
 	do {
 		rc = tv_reader_batch(r, &b, err);
+		/* item look-ups in stages, so that their cache misses overlap */
 		for (size_t k = 0; k < b.n; k++)
 			if (b.line[k].id)
 				tv_intern_prefetch(&a->items, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch_entry(&a->items, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch_string(&a->items, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++) {
+			struct tv_line *l = &b.line[k];
+			l->inst = TV_NONE;
+			if (l->id && tv_intern_find_hashed(&a->items, l->id, l->idlen, l->hash,
+							   &l->inst) && l->inst < a->nrec[c])
+				__builtin_prefetch(&a->rec[c][l->inst]);
+		}
 		for (size_t k = 0; k < b.n; k++) {
 			int lrc = add_line(a, c, &b.line[k], err);
 			if (lrc) {

@@ -109,10 +109,10 @@ static int rehash(struct tv_intern *in, size_t nslots)
 	size_t mask = nslots - 1;
 	for (size_t j = 0; in->slots && j <= in->mask; j++) {
 		const struct tv_slot *old = &in->slots[j];
-		if (old->str == NULL)
+		if (old->id1 == 0)
 			continue;
 		size_t i = old->hash & mask;
-		while (slots[i].str != NULL)
+		while (slots[i].id1 != 0)
 			i = (i + 1) & mask;
 		slots[i] = *old;
 	}
@@ -128,9 +128,13 @@ static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t l
 	size_t i = h & in->mask;
 	for (;;) {
 		struct tv_slot *sl = &in->slots[i];
-		if (sl->str == NULL ||
-		    (sl->hash == h && memcmp(sl->str, s, len) == 0 && sl->str[len] == '\0'))
+		if (sl->id1 == 0)
 			return sl;
+		if (sl->hash == h) {
+			const char *str = in->str[sl->id1 - 1];
+			if (memcmp(str, s, len) == 0 && str[len] == '\0')
+				return sl;
+		}
 		i = (i + 1) & in->mask;
 	}
 }
@@ -141,9 +145,9 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 	if (in->slots == NULL)
 		return 0;
 	const struct tv_slot *sl = probe(in, s, len, h);
-	if (sl->str == NULL)
+	if (sl->id1 == 0)
 		return 0;
-	*id = sl->id;
+	*id = sl->id1 - 1;
 	return 1;
 }
 
@@ -158,12 +162,21 @@ void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
 		__builtin_prefetch(&in->slots[h & in->mask]);
 }
 
+void tv_intern_prefetch_entry(const struct tv_intern *in, uint32_t h)
+{
+	if (in->slots != NULL) {
+		const struct tv_slot *sl = &in->slots[h & in->mask];
+		if (sl->id1 != 0)
+			__builtin_prefetch(&in->str[sl->id1 - 1]);
+	}
+}
+
 void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 {
 	if (in->slots != NULL) {
 		const struct tv_slot *sl = &in->slots[h & in->mask];
-		if (sl->str != NULL)
-			__builtin_prefetch(sl->str);
+		if (sl->id1 != 0)
+			__builtin_prefetch(in->str[sl->id1 - 1]);
 	}
 }
 
@@ -182,8 +195,8 @@ int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32
 			return TAGEVAL_ENOMEM;
 	}
 	struct tv_slot *sl = probe(in, s, len, h);
-	if (sl->str != NULL) {
-		*id = sl->id;
+	if (sl->id1 != 0) {
+		*id = sl->id1 - 1;
 		if (added)
 			*added = 0;
 		return TAGEVAL_OK;
@@ -197,9 +210,8 @@ int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32
 		return TAGEVAL_ENOMEM;
 	uint32_t nid = (uint32_t)in->n++;
 	in->str[nid] = copy;
-	sl->str = copy;
 	sl->hash = h;
-	sl->id = nid;
+	sl->id1 = nid + 1;
 	*id = nid;
 	if (added)
 		*added = 1;

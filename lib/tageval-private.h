@@ -34,14 +34,14 @@ int tv_grow(void **buf, size_t *cap, size_t need, size_t size);
 struct tv_arena_block;
 
 /*
- * A slot holds the hash and the string itself, so that a look-up of a
- * string that is there costs two memory accesses (slot, string): tables of
- * a million instance ids do not fit in any cache.
+ * A slot is 8 bytes, the hash and the id + 1 (0 = empty): a table of a
+ * million instance ids is 16 MiB at load 1/2.  A look-up of a string that
+ * is there costs three memory accesses (slot, str[id], string); callers
+ * with many look-ups overlap them with the prefetch stages below.
  */
 struct tv_slot {
-	const char *str; /* NULL = empty */
 	uint32_t hash;
-	uint32_t id;
+	uint32_t id1;
 };
 
 struct tv_intern {
@@ -70,7 +70,10 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 			  uint32_t *id);
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
 			 uint32_t *id, int *added);
+/* The stages: the slot, then the string's pointer, then the string; each
+ * reads only what the previous one fetched (the first slot probed). */
 void tv_intern_prefetch(const struct tv_intern *in, uint32_t h);
+void tv_intern_prefetch_entry(const struct tv_intern *in, uint32_t h);
 void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h);
 
 static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
@@ -81,13 +84,17 @@ static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 /* ------------------------------------------------------------ line reader */
 
 struct tv_reader {
-	FILE *fp;
-	int own;          /* fclose at the end */
+	int fd;           /* -1: reading from memory, or closed */
+	int own;          /* close(fd) at the end */
 	const char *name; /* borrowed */
+	const char *mem;  /* tv_reader_open_buffer: the data not yet copied */
+	size_t memleft;
+	/* a chunk of the file: bytes [start, end) of buf are not read yet;
+	 * lines are split and tokenized in place */
 	char *buf;
-	size_t cap;
+	size_t cap, start, end;
 	size_t lineno;    /* 1-based number of the line last returned */
-	int eof;
+	int eof;          /* no more bytes to read into buf */
 	/* the fields of the current line (pointers into buf, NUL-terminated) */
 	char **field;
 	size_t nfield, fieldcap;
@@ -101,7 +108,7 @@ int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
 void tv_reader_close(struct tv_reader *r);
 
 /*
- * Reads the next line, strips "\n" / "\r\n", rejects NUL bytes and stray
+ * Reads the next line (its fields stay valid until the next call), strips "\n" / "\r\n", rejects NUL bytes and stray
  * carriage returns, cuts the line at the first "!!" and splits it into
  * blank-separated fields (r->field, r->nfield).  Returns TAGEVAL_OK with
  * *got = 1 for a line (possibly with no field), *got = 0 at the end.
@@ -129,16 +136,19 @@ int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **fiel
 
 #define TV_BATCH 64
 
-/* Up to TV_BATCH non-empty lines, copied out of the reader. */
+/*
+ * Up to TV_BATCH non-empty lines.  Their fields point into the reader's
+ * chunk (a batch ends where the chunk does, so no line is copied); only the
+ * "lexelt instance" ids are joined into the batch's text.  A batch is valid
+ * until the next tv_reader_batch() or tv_reader_next() on its reader.
+ */
 struct tv_batch {
 	struct tv_line line[TV_BATCH];
 	size_t n;
-	char *text;       /* the copied fields and ids */
+	char *text;       /* the joined ids */
 	size_t used, cap;
-	size_t *off;      /* field offsets into text */
-	size_t noff, offcap;
-	char **field;     /* pointers, set once the batch is full */
-	size_t fieldcap;
+	char **field;     /* the lines' field pointers */
+	size_t nfield, fieldcap;
 	int no_ids;       /* set by the caller: no "lexelt instance" ids needed */
 };
 

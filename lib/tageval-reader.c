@@ -5,60 +5,111 @@
  * reported with their line, "!!" comments cut, fields split on blanks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tageval-private.h"
+
+/* The chunk read at a time; a longer line grows the buffer. */
+#define CHUNK ((size_t)256 * 1024)
 
 static const char stdin_name[] = "<stdin>";
 
 int tv_reader_open(struct tv_reader *r, const char *path, struct tageval_error *err)
 {
 	memset(r, 0, sizeof *r);
+	r->fd = -1;
 	if (strcmp(path, "-") == 0) {
-		r->fp = stdin;
+		r->fd = STDIN_FILENO;
 		r->name = stdin_name;
 		return TAGEVAL_OK;
 	}
 	r->name = path;
-	r->fp = fopen(path, "r");
-	if (r->fp == NULL)
+	r->fd = open(path, O_RDONLY);
+	if (r->fd < 0)
 		return tv_error(err, TAGEVAL_EIO, path, 0, "cannot open: %s", strerror(errno));
 	r->own = 1;
 	struct stat st;
-	if (fstat(fileno(r->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		tv_reader_close(r);
 		return tv_error(err, TAGEVAL_EIO, path, 0, "cannot open: %s", strerror(EISDIR));
 	}
-	/* a large buffer: the files are read once, front to back */
-	setvbuf(r->fp, NULL, _IOFBF, 1u << 18);
 	return TAGEVAL_OK;
 }
 
 int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
 			  const char *name, struct tageval_error *err)
 {
+	(void)err;
 	memset(r, 0, sizeof *r);
+	r->fd = -1;
 	r->name = name;
-	if (size == 0) {
-		r->eof = 1;
-		return TAGEVAL_OK;
-	}
-	r->fp = fmemopen((void *)(uintptr_t)data, size, "r");
-	if (r->fp == NULL)
-		return tv_error(err, TAGEVAL_EIO, name, 0, "cannot open: %s", strerror(errno));
-	r->own = 1;
+	r->mem = data;
+	r->memleft = size;
 	return TAGEVAL_OK;
 }
 
 void tv_reader_close(struct tv_reader *r)
 {
-	if (r->own && r->fp)
-		fclose(r->fp);
+	if (r->own && r->fd >= 0)
+		close(r->fd);
 	free(r->buf);
 	free(r->field);
 	memset(r, 0, sizeof *r);
+	r->fd = -1;
+}
+
+/*
+ * Moves the unread bytes to the front of the buffer and reads more after
+ * them; the buffer doubles when the unread bytes (a long line) fill most of
+ * it.  One byte is always left free for the NUL after a last line that has
+ * no newline.  Sets r->eof when there is nothing more to read.
+ */
+static int refill(struct tv_reader *r, struct tageval_error *err)
+{
+	size_t keep = r->end - r->start;
+	if (keep > 0 && r->start > 0)
+		memmove(r->buf, r->buf + r->start, keep);
+	r->start = 0;
+	r->end = keep;
+	if (r->cap - keep < CHUNK / 4 + 1) {
+		size_t cap = r->cap ? r->cap * 2 : CHUNK;
+		if (cap < r->cap) /* overflow */
+			return tv_nomem(err);
+		char *buf = realloc(r->buf, cap);
+		if (buf == NULL)
+			return tv_nomem(err);
+		r->buf = buf;
+		r->cap = cap;
+	}
+	size_t room = r->cap - r->end - 1;
+	if (r->fd < 0) {
+		size_t n = r->memleft < room ? r->memleft : room;
+		memcpy(r->buf + r->end, r->mem, n);
+		r->mem += n;
+		r->memleft -= n;
+		r->end += n;
+		if (n == 0)
+			r->eof = 1;
+		return TAGEVAL_OK;
+	}
+	for (;;) {
+		ssize_t n = read(r->fd, r->buf + r->end, room);
+		if (n > 0) {
+			r->end += (size_t)n;
+			return TAGEVAL_OK;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			return TAGEVAL_OK;
+		}
+		if (errno != EINTR)
+			return tv_error(err, TAGEVAL_EIO, r->name, 0, "read error: %s",
+					strerror(errno));
+	}
 }
 
 static int is_blank(char c)
@@ -66,40 +117,68 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
+/*
+ * The next line of the chunk into *line (NUL-terminated in place, without
+ * its "\n").  When the chunk holds no whole line and @may_refill is 0,
+ * returns with *line NULL and *more 1; at the end, *line NULL and *more 0.
+ */
+static int next_line(struct tv_reader *r, int may_refill, char **line, size_t *len, int *more,
+		     struct tageval_error *err)
 {
-	*got = 0;
-	r->nfield = 0;
-	if (r->eof || r->fp == NULL)
-		return TAGEVAL_OK;
-	errno = 0;
-	ssize_t n = getline(&r->buf, &r->cap, r->fp);
-	if (n < 0) {
-		if (ferror(r->fp))
-			return tv_error(err, TAGEVAL_EIO, r->name, 0, "read error: %s",
-					strerror(errno ? errno : EIO));
-		if (errno == ENOMEM)
-			return tv_nomem(err);
-		r->eof = 1;
-		return TAGEVAL_OK;
+	size_t scanned = r->start;
+	*line = NULL;
+	*more = 0;
+	for (;;) {
+		char *nl = r->end > scanned ? memchr(r->buf + scanned, '\n', r->end - scanned)
+					    : NULL;
+		if (nl != NULL) {
+			*line = r->buf + r->start;
+			*len = (size_t)(nl - *line);
+			*nl = '\0';
+			r->start = (size_t)(nl - r->buf) + 1;
+			return TAGEVAL_OK;
+		}
+		if (r->eof) {
+			if (r->end == r->start) {
+				r->eof = 1;
+				return TAGEVAL_OK;
+			}
+			*line = r->buf + r->start;
+			*len = r->end - r->start;
+			(*line)[*len] = '\0';
+			r->start = r->end;
+			return TAGEVAL_OK;
+		}
+		if (!may_refill) {
+			*more = 1;
+			return TAGEVAL_OK;
+		}
+		size_t offset = scanned - r->start;
+		int rc = refill(r, err);
+		if (rc)
+			return rc;
+		scanned = r->start + offset;
 	}
+}
+
+/* Checks and splits a line (in place) into r->field. */
+static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error *err)
+{
 	r->lineno++;
-	size_t len = (size_t)n;
-	char *s = r->buf;
-	if (len > 0 && s[len - 1] == '\n')
-		len--;
 	if (len > 0 && s[len - 1] == '\r')
-		len--;
-	s[len] = '\0';
+		s[--len] = '\0';
 	if (memchr(s, '\0', len) != NULL)
 		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "NUL byte");
 	if (memchr(s, '\r', len) != NULL)
 		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
 				"stray carriage return");
-	char *comment = strstr(s, "!!");
-	if (comment != NULL) {
-		*comment = '\0';
-		len = (size_t)(comment - s);
+	char *bang = memchr(s, '!', len);
+	if (bang != NULL) {
+		char *comment = strstr(bang, "!!");
+		if (comment != NULL) {
+			*comment = '\0';
+			len = (size_t)(comment - s);
+		}
 	}
 	char *p = s, *end = s + len;
 	for (;;) {
@@ -115,37 +194,47 @@ int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
 			p++;
 		*p++ = '\0';
 	}
-	*got = 1;
 	return TAGEVAL_OK;
+}
+
+static int reader_next(struct tv_reader *r, int may_refill, int *got, int *more,
+		       struct tageval_error *err)
+{
+	*got = 0;
+	r->nfield = 0;
+	char *line;
+	size_t len;
+	int rc = next_line(r, may_refill, &line, &len, more, err);
+	if (rc || line == NULL)
+		return rc;
+	*got = 1;
+	return split(r, line, len, err);
+}
+
+int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
+{
+	int more;
+	return reader_next(r, 1, got, &more, err);
 }
 
 void tv_batch_clear(struct tv_batch *b)
 {
 	free(b->text);
-	free(b->off);
 	free(b->field);
 	memset(b, 0, sizeof *b);
-}
-
-static int batch_copy(struct tv_batch *b, const char *s, size_t len)
-{
-	if (tv_grow((void **)&b->text, &b->cap, b->used + len + 1, 1))
-		return TAGEVAL_ENOMEM;
-	memcpy(b->text + b->used, s, len);
-	b->text[b->used + len] = '\0';
-	b->used += len + 1;
-	return TAGEVAL_OK;
 }
 
 int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err)
 {
 	b->n = 0;
 	b->used = 0;
-	b->noff = 0;
+	b->nfield = 0;
 	size_t idoff[TV_BATCH];
-	int rc = TAGEVAL_OK, got;
+	int rc = TAGEVAL_OK, got, more;
 	while (b->n < TV_BATCH) {
-		if ((rc = tv_reader_next(r, &got, err)) != TAGEVAL_OK || !got)
+		/* refilling would move the lines already in the batch */
+		rc = reader_next(r, b->n == 0, &got, &more, err);
+		if (rc != TAGEVAL_OK || !got)
 			break;
 		if (r->nfield == 0)
 			continue;
@@ -155,43 +244,31 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		l->nfield = r->nfield;
 		l->id = NULL;
 		l->idlen = 0;
-		if (tv_grow((void **)&b->off, &b->offcap, b->noff + r->nfield, sizeof *b->off)) {
+		if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
+			    sizeof *b->field)) {
 			rc = tv_nomem(err);
 			break;
 		}
-		l->field = (char **)(uintptr_t)b->noff; /* an index until the pointers are set */
-		for (size_t i = 0; i < r->nfield && rc == TAGEVAL_OK; i++) {
-			b->off[b->noff++] = b->used;
-			rc = batch_copy(b, r->field[i], strlen(r->field[i]));
-		}
-		idoff[b->n] = b->used;
-		if (rc == TAGEVAL_OK && r->nfield >= 2 && !b->no_ids) {
+		l->field = (char **)(uintptr_t)b->nfield; /* an index until the array is final */
+		memcpy(b->field + b->nfield, r->field, r->nfield * sizeof *r->field);
+		b->nfield += r->nfield;
+		if (r->nfield >= 2 && !b->no_ids) {
 			size_t a = strlen(r->field[0]), c = strlen(r->field[1]);
 			if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2, 1)) {
-				rc = TAGEVAL_ENOMEM;
-			} else {
-				char *p = b->text + b->used;
-				memcpy(p, r->field[0], a);
-				p[a] = ' ';
-				memcpy(p + a + 1, r->field[1], c);
-				p[a + 1 + c] = '\0';
-				b->used += a + c + 2;
-				l->idlen = a + c + 1;
+				rc = tv_nomem(err);
+				break;
 			}
-		}
-		if (rc != TAGEVAL_OK) {
-			rc = tv_nomem(err);
-			break;
+			char *p = b->text + b->used;
+			memcpy(p, r->field[0], a);
+			p[a] = ' ';
+			memcpy(p + a + 1, r->field[1], c);
+			p[a + 1 + c] = '\0';
+			idoff[b->n] = b->used;
+			b->used += a + c + 2;
+			l->idlen = a + c + 1;
 		}
 		b->n++;
 	}
-	/* the text is complete: turn offsets into pointers */
-	if (tv_grow((void **)&b->field, &b->fieldcap, b->noff + 1, sizeof *b->field)) {
-		b->n = 0;
-		return tv_nomem(err);
-	}
-	for (size_t i = 0; i < b->noff; i++)
-		b->field[i] = b->text + b->off[i];
 	for (size_t k = 0; k < b->n; k++) {
 		struct tv_line *l = &b->line[k];
 		l->field = b->field + (size_t)(uintptr_t)l->field;

@@ -457,7 +457,7 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 
 /*
  * Answers come in batches: the instance look-ups of a batch are done in
- * stages (slots, then strings, then the instance records) so that their
+ * stages (slots, string pointers, strings, then the instance records) so that their
  * cache misses overlap; the lines are then scored in file order.
  */
 static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
@@ -470,6 +470,9 @@ static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct ta
 		for (size_t k = 0; k < b.n; k++)
 			if (b.line[k].id)
 				tv_intern_prefetch(ids, b.line[k].hash);
+		for (size_t k = 0; k < b.n; k++)
+			if (b.line[k].id)
+				tv_intern_prefetch_entry(ids, b.line[k].hash);
 		for (size_t k = 0; k < b.n; k++)
 			if (b.line[k].id)
 				tv_intern_prefetch_string(ids, b.line[k].hash);

@@ -293,7 +293,7 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	do {
 		rc = tv_reader_batch(r, &b, err);
 		/* instance look-ups in stages, so that their cache misses overlap:
-		 * the slots, then (clusters) the strings and the instances */
+		 * the slots, then (clusters) the string pointers, the strings and the instances */
 		for (size_t k = 0; k < b.n; k++) {
 			struct tv_line *l = &b.line[k];
 			if (l->nfield < 2)
@@ -301,6 +301,9 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 			l->hash = tv_hash(l->field[1], strlen(l->field[1]));
 			tv_intern_prefetch(&w->ids, l->hash);
 		}
+		for (size_t k = 0; !gold && k < b.n; k++)
+			if (b.line[k].nfield >= 2)
+				tv_intern_prefetch_entry(&w->ids, b.line[k].hash);
 		for (size_t k = 0; !gold && k < b.n; k++)
 			if (b.line[k].nfield >= 2)
 				tv_intern_prefetch_string(&w->ids, b.line[k].hash);

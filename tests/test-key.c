@@ -67,6 +67,44 @@ START_TEST(long_line)
 }
 END_TEST
 
+/* The reader works on chunks of 256 KiB: lines that straddle chunk ends,
+ * CRLF pairs split between chunks, and line numbers after a refill. */
+START_TEST(chunk_boundaries)
+{
+	/* 60 000 key lines of 17 to 23 bytes with CRLF (about 1.2 MB, so
+	 * every offset of a chunk end falls inside some line or its CRLF),
+	 * and the same answers in reverse order with LF and no last newline:
+	 * every answer is its key's one tag, so correct = 60 000. */
+	size_t n = 60000;
+	char *key = malloc(n * 32 + 1), *ans = malloc(n * 32 + 1);
+	ck_assert_ptr_nonnull(key);
+	ck_assert_ptr_nonnull(ans);
+	size_t k = 0, a = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = n - 1 - i;
+		k += (size_t)sprintf(key + k, "w i%06zu t%zu%*s\r\n", i, i % 10, (int)(i % 7), "");
+		a += (size_t)sprintf(ans + a, "w i%06zu t%zu%s", j, j % 10, i + 1 < n ? "\n" : "");
+	}
+	struct scored s;
+	score_strings(NULL, key, ans, TAGEVAL_FINE, 0, 0, &s);
+	ck_assert_int_eq(s.rc, TAGEVAL_OK);
+	ck_assert_double_eq(s.total.correct, 60000.0);
+	ck_assert_double_eq(s.total.total, 60000.0);
+	/* a NUL byte on line 50 000 (well past the first chunk) */
+	size_t off = 0;
+	for (size_t line = 1; line < 50000; line++)
+		off = (size_t)((char *)memchr(key + off, '\n', k - off) - key) + 1;
+	key[off + 2] = '\0';
+	struct tageval_key *kk = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(read_key(key, k, &kk, &err), TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 50000);
+	ck_assert_str_eq(err.message, "NUL byte");
+	free(key);
+	free(ans);
+}
+END_TEST
+
 static const struct {
 	const char *text;
 	size_t len; /* 0 = strlen */
@@ -193,6 +231,7 @@ static Suite *key_suite(void)
 	TCase *tc = tcase_create("reader");
 	tcase_add_test(tc, line_ends);
 	tcase_add_test(tc, long_line);
+	tcase_add_test(tc, chunk_boundaries);
 	tcase_add_loop_test(tc, key_errors, 0, (int)(sizeof bad_keys / sizeof bad_keys[0]));
 	tcase_add_test(tc, id_is_a_pair);
 	suite_add_tcase(s, tc);
