@@ -41,6 +41,8 @@ size_t tageval_key_size(const struct tageval_key *key)
 	return key->ninst;
 }
 
+static int append(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err);
+
 static int key_line(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
 {
 	char q[200];
@@ -61,13 +63,20 @@ static int key_line(struct tageval_key *key, const struct tv_line *l, struct tag
 				"duplicate instance \"%s\" (first at line %u)", q,
 				key->inst[idx].line);
 	}
+	return append(key, l, err);
+}
+
+/* Appends the instance of line @l (its id already interned, or not at all). */
+static int append(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
+{
+	char q[200];
 	size_t ntags = l->nfield - 2;
 	if (tv_grow((void **)&key->inst, &key->instcap, key->ninst + 1, sizeof *key->inst) ||
 	    tv_grow((void **)&key->tags, &key->tagcap, key->ntags + ntags, sizeof *key->tags))
 		return tv_nomem(err);
 	if (key->ntags + ntags > UINT32_MAX)
 		return tv_nomem(err);
-	struct tv_instance *in = &key->inst[idx];
+	struct tv_instance *in = &key->inst[key->ninst];
 	in->tags = (uint32_t)key->ntags;
 	in->ntags = (uint32_t)ntags;
 	in->line = (uint32_t)l->lineno;
@@ -106,12 +115,12 @@ int tageval_key_new(struct tageval_inventory *inv, const char *name, struct tage
 	return TAGEVAL_OK;
 }
 
-int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *instance,
-		    const char *const *tags, size_t ntags, struct tageval_error *err)
+/* An instance given through the API; @named: its id is interned and checked. */
+static int add_fields(struct tageval_key *key, const char *lexelt, const char *instance,
+		      const char *const *tags, size_t ntags, int named, struct tageval_error *err)
 {
 	char *small[16];
 	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
-	struct tv_line l;
 	if (field == NULL)
 		return tv_nomem(err);
 	/* the fields are only read: the casts drop const for struct tv_line */
@@ -119,21 +128,40 @@ int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *ins
 	field[1] = (char *)(uintptr_t)instance;
 	for (size_t i = 0; i < ntags; i++)
 		field[i + 2] = (char *)(uintptr_t)tags[i];
+	struct tv_line l = { .name = key->name, .lineno = key->ninst + 1, .field = field,
+			     .nfield = ntags + 2 };
 	int rc = TAGEVAL_OK;
-	for (size_t i = 0; rc == TAGEVAL_OK && i < ntags + 2; i++)
-		if (field[i][0] == '\0' || strpbrk(field[i], " \t\r\n"))
-			rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
-				      "a field is empty or contains a blank");
-	if (rc == TAGEVAL_OK) {
-		if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2, &key->idbuf,
-				 &key->idcap))
-			rc = tv_nomem(err);
-		else
-			rc = key_line(key, &l, err);
+	if (named) {
+		for (size_t i = 0; rc == TAGEVAL_OK && i < ntags + 2; i++)
+			if (field[i][0] == '\0' || strpbrk(field[i], " \t\r\n"))
+				rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
+					      "a field is empty or contains a blank");
+		if (rc == TAGEVAL_OK) {
+			if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2,
+					 &key->idbuf, &key->idcap))
+				rc = tv_nomem(err);
+			else
+				rc = key_line(key, &l, err);
+		}
+	} else {
+		rc = ntags > 0 ? append(key, &l, err)
+			       : tv_error(err, TAGEVAL_EINVAL, key->name, 0, "no sense tag");
 	}
 	if (field != small)
 		free(field);
 	return rc;
+}
+
+int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *instance,
+		    const char *const *tags, size_t ntags, struct tageval_error *err)
+{
+	return add_fields(key, lexelt, instance, tags, ntags, 1, err);
+}
+
+int tv_key_append(struct tageval_key *key, const char *lexelt, const char *instance,
+		  const char *const *tags, size_t ntags, struct tageval_error *err)
+{
+	return add_fields(key, lexelt, instance, tags, ntags, 0, err);
 }
 
 static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_key **out,

@@ -196,6 +196,21 @@ struct tageval_key {
 	size_t idcap;
 };
 
+/*
+ * Appends an instance without interning its id: the caller knows the ids
+ * are distinct, and scores the instance by its index (the number of
+ * instances before it) with tv_scorer_add_at(); look-ups by name, and
+ * instance filters, do not see it.
+ */
+int tv_key_append(struct tageval_key *key, const char *lexelt, const char *instance,
+		  const char *const *tags, size_t ntags, struct tageval_error *err);
+
+struct tageval_scorer;
+/* tageval_scorer_add() for the key's instance of index @inst. */
+int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+		     const char *instance, const char *const *tags, const double *weights,
+		     size_t ntags, struct tageval_error *err);
+
 /* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */
 size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance);
 

@@ -524,26 +524,31 @@ int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char 
 		       const char *const *tags, const double *weights, size_t ntags,
 		       struct tageval_error *err)
 {
+	size_t len = tv_join_id(&s->idbuf, &s->idcap, lexelt, instance);
+	if (len == (size_t)-1)
+		return tv_nomem(err);
+	uint32_t inst;
+	if (!tv_intern_find(&s->key->ids, s->idbuf, len, &inst))
+		inst = TV_NONE;
+	return tv_scorer_add_at(s, inst, lexelt, instance, tags, weights, ntags, err);
+}
+
+int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+		     const char *instance, const char *const *tags, const double *weights,
+		     size_t ntags, struct tageval_error *err)
+{
 	char *small[16];
 	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
 	if (field == NULL)
 		return tv_nomem(err);
-	/* the fields are only read: the casts drop const for struct tv_line */
 	field[0] = (char *)(uintptr_t)lexelt;
 	field[1] = (char *)(uintptr_t)instance;
 	for (size_t i = 0; i < ntags; i++)
 		field[i + 2] = (char *)(uintptr_t)tags[i];
-	struct tv_line l;
-	int rc = tv_line_make(&l, "answers", ++s->added, field, ntags + 2, &s->idbuf, &s->idcap);
-	if (rc == TAGEVAL_OK) {
-		l.weights = weights;
-		uint32_t inst;
-		l.inst = tv_intern_find_hashed(&s->key->ids, l.id, l.idlen, l.hash, &inst) ? inst
-											 : TV_NONE;
-		rc = score_line(s, &l, err);
-	} else {
-		rc = tv_nomem(err);
-	}
+	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
+			     .nfield = ntags + 2, .weights = weights,
+			     .inst = inst < s->key->ninst ? inst : TV_NONE };
+	int rc = score_line(s, &l, err);
 	if (field != small)
 		free(field);
 	return rc;

@@ -23,7 +23,6 @@ struct grouped {
 	uint32_t gold_first; /* into gpool */
 	uint32_t gold_n;
 	uint32_t cl;
-	size_t name;         /* offset of the instance id in names */
 };
 
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
@@ -48,7 +47,7 @@ struct tageval_supervised {
 	 * front to back: position p holds instance order[p] */
 	struct grouped *g;
 	struct tv_wlabel *gsys;   /* cluster vectors */
-	char *names;              /* instance ids, NUL-terminated, in grouped order */
+	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
 	struct split *splits;
 	size_t nsplits, splitcap;
 };
@@ -69,7 +68,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->selected);
 	free(s->g);
 	free(s->gsys);
-	free(s->names);
+	free(s->label_sense);
 	free(s->start);
 	free(s->order);
 	free(s->pos);
@@ -82,10 +81,18 @@ size_t tageval_supervised_splits(const struct tageval_supervised *s)
 }
 
 /* A sense name as the supervised evaluation knows it. */
+/* The sense id of a gold label (the labels of the wsi object carry a kind prefix). */
 static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *id)
 {
-	const char *name = tv_intern_str(&s->w->labels, wsi_label) + 1; /* kind prefix */
-	return tv_intern_put(&s->senses, name, strlen(name), id, NULL);
+	if (s->label_sense[wsi_label] != 0) {
+		*id = s->label_sense[wsi_label] - 1;
+		return TAGEVAL_OK;
+	}
+	const char *name = tv_intern_str(&s->w->labels, wsi_label) + 1;
+	if (tv_intern_put(&s->senses, name, strlen(name), id, NULL))
+		return TAGEVAL_ENOMEM;
+	s->label_sense[wsi_label] = *id + 1;
+	return TAGEVAL_OK;
 }
 
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
@@ -108,19 +115,14 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
 	s->g = malloc(n * sizeof *s->g);
 	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
+	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
 	if (pos)
 		s->pos = strdup(pos);
-	if (!s->gpool || !s->selected || !s->g || !s->gsys || (pos && !s->pos) ||
+	if (!s->gpool || !s->selected || !s->g || !s->gsys || !s->label_sense || (pos && !s->pos) ||
 	    tv_wsi_group(w, &s->start, &s->order))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
-	size_t nsys = 0, ngold = 0, namelen = 0;
-	for (size_t i = 0; i < w->n; i++)
-		namelen += strlen(tv_intern_str(&w->ids, (uint32_t)i)) + 1;
-	s->names = malloc(namelen ? namelen : 1);
-	if (s->names == NULL)
-		goto nomem;
-	namelen = 0;
+	size_t nsys = 0, ngold = 0;
 	for (size_t p = 0; p < w->n; p++) {
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
@@ -128,12 +130,8 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		for (uint32_t j = 0; j < in->gold_n; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n, 0,
-					    namelen };
-		const char *id = tv_intern_str(&w->ids, inst);
-		size_t idlen = strlen(id) + 1;
-		memcpy(s->names + namelen, id, idlen);
-		namelen += idlen;
+		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n,
+					    0 };
 		ngold += in->gold_n;
 		if (in->sys_first == TV_NONE || in->sys_n == 0) {
 			s->g[p].sys_first = TV_NONE;
@@ -463,6 +461,7 @@ static int text_char(struct text *t, char ch)
 
 struct answer {
 	const char *word, *inst; /* names, borrowed from the wsi object */
+	uint32_t index;          /* of the instance in the split's key */
 	uint32_t sense;
 	double score;
 };
@@ -647,8 +646,9 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			return TAGEVAL_ENOMEM;
 		for (uint32_t j = 0; j < nl; j++)
 			x->labname[j] = tv_intern_str(&s->senses, lab[j]);
-		const char *iname = s->names + g->name;
-		int rc = tageval_key_add(key, wname, iname, x->labname, nl, err);
+		const char *iname = tv_intern_str(&s->w->ids, g->inst);
+		uint32_t index = (uint32_t)tageval_key_size(key);
+		int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
 		if (rc)
 			return rc;
 		if (g->sys_n == 0 || ns == 0)
@@ -682,7 +682,8 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		res->answered++;
 		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 			return TAGEVAL_ENOMEM;
-		x->ans[x->nans++] = (struct answer){ wname, iname, x->names[best].id, x->score[best] };
+		x->ans[x->nans++] =
+			(struct answer){ wname, iname, index, x->names[best].id, x->score[best] };
 	}
 	return TAGEVAL_OK;
 }
@@ -741,7 +742,7 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 		const struct answer *an = &x.ans[a];
 		const char *wname = an->word, *iname = an->inst;
 		const char *sense = tv_intern_str(&s->senses, an->sense);
-		if ((rc = tageval_scorer_add(sc, wname, iname, &sense, NULL, 1, err)))
+		if ((rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err)))
 			goto out;
 		if (mapped) {
 			char num[64];

@@ -17,7 +17,11 @@
 #   BENCH_GNU_TIME   0: do not use /usr/bin/time (wall time only, no peak RSS)
 #
 # Targets, at N = 1000000: under 0.5 s of wall time for all the metrics
-# together and a peak RSS under twice the input (gold + clusters bytes).
+# together (one run of vmeasure --format=json computes every metric) and a
+# peak RSS under twice the input (gold + clusters bytes); the single-metric
+# runs are held to the same.  "three programs" runs vmeasure, fscore and
+# fscore --paired one after the other, reading the files three times: it is
+# shown for comparison, without a target.
 # Exit status: 0 (whether or not the targets are met), 1 if a tool fails,
 # 2 on a usage error.
 
@@ -157,10 +161,10 @@ printf '  %-9s %10s %12s (%.1f MiB)\n' total "$((gold_lines + cl_lines))" "$inpu
 printf '\ntiming: %s, best of %s run(s) after one untimed warm-up run\n\n' "$method" "$runs"
 
 # -------------------------------------------------------------- commands
-names=("wc -l (reference)" "vmeasure" "fscore" "fscore --paired" "the three together"
-	"vmeasure --format=json")
+names=("wc -l (reference)" "vmeasure" "fscore" "fscore --paired" "three programs"
+	"all metrics (json)")
 # which rows the targets apply to (the json row computes every metric in one run)
-targeted=(0 1 1 1 1 1)
+targeted=(0 1 1 1 0 1)
 
 # shellcheck disable=SC2016 # row 4: the positional parameters of an inner sh
 command_of() {
