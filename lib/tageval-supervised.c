@@ -175,8 +175,11 @@ static struct split *new_split(struct tageval_supervised *s)
 
 /* ------------------------------------------------------------ splits from files */
 
+/* Reads one split file; @line[idx] receives the line of each instance (for
+ * the messages about an instance listed twice). */
 static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
-		       int role, struct tageval_error *err)
+		       int role, uint32_t *line, const char *mapping_name,
+		       struct tageval_error *err)
 {
 	const struct tageval_wsi *w = s->w;
 	struct tv_batch b = { 0 };
@@ -205,12 +208,16 @@ static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv
 					      "instance \"%s\" is not in the gold key", q);
 				break;
 			}
+			if (sp->role[idx] == role) {
+				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					      "duplicate instance \"%s\" (first at line %u)", q,
+					      line[idx]);
+				break;
+			}
 			if (sp->role[idx] != ROLE_NONE) {
 				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      sp->role[idx] == role
-						      ? "duplicate instance \"%s\""
-						      : "instance \"%s\" is in the mapping and the test key",
-					      q);
+					      "instance \"%s\" is also in the mapping key (%s:%u)", q,
+					      mapping_name, line[idx]);
 				break;
 			}
 			const char *gw = tv_intern_str(&w->words, w->in[idx].word);
@@ -223,6 +230,7 @@ static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv
 				break;
 			}
 			sp->role[idx] = (uint8_t)role;
+			line[idx] = (uint32_t)l->lineno;
 			size_t nlab = l->nfield - 2;
 			if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab,
 				    sizeof *sp->pool)) {
@@ -257,13 +265,19 @@ static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, 
 			     struct tageval_error *err)
 {
 	struct split *sp = new_split(s);
-	size_t n = s->w->n ? s->w->n : 1;
-	if (sp == NULL || !(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
-	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)))
+	if (sp == NULL)
 		return tv_nomem(err);
-	int rc = split_lines(s, sp, m, ROLE_MAPPING, err);
+	size_t n = s->w->n ? s->w->n : 1;
+	uint32_t *line = malloc(n * sizeof *line);
+	int rc = TAGEVAL_OK;
+	if (!(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
+	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)) || line == NULL)
+		rc = tv_nomem(err);
 	if (rc == TAGEVAL_OK)
-		rc = split_lines(s, sp, t, ROLE_TEST, err);
+		rc = split_lines(s, sp, m, ROLE_MAPPING, line, m->name, err);
+	if (rc == TAGEVAL_OK)
+		rc = split_lines(s, sp, t, ROLE_TEST, line, m->name, err);
+	free(line);
 	if (rc != TAGEVAL_OK) {
 		/* leave no half-read split behind */
 		s->nsplits--;

@@ -242,7 +242,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		size_t used, out;
 		double v = tageval_agreement_macro(ag, TAGEVAL_KAPPA, &used, &out);
 		char label[64];
-		snprintf(label, sizeof label, "macro kappa (%zu lexelts)", used);
+		snprintf(label, sizeof label, "macro kappa (%zu lexelt%s)", used, used == 1 ? "" : "s");
 		char extra[64] = "";
 		if (used == 0)
 			printf("%-28s undefined: kappa is undefined in every lexelt (%zu left out)\n",

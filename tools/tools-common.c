@@ -138,3 +138,8 @@ int tools_version(const char *prog)
 	printf("%s (tageval) %s\n", prog, tageval_version());
 	return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 }
+
+const char *tools_file_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}

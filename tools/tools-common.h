@@ -49,4 +49,7 @@ int tools_version(const char *prog);
 /* Flushes and checks stdout; prints "PROG: write error: ..." and returns 1 on failure. */
 int tools_close_stdout(const char *prog);
 
+/* A file operand as messages name it: "<stdin>" for "-", as the library does. */
+const char *tools_file_name(const char *path);
+
 #endif

@@ -249,8 +249,8 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 	size_t ignored = tageval_wsi_ignored(wsi);
 	if (ignored)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
-			prog, ignored, ignored == 1 ? "" : "s", clusters, ignored == 1 ? "s" : "",
-			gold);
+			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
+			ignored == 1 ? "s" : "", tools_file_name(gold));
 	if (json)
 		print_json(res, o.pos, per_word, ignored);
 	else

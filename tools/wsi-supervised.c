@@ -194,6 +194,16 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *clusters = argv[optind], *gold = argv[optind + 1];
+	int stdin_users = (strcmp(clusters, "-") == 0) + (strcmp(gold, "-") == 0);
+	for (size_t i = 0; i < ngiven; i++) {
+		const char *colon = strchr(given[i], ':');
+		stdin_users += (colon - given[i] == 1 && given[i][0] == '-') +
+			       (strcmp(colon + 1, "-") == 0);
+	}
+	if (stdin_users > 1) {
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		goto usage_out;
+	}
 
 	status = EXIT_DATA;
 	struct tageval_error err = { 0 };
@@ -243,7 +253,8 @@ int main(int argc, char **argv)
 	if (tageval_wsi_ignored(wsi))
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, tageval_wsi_ignored(wsi), tageval_wsi_ignored(wsi) == 1 ? "" : "s",
-			clusters, tageval_wsi_ignored(wsi) == 1 ? "s" : "", gold);
+			tools_file_name(clusters), tageval_wsi_ignored(wsi) == 1 ? "s" : "",
+			tools_file_name(gold));
 	/* mean recall, and the sample variance (n - 1) in percent squared, as
 	 * the SemEval-2010 tables print it */
 	double mean = gsl_stats_mean(recalls, 1, n);

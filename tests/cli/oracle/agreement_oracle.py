@@ -498,7 +498,7 @@ def report(opts, files, m, pooled, lexelts, single, boot):
         out.append('%-28s %s%s' % (label, fmt(v), extra))
     if len(lexelts) > 1:
         defined = [f.kappa for _, f in lexelts if f.kappa is not None]
-        label = 'macro kappa (%d lexelts)' % len(defined)
+        label = 'macro kappa (%d lexelt%s)' % (len(defined), '' if len(defined) == 1 else 's')
         left = len(lexelts) - len(defined)
         if defined:
             extra = '   (%d left out: undefined)' % left if left else ''
