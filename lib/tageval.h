@@ -654,6 +654,211 @@ TAGEVAL_EXPORT int tageval_supervised_evaluate(struct tageval_supervised *sup, s
 					       struct tageval_supervised_result *res,
 					       char **mapped, struct tageval_error *err);
 
+/* ------------------------------------------------------------ results report */
+
+/**
+ * Sense entropy in bits: -sum p_i log2 p_i with p_i = @weights[i] / sum of
+ * the weights.  Zero weights take no part; 0 when the sum is 0.  Negative
+ * or non-finite weights give NaN.
+ */
+TAGEVAL_EXPORT double tageval_entropy(const double *weights, size_t n);
+
+/**
+ * The Senseval results report (spec 002): several systems and baselines
+ * scored against one test key at every granularity (fine; with a sense map
+ * also mixed and coarse), fully and minimally, on task subsets, with the
+ * sense entropy of each lexelt and subset and, per subset, the average,
+ * best and worst system.  Each system file is read once per granularity;
+ * the scorer's per-answer events add every answer's credit and mass to all
+ * the subsets holding its instance.  wsd-report(1) gives the definitions:
+ *
+ * - a lexelt is the first field of a key line; its senses are every tag of
+ *   the sense-map trees (a top-level tag and all tags below it) that hold a
+ *   tag seen with the lexelt in the test or the training key, except the
+ *   tags "U" (unassignable) and "P" (proper name); its polysemy is their
+ *   number;
+ * - its fine entropy is that of its tags in the test and training keys,
+ *   each instance weighing 1, shared evenly by its distinct tags ("U" and
+ *   "P" included); coarse entropy the same after mapping every tag to its
+ *   top-level tag; a subset's entropy is the mean of its lexelts',
+ *   weighted by the subset's items of each lexelt;
+ * - subsets: "all"; "nouns", "verbs", "adjectives", "indeterminates" by the
+ *   lexelt's suffix (-n or .n, -v or .v, -a or .a, -p); "trainable" and
+ *   "untrainable" (lexelts with and without training instances; only with
+ *   a training key); "low-polysemy" / "high-polysemy" and "low-entropy" /
+ *   "high-entropy" (fine entropy below / at or above the median over the
+ *   key's lexelts, the mean of the two middle values for an even number);
+ *   the user's subsets; one subset per lexelt, named after it, in bytewise
+ *   order.  Built-in subsets without items are left out, except "all".
+ *
+ * A report needs a tree-shaped sense map (or none): TAGEVAL_EFORMAT when a
+ * tag has several top-level ancestors.
+ */
+struct tageval_report;
+
+enum tageval_subset_kind {
+	TAGEVAL_SUBSET_ALL = 0,
+	TAGEVAL_SUBSET_POS = 1,            /**< nouns, verbs, adjectives, indeterminates */
+	TAGEVAL_SUBSET_TRAINABLE = 2,
+	TAGEVAL_SUBSET_UNTRAINABLE = 3,
+	TAGEVAL_SUBSET_LOW_POLYSEMY = 4,
+	TAGEVAL_SUBSET_HIGH_POLYSEMY = 5,
+	TAGEVAL_SUBSET_LOW_ENTROPY = 6,
+	TAGEVAL_SUBSET_HIGH_ENTROPY = 7,
+	TAGEVAL_SUBSET_USER = 8,           /**< from tageval_report_add_subset() */
+	TAGEVAL_SUBSET_LEXELT = 9          /**< the items of one lexelt */
+};
+
+/** A subset of the test items (borrowed from the report). */
+struct tageval_report_subset {
+	const char *name;
+	enum tageval_subset_kind kind;
+	size_t items;          /**< test instances in the subset */
+	size_t lexelts;        /**< lexelts with at least one of them */
+	double fine_entropy;   /**< item-weighted mean of the lexelts' entropies, bits */
+	double coarse_entropy;
+};
+
+/** A lexelt of the test key (borrowed from the report). */
+struct tageval_report_lexelt {
+	const char *name;
+	char pos;              /**< 'n', 'v', 'a', 'p', or 0 when the suffix says nothing */
+	size_t items;          /**< test instances */
+	size_t train_items;    /**< training instances (0: untrainable) */
+	size_t polysemy;       /**< number of senses */
+	double fine_entropy;   /**< bits */
+	double coarse_entropy;
+	size_t commonest;      /**< tags guessed by the commonest baseline (0: abstains) */
+};
+
+/** The baselines of spec 002 that need no dictionary text. */
+enum tageval_baseline {
+	TAGEVAL_BASELINE_RANDOM = 0,      /**< uniform over the lexelt's senses */
+	TAGEVAL_BASELINE_RANDOM_MAIN = 1, /**< uniform over its top-level senses */
+	TAGEVAL_BASELINE_COMMONEST = 2    /**< its most frequent single training tag(s) */
+};
+
+/** "random", "random-main", "commonest"; NULL for another value. */
+TAGEVAL_EXPORT const char *tageval_baseline_name(enum tageval_baseline which);
+
+/** One system on one subset, granularity and minimal flag. */
+struct tageval_report_cell {
+	double correct;
+	double attempted;  /**< sum of the answers' masses (fractional) */
+	double total;      /**< items counted (minimal: single-tag items only) */
+	double precision;  /**< correct / attempted, NaN when nothing was attempted */
+	double recall;     /**< correct / total, NaN when total is 0 */
+};
+
+#define TAGEVAL_REPORT_NONE ((size_t)-1)
+
+/**
+ * The systems of one subset, granularity and minimal flag (baselines take
+ * no part): unweighted means, and the best and worst system ranked by
+ * precision, ties by recall, remaining ties by the order the systems were
+ * added.  Systems that attempted nothing there have no precision: they
+ * count in the recall and attempted means only, and are not ranked.
+ */
+struct tageval_report_summary {
+	size_t systems;      /**< systems averaged */
+	size_t ranked;       /**< of those, systems with a precision */
+	double precision;    /**< NaN when none has one */
+	double recall;       /**< NaN when the subset has no item */
+	double attempted;
+	size_t best, worst;  /**< system indices, TAGEVAL_REPORT_NONE when ranked is 0 */
+};
+
+/**
+ * Builds the lexelts and the built-in subsets of @key (read with @inv, its
+ * sense map read first if any); @train (NULL = none, read with the same
+ * @inv) gives trainability, part of the entropies and the commonest
+ * baseline.  @inv, @key and @train must outlive the report.
+ */
+TAGEVAL_EXPORT int tageval_report_new(struct tageval_inventory *inv,
+				      const struct tageval_key *key,
+				      const struct tageval_key *train,
+				      struct tageval_report **out, struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_report_free(struct tageval_report *report);
+
+/**
+ * Adds a subset @name from an instance list (lines "lexelt instance ...",
+ * as for tageval_filter_read_instances(); repeats are ignored).  Before any
+ * system or baseline (TAGEVAL_EINVAL).  Errors: an empty or taken name
+ * (TAGEVAL_EINVAL), an instance the key lacks, a line without instance id,
+ * a file without instances (TAGEVAL_EFORMAT, with file and line).
+ */
+TAGEVAL_EXPORT int tageval_report_add_subset(struct tageval_report *report, const char *name,
+					     const char *path, struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_report_add_subset_buffer(struct tageval_report *report,
+						    const char *name, const char *data,
+						    size_t size, const char *source,
+						    struct tageval_error *err);
+
+/**
+ * Scores the answer file @path (not "-": it is read once per granularity)
+ * of a system called @name with tageval_scorer_read() at every granularity.
+ * Errors: an empty name or one already used by a system or baseline
+ * (TAGEVAL_EINVAL), the scorer's; after an error the system is not added.
+ */
+TAGEVAL_EXPORT int tageval_report_add_system(struct tageval_report *report, const char *name,
+					     const char *path, struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_report_add_system_buffer(struct tageval_report *report,
+						    const char *name, const char *data,
+						    size_t size, const char *source,
+						    struct tageval_error *err);
+
+/**
+ * Adds a baseline, named tageval_baseline_name(@which), whose answers are
+ * given to the scorer with tageval_scorer_add() (one unweighted answer per
+ * test instance, or none where it abstains), so that it is scored exactly
+ * as a system: random and random-main abstain on a lexelt without senses,
+ * commonest where the lexelt has no single-tag training instance.  The
+ * commonest baseline needs a training key (TAGEVAL_EINVAL).
+ */
+TAGEVAL_EXPORT int tageval_report_add_baseline(struct tageval_report *report,
+					       enum tageval_baseline which,
+					       struct tageval_error *err);
+
+/** Granularities scored: fine, then mixed and coarse when there is a sense map. */
+TAGEVAL_EXPORT size_t tageval_report_granularities(const struct tageval_report *report);
+TAGEVAL_EXPORT enum tageval_granularity
+tageval_report_granularity(const struct tageval_report *report, size_t i);
+
+/** Systems and baselines, in the order they were added. */
+TAGEVAL_EXPORT size_t tageval_report_systems(const struct tageval_report *report);
+TAGEVAL_EXPORT const char *tageval_report_system_name(const struct tageval_report *report,
+						      size_t i);
+/** 1 when system @i is a baseline, else 0. */
+TAGEVAL_EXPORT int tageval_report_system_is_baseline(const struct tageval_report *report,
+						     size_t i);
+/** The scorer's totals of system @i at granularity index @g (answer counts included). */
+TAGEVAL_EXPORT int tageval_report_system_score(const struct tageval_report *report, size_t i,
+					       size_t g, struct tageval_score *out);
+
+TAGEVAL_EXPORT size_t tageval_report_subsets(const struct tageval_report *report);
+TAGEVAL_EXPORT const struct tageval_report_subset *
+tageval_report_subset(const struct tageval_report *report, size_t i);
+/** TAGEVAL_OK and *i, or TAGEVAL_ENOTFOUND. */
+TAGEVAL_EXPORT int tageval_report_find_subset(const struct tageval_report *report,
+					      const char *name, size_t *i);
+
+/** Lexelts of the test key, in bytewise order of their names. */
+TAGEVAL_EXPORT size_t tageval_report_lexelts(const struct tageval_report *report);
+TAGEVAL_EXPORT const struct tageval_report_lexelt *
+tageval_report_lexelt(const struct tageval_report *report, size_t i);
+
+/** The medians of the lexelts' polysemy and fine entropy that split the subsets. */
+TAGEVAL_EXPORT void tageval_report_medians(const struct tageval_report *report,
+					   double *polysemy, double *entropy);
+
+/** The figures of system @system on subset @subset, granularity index @g. */
+TAGEVAL_EXPORT int tageval_report_cell(const struct tageval_report *report, size_t subset,
+				       size_t system, size_t g, int minimal,
+				       struct tageval_report_cell *out);
+TAGEVAL_EXPORT int tageval_report_summarize(const struct tageval_report *report,
+					    size_t subset, size_t g, int minimal,
+					    struct tageval_report_summary *out);
+
 #ifdef __cplusplus
 }
 #endif

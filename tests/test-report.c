@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The results report (spec 002) on a ten-item task small enough to compute
+ * by hand: baselines, subsets and their median splits (with ties),
+ * entropies, minimal scoring and the ranking of systems.  Every expected
+ * value is worked out in the comment next to it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-common.h"
+
+/*
+ * The task.  Sense map: a1 {a1x, a1y} (factor 2), a2; every other tag is
+ * outside the map.  Lexelts and parts of speech by suffix:
+ *   w.n (noun)  4 items: a1x | a2 | a1x a2 | U
+ *   x.v (verb)  2 items: b1 | b2
+ *   y-a (adj.)  1 item:  c1
+ *   z-p (ind.)  1 item:  d1
+ *   v-n (noun)  2 items: e1 | e2
+ * Training key: w.n a1x, a1x, a2, "a1y a2"; x.v b2, b1 (y-a, z-p, v-n
+ * have none).
+ */
+static const char map[] = "a1\na1x 2 a1\na1y 2 a1\na2\n";
+static const char key[] = "w.n 1 a1x\nw.n 2 a2\nw.n 3 a1x a2\nw.n 4 U\n"
+			  "x.v 1 b1\nx.v 2 b2\ny-a 1 c1\nz-p 1 d1\nv-n 1 e1\nv-n 2 e2\n";
+static const char train[] = "w.n t1 a1x\nw.n t2 a1x\nw.n t3 a2\nw.n t4 a1y a2\n"
+			    "x.v t1 b2\nx.v t2 b1\n";
+
+/*
+ * Systems, scored fine-grained on all 10 items:
+ *   S1 answers 4, 3 right:  P = 3/4, R = 3/10
+ *   S2 answers 8, 6 right:  P = 6/8 = 3/4, R = 6/10  (ties S1 on P, more recall)
+ *   S3 answers 10, 5 right: P = 1/2, R = 1/2
+ */
+static const char s1[] = "w.n 1 a1x\nw.n 2 a2\nw.n 4 U\nx.v 1 b2\n";
+static const char s2[] = "w.n 1 a1x\nw.n 2 a2\nw.n 3 a2\nw.n 4 U\nx.v 1 b1\nx.v 2 b2\n"
+			 "y-a 1 zz\nz-p 1 zz\n";
+static const char s3[] = "w.n 1 a1x\nw.n 2 a1x\nw.n 3 a1x\nw.n 4 a2\nx.v 1 b1\nx.v 2 b1\n"
+			 "y-a 1 c1\nz-p 1 d2\nv-n 1 e1\nv-n 2 e1\n";
+
+/* H(w.n), fine: weights a1x 1 + 1/2 + 1 + 1 = 7/2, a2 1 + 1/2 + 1 + 1/2 = 3,
+ * U 1, a1y 1/2, of 8 (each instance weighs 1, shared by its tags). */
+#define H_WN_FINE (-(7 / 16.0 * log2(7 / 16.0) + 3 / 8.0 * log2(3 / 8.0) + \
+		     1 / 8.0 * log2(1 / 8.0) + 1 / 16.0 * log2(1 / 16.0)))
+/* coarse: a1 1 + 1/2 + 1 + 1 + 1/2 = 4, a2 3, U 1, of 8 */
+#define H_WN_COARSE (-(1 / 2.0 * log2(1 / 2.0) + 3 / 8.0 * log2(3 / 8.0) + \
+		       1 / 8.0 * log2(1 / 8.0)))
+
+struct fixture {
+	struct tageval_inventory *inv;
+	struct tageval_key *key, *train;
+	struct tageval_report *r;
+	struct tageval_error err;
+};
+
+static void setup(struct fixture *f, const char *m, const char *tr)
+{
+	memset(f, 0, sizeof *f);
+	f->inv = tageval_inventory_new();
+	ck_assert_ptr_nonnull(f->inv);
+	if (m)
+		ck_assert_int_eq(tageval_inventory_read_map_buffer(f->inv, m, strlen(m), "map",
+								   &f->err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_key_read_buffer(f->inv, key, sizeof key - 1, "key", &f->key,
+						 &f->err), TAGEVAL_OK);
+	if (tr)
+		ck_assert_int_eq(tageval_key_read_buffer(f->inv, tr, strlen(tr), "train",
+							 &f->train, &f->err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_new(f->inv, f->key, f->train, &f->r, &f->err),
+			 TAGEVAL_OK);
+}
+
+static void teardown(struct fixture *f)
+{
+	tageval_report_free(f->r);
+	tageval_key_free(f->train);
+	tageval_key_free(f->key);
+	tageval_inventory_free(f->inv);
+}
+
+static size_t subset(const struct fixture *f, const char *name)
+{
+	size_t i = 0;
+	ck_assert_msg(tageval_report_find_subset(f->r, name, &i) == TAGEVAL_OK, "no subset %s",
+		      name);
+	return i;
+}
+
+static void add_system(struct fixture *f, const char *name, const char *answers)
+{
+	ck_assert_int_eq(tageval_report_add_system_buffer(f->r, name, answers, strlen(answers),
+							  name, &f->err), TAGEVAL_OK);
+}
+
+static struct tageval_report_cell cell(const struct fixture *f, const char *sub, size_t sys,
+				       size_t g, int minimal)
+{
+	struct tageval_report_cell c;
+	ck_assert_int_eq(tageval_report_cell(f->r, subset(f, sub), sys, g, minimal, &c),
+			 TAGEVAL_OK);
+	return c;
+}
+
+/* granularity indices: fine, mixed, coarse */
+enum { FINE = 0, MIXED = 1, COARSE = 2 };
+
+static void check_cell(const struct fixture *f, const char *sub, size_t sys, size_t g,
+		       int minimal, double correct, double attempted, double total)
+{
+	struct tageval_report_cell c = cell(f, sub, sys, g, minimal);
+	ck_assert_double_eq_tol(c.correct, correct, TOL);
+	ck_assert_double_eq_tol(c.attempted, attempted, TOL);
+	ck_assert_double_eq_tol(c.total, total, TOL);
+}
+
+/* ------------------------------------------------------------ entropy */
+
+START_TEST(entropy_values)
+{
+	const double two[] = { 1, 1 }, four[] = { 2, 2, 2, 2 }, skew[] = { 3, 1 },
+		     one[] = { 0, 5 }, neg[] = { 1, -1 };
+	/* uniform over 2: log2 2 = 1; over 4: 2 */
+	ck_assert_double_eq_tol(tageval_entropy(two, 2), 1.0, TOL);
+	ck_assert_double_eq_tol(tageval_entropy(four, 4), 2.0, TOL);
+	/* 3/4, 1/4: -(3/4 log2 3/4 + 1/4 log2 1/4) = 0.811278... */
+	ck_assert_double_eq_tol(tageval_entropy(skew, 2), 0.8112781244591328, TOL);
+	/* one tag with weight (the zero takes no part): 0; no tags: 0 */
+	ck_assert(tageval_entropy(one, 2) == 0.0);
+	ck_assert(tageval_entropy(NULL, 0) == 0.0);
+	ck_assert(isnan(tageval_entropy(neg, 2)));
+}
+END_TEST
+
+/* ------------------------------------------------------------ lexelts */
+
+START_TEST(lexelts_senses_polysemy_entropy)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	ck_assert_uint_eq(tageval_report_lexelts(f.r), 5);
+	/* bytewise order: v-n, w.n, x.v, y-a, z-p */
+	static const char *const names[] = { "v-n", "w.n", "x.v", "y-a", "z-p" };
+	static const char pos[] = { 'n', 'n', 'v', 'a', 'p' };
+	/* items; training items */
+	static const size_t items[] = { 2, 4, 2, 1, 1 }, trained[] = { 0, 4, 2, 0, 0 };
+	/* polysemy: v-n {e1, e2}; w.n seen a1x, a2, a1y (U left out), whose
+	 * trees are {a1, a1x, a1y} and {a2}: 4; x.v {b1, b2}; y-a {c1}; z-p {d1} */
+	static const size_t poly[] = { 2, 4, 2, 1, 1 };
+	/* entropies: e1, e2 and b1, b2 each 1/2: 1 bit; one tag: 0 */
+	const double hf[] = { 1.0, H_WN_FINE, 1.0, 0.0, 0.0 };
+	const double hc[] = { 1.0, H_WN_COARSE, 1.0, 0.0, 0.0 };
+	/* commonest: w.n a1x (2 single-tag lines, a2 1; "a1y a2" ignored);
+	 * x.v b1 and b2 tie (1 each); the others have no training data */
+	static const size_t common[] = { 0, 1, 2, 0, 0 };
+	for (size_t l = 0; l < 5; l++) {
+		const struct tageval_report_lexelt *lx = tageval_report_lexelt(f.r, l);
+		ck_assert_str_eq(lx->name, names[l]);
+		ck_assert_int_eq(lx->pos, pos[l]);
+		ck_assert_uint_eq(lx->items, items[l]);
+		ck_assert_uint_eq(lx->train_items, trained[l]);
+		ck_assert_uint_eq(lx->polysemy, poly[l]);
+		ck_assert_double_eq_tol(lx->fine_entropy, hf[l], TOL);
+		ck_assert_double_eq_tol(lx->coarse_entropy, hc[l], TOL);
+		ck_assert_uint_eq(lx->commonest, common[l]);
+	}
+	/* H(w.n) fine = 1.677421..., coarse = 1.405639... (hand values) */
+	ck_assert_double_eq_tol(H_WN_FINE, 1.6774212838293647, TOL);
+	ck_assert_double_eq_tol(H_WN_COARSE, 1.4056390622295665, TOL);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(lexelts_without_training)
+{
+	struct fixture f;
+	setup(&f, map, NULL);
+	/* w.n from the test key alone: a1x 1 + 1/2, a2 1/2 + 1, U 1, of 4:
+	 * -(2 * 3/8 log2 3/8 + 1/4 log2 1/4); a1y unseen: senses a1, a1x, a1y
+	 * still (the tree of a1), and a2: 4 */
+	const struct tageval_report_lexelt *lx = tageval_report_lexelt(f.r, 1);
+	ck_assert_double_eq_tol(lx->fine_entropy,
+				-(2 * 3 / 8.0 * log2(3 / 8.0) + 1 / 4.0 * log2(1 / 4.0)), TOL);
+	ck_assert_uint_eq(lx->polysemy, 4);
+	ck_assert_uint_eq(lx->commonest, 0);
+	/* no trainable subsets, no commonest baseline */
+	size_t i;
+	ck_assert_int_eq(tageval_report_find_subset(f.r, "trainable", &i), TAGEVAL_ENOTFOUND);
+	ck_assert_int_eq(tageval_report_find_subset(f.r, "untrainable", &i), TAGEVAL_ENOTFOUND);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_COMMONEST, &f.err),
+			 TAGEVAL_EINVAL);
+	teardown(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ subsets */
+
+struct subset_row {
+	const char *name;
+	enum tageval_subset_kind kind;
+	size_t items, lexelts;
+};
+
+START_TEST(subsets_built_in)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	/* medians: polysemy of v-n, w.n, x.v, y-a, z-p = 2, 4, 2, 1, 1 -> sorted
+	 * 1 1 2 2 4 -> 2; fine entropy 1, 1.677, 1, 0, 0 -> 0 0 1 1 1.677 -> 1 */
+	double mp, me;
+	tageval_report_medians(f.r, &mp, &me);
+	ck_assert_double_eq_tol(mp, 2.0, TOL);
+	ck_assert_double_eq_tol(me, 1.0, TOL);
+	static const struct subset_row rows[] = {
+		{ "all", TAGEVAL_SUBSET_ALL, 10, 5 },
+		/* w.n (.n) 4 + v-n (-n) 2 */
+		{ "nouns", TAGEVAL_SUBSET_POS, 6, 2 },
+		{ "verbs", TAGEVAL_SUBSET_POS, 2, 1 },
+		{ "adjectives", TAGEVAL_SUBSET_POS, 1, 1 },
+		{ "indeterminates", TAGEVAL_SUBSET_POS, 1, 1 },
+		/* w.n 4 + x.v 2; y-a 1 + z-p 1 + v-n 2 */
+		{ "trainable", TAGEVAL_SUBSET_TRAINABLE, 6, 2 },
+		{ "untrainable", TAGEVAL_SUBSET_UNTRAINABLE, 4, 3 },
+		/* below 2: y-a, z-p; at or above 2 (v-n and x.v tie at 2): 2 + 4 + 2 */
+		{ "low-polysemy", TAGEVAL_SUBSET_LOW_POLYSEMY, 2, 2 },
+		{ "high-polysemy", TAGEVAL_SUBSET_HIGH_POLYSEMY, 8, 3 },
+		/* below 1: y-a, z-p; at or above 1 (v-n and x.v tie at 1): 8 */
+		{ "low-entropy", TAGEVAL_SUBSET_LOW_ENTROPY, 2, 2 },
+		{ "high-entropy", TAGEVAL_SUBSET_HIGH_ENTROPY, 8, 3 },
+		{ "v-n", TAGEVAL_SUBSET_LEXELT, 2, 1 },
+		{ "w.n", TAGEVAL_SUBSET_LEXELT, 4, 1 },
+		{ "x.v", TAGEVAL_SUBSET_LEXELT, 2, 1 },
+		{ "y-a", TAGEVAL_SUBSET_LEXELT, 1, 1 },
+		{ "z-p", TAGEVAL_SUBSET_LEXELT, 1, 1 },
+	};
+	size_t n = sizeof rows / sizeof rows[0];
+	ck_assert_uint_eq(tageval_report_subsets(f.r), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct tageval_report_subset *s = tageval_report_subset(f.r, i);
+		ck_assert_str_eq(s->name, rows[i].name);
+		ck_assert_int_eq(s->kind, rows[i].kind);
+		ck_assert_uint_eq(s->items, rows[i].items);
+		ck_assert_uint_eq(s->lexelts, rows[i].lexelts);
+	}
+	/* entropy weighted by items: all (4 H(w.n) + 2*1 + 2*1 + 0 + 0) / 10,
+	 * nouns (4 H(w.n) + 2*1) / 6, coarse likewise with H_c(w.n) */
+	const struct tageval_report_subset *all = tageval_report_subset(f.r, 0);
+	ck_assert_double_eq_tol(all->fine_entropy, (4 * H_WN_FINE + 4) / 10, TOL);
+	ck_assert_double_eq_tol(all->coarse_entropy, (4 * H_WN_COARSE + 4) / 10, TOL);
+	const struct tageval_report_subset *nouns = tageval_report_subset(f.r, 1);
+	ck_assert_double_eq_tol(nouns->fine_entropy, (4 * H_WN_FINE + 2) / 6, TOL);
+	/* low-entropy: y-a and z-p, both 0 */
+	ck_assert(tageval_report_subset(f.r, 9)->fine_entropy == 0.0);
+	teardown(&f);
+}
+END_TEST
+
+/* An even number of lexelts: the median is the mean of the two middle values. */
+START_TEST(subsets_median_even)
+{
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	f.inv = tageval_inventory_new();
+	/* four lexelts, no map, no training key:
+	 * polysemy p1 {a} 1, p2 {b, c} 2, p3a {d, e, f} 3, p3b {g, h, i} 3
+	 *   -> median (2 + 3) / 2 = 2.5: p1, p2 low; p3a, p3b high.
+	 * entropy p1 0; p2 1; p3a log2 3 = 1.585; p3b (g 2, h 1, i 3 of 6) 1.459
+	 *   -> sorted 0, 1, 1.459, 1.585 -> median (1 + 1.459) / 2 = 1.230:
+	 *   p1, p2 low; p3a, p3b high */
+	static const char k4[] = "p1 1 a\n"
+				 "p2 1 b\np2 2 c\n"
+				 "p3a 1 d\np3a 2 e\np3a 3 f\n"
+				 "p3b 1 g\np3b 2 g\np3b 3 h\np3b 4 i\np3b 5 i\np3b 6 i\n";
+	ck_assert_int_eq(tageval_key_read_buffer(f.inv, k4, sizeof k4 - 1, "k4", &f.key, &f.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_new(f.inv, f.key, NULL, &f.r, &f.err), TAGEVAL_OK);
+	double mp, me;
+	tageval_report_medians(f.r, &mp, &me);
+	ck_assert_double_eq_tol(mp, 2.5, TOL);
+	/* p3b: g 2/6, h 1/6, i 3/6 */
+	double h3b = -(1 / 3.0 * log2(1 / 3.0) + 1 / 6.0 * log2(1 / 6.0) + 1 / 2.0 * log2(0.5));
+	/* sorted: 0 (p1), 1 (p2), h3b = 1.459 (p3b), log2 3 = 1.585 (p3a) -> (1 + h3b) / 2 */
+	ck_assert_double_eq_tol(me, (1 + h3b) / 2, TOL);
+	/* low-polysemy p1 (1) + p2 (2) = 3 items; high p3a 3 + p3b 6 = 9 */
+	ck_assert_uint_eq(tageval_report_subset(f.r, subset(&f, "low-polysemy"))->items, 3);
+	ck_assert_uint_eq(tageval_report_subset(f.r, subset(&f, "high-polysemy"))->items, 9);
+	/* low-entropy p1 + p2 = 3 items; high-entropy p3a + p3b = 9 */
+	ck_assert_uint_eq(tageval_report_subset(f.r, subset(&f, "low-entropy"))->items, 3);
+	ck_assert_uint_eq(tageval_report_subset(f.r, subset(&f, "high-entropy"))->items, 9);
+	/* no part-of-speech suffix: no part-of-speech subsets */
+	size_t i;
+	ck_assert_int_eq(tageval_report_find_subset(f.r, "nouns", &i), TAGEVAL_ENOTFOUND);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(subsets_user)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	/* repeats count once; CRLF is read as LF */
+	static const char list[] = "w.n 1\r\nw.n 1 extra fields\r\nx.v 2\r\n";
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "mine", list, sizeof list - 1,
+							  "list", &f.err), TAGEVAL_OK);
+	/* after the 11 built-in subsets, before the 5 lexelts */
+	size_t i = subset(&f, "mine");
+	ck_assert_uint_eq(i, 11);
+	ck_assert_str_eq(tageval_report_subset(f.r, 12)->name, "v-n");
+	const struct tageval_report_subset *s = tageval_report_subset(f.r, i);
+	ck_assert_int_eq(s->kind, TAGEVAL_SUBSET_USER);
+	ck_assert_uint_eq(s->items, 2);
+	ck_assert_uint_eq(s->lexelts, 2);
+	/* (H(w.n) + H(x.v)) / 2 = (1.677 + 1) / 2 */
+	ck_assert_double_eq_tol(s->fine_entropy, (H_WN_FINE + 1) / 2, TOL);
+	/* S3 on it: w.n 1 right, x.v 2 wrong: 1 of 2 */
+	add_system(&f, "S3", s3);
+	check_cell(&f, "mine", 0, FINE, 0, 1.0, 2.0, 2.0);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(subsets_user_errors)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	static const char unknown[] = "w.n 1\nw.n 99\n";
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "u", unknown, sizeof unknown - 1,
+							  "list", &f.err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(f.err.file, "list");
+	ck_assert_uint_eq(f.err.line, 2);
+	ck_assert_str_eq(f.err.message, "instance \"w.n 99\" is not in the key");
+	static const char noid[] = "w.n\n";
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "u", noid, sizeof noid - 1,
+							  "list", &f.err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(f.err.message, "missing instance id");
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "u", "\n", 1, "list", &f.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(f.err.message, "no instances");
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "all", "w.n 1\n", 6, "list",
+							  &f.err), TAGEVAL_EINVAL);
+	ck_assert_str_eq(f.err.message, "there is already a subset \"all\"");
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "", "w.n 1\n", 6, "list",
+							  &f.err), TAGEVAL_EINVAL);
+	/* nothing was added by the failures */
+	ck_assert_uint_eq(tageval_report_subsets(f.r), 16);
+	add_system(&f, "S1", s1);
+	ck_assert_int_eq(tageval_report_add_subset_buffer(f.r, "late", "w.n 1\n", 6, "list",
+							  &f.err), TAGEVAL_EINVAL);
+	teardown(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ baselines */
+
+START_TEST(baseline_random)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_RANDOM, &f.err),
+			 TAGEVAL_OK);
+	ck_assert_str_eq(tageval_report_system_name(f.r, 0), "random");
+	ck_assert_int_eq(tageval_report_system_is_baseline(f.r, 0), 1);
+	/*
+	 * Uniform over the lexelt's senses; every item is attempted (10).
+	 * fine: w.n {a1, a1x, a1y, a2}: a1x 1/4, a2 1/4, "a1x a2" 2/4, U 0;
+	 *       x.v 1/2 + 1/2; y-a 1; z-p 1; v-n 1/2 + 1/2
+	 *       = 1/4 + 1/4 + 1/2 + 0 + 1 + 1 + 1 + 1 = 5
+	 */
+	check_cell(&f, "all", 0, FINE, 0, 5.0, 10.0, 10.0);
+	/*
+	 * mixed: guess a1 against key a1x earns Pr(a1x | a1) = 1/2:
+	 *   item 1 (a1x): 1/4 * 1/2 + 1/4 = 3/8; item 2 (a2): 1/4;
+	 *   item 3 (a1x a2): 1/4 * 1/2 + 1/4 + 1/4 = 5/8; item 4: 0;
+	 *   the other lexelts as fine: 4.  3/8 + 2/8 + 5/8 + 4 = 5.25
+	 */
+	check_cell(&f, "all", 0, MIXED, 0, 5.25, 10.0, 10.0);
+	/* coarse: a1, a1x, a1y all become a1 (3/4), a2 (1/4):
+	 *   3/4 + 1/4 + 1 + 0 + 4 = 6 */
+	check_cell(&f, "all", 0, COARSE, 0, 6.0, 10.0, 10.0);
+	/* minimal: item 3 has two tags (fine and coarse): 5 - 1/2 = 4.5 of 9;
+	 * coarse 6 - 1 = 5 of 9 */
+	check_cell(&f, "all", 0, FINE, 1, 4.5, 9.0, 9.0);
+	check_cell(&f, "all", 0, COARSE, 1, 5.0, 9.0, 9.0);
+	/* per lexelt: w.n fine 1/4 + 1/4 + 1/2 + 0 = 1 of 4 */
+	check_cell(&f, "w.n", 0, FINE, 0, 1.0, 4.0, 4.0);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(baseline_random_main)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_RANDOM_MAIN, &f.err),
+			 TAGEVAL_OK);
+	ck_assert_str_eq(tageval_report_system_name(f.r, 0), "random-main");
+	/*
+	 * w.n main senses {a1, a2}, 1/2 each; the other lexelts' senses are all
+	 * top-level, as for random.
+	 * fine: a1x 0, a2 1/2, "a1x a2" 1/2, U 0: 1; others 4: 5
+	 * mixed: a1x: 1/2 * 1/2 = 1/4; a2: 1/2; "a1x a2": 1/4 + 1/2 = 3/4; U 0;
+	 *        1/4 + 1/2 + 3/4 + 4 = 5.5
+	 * coarse: 1/2 + 1/2 + 1 + 0 + 4 = 6
+	 */
+	check_cell(&f, "all", 0, FINE, 0, 5.0, 10.0, 10.0);
+	check_cell(&f, "all", 0, MIXED, 0, 5.5, 10.0, 10.0);
+	check_cell(&f, "all", 0, COARSE, 0, 6.0, 10.0, 10.0);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(baseline_commonest)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_COMMONEST, &f.err),
+			 TAGEVAL_OK);
+	ck_assert_str_eq(tageval_report_system_name(f.r, 0), "commonest");
+	/*
+	 * w.n guesses a1x: 1, 0, 1, 0; x.v guesses b1 and b2 (tie), 1/2 each:
+	 * 1/2 + 1/2; y-a, z-p, v-n abstain: 3 of 6 attempted, P 1/2, R 3/10.
+	 */
+	struct tageval_report_cell c = cell(&f, "all", 0, FINE, 0);
+	ck_assert_double_eq_tol(c.correct, 3.0, TOL);
+	ck_assert_double_eq_tol(c.attempted, 6.0, TOL);
+	ck_assert_double_eq_tol(c.precision, 0.5, TOL);
+	ck_assert_double_eq_tol(c.recall, 0.3, TOL);
+	/* mixed: a1x against a2 earns nothing either: 3; coarse a1 = a1: 3 */
+	check_cell(&f, "all", 0, MIXED, 0, 3.0, 6.0, 10.0);
+	check_cell(&f, "all", 0, COARSE, 0, 3.0, 6.0, 10.0);
+	/* untrainable: nothing attempted, no precision, recall 0 of 4 */
+	c = cell(&f, "untrainable", 0, FINE, 0);
+	ck_assert(isnan(c.precision));
+	ck_assert_double_eq_tol(c.recall, 0.0, TOL);
+	ck_assert_double_eq_tol(c.total, 4.0, TOL);
+	teardown(&f);
+}
+END_TEST
+
+/* Without a sense map: fine only, and every tag is its own tree. */
+START_TEST(baseline_no_map)
+{
+	struct fixture f;
+	setup(&f, NULL, train);
+	ck_assert_uint_eq(tageval_report_granularities(f.r), 1);
+	ck_assert_int_eq(tageval_report_granularity(f.r, 0), TAGEVAL_FINE);
+	/* w.n senses {a1x, a2, a1y}: 1/3, 1/3, 2/3, 0 = 4/3; others 4 */
+	ck_assert_uint_eq(tageval_report_lexelt(f.r, 1)->polysemy, 3);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_RANDOM, &f.err),
+			 TAGEVAL_OK);
+	check_cell(&f, "all", 0, FINE, 0, 4.0 / 3 + 4, 10.0, 10.0);
+	teardown(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ systems, ranking */
+
+START_TEST(systems_cells)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	add_system(&f, "S1", s1);
+	add_system(&f, "S2", s2);
+	add_system(&f, "S3", s3);
+	/* S1: 3 of 4 attempted, 10 items */
+	check_cell(&f, "all", 0, FINE, 0, 3.0, 4.0, 10.0);
+	check_cell(&f, "all", 1, FINE, 0, 6.0, 8.0, 10.0);
+	check_cell(&f, "all", 2, FINE, 0, 5.0, 10.0, 10.0);
+	/* S3 mixed: "w.n 4 a2" against U 0, "x.v 2 b1" 0 ...: as fine, 5;
+	 * coarse: w.n 2 a1x -> a1 against a2: 0: also 5 */
+	check_cell(&f, "all", 2, MIXED, 0, 5.0, 10.0, 10.0);
+	check_cell(&f, "all", 2, COARSE, 0, 5.0, 10.0, 10.0);
+	/* minimal: S2's answer to w.n 3 (two key tags) is left out: 5 of 7, 9 items */
+	check_cell(&f, "all", 1, FINE, 1, 5.0, 7.0, 9.0);
+	/* the scorer's own totals equal the "all" cells */
+	struct tageval_score sc;
+	ck_assert_int_eq(tageval_report_system_score(f.r, 1, FINE, &sc), TAGEVAL_OK);
+	ck_assert_double_eq_tol(sc.correct, 6.0, TOL);
+	ck_assert_double_eq_tol(sc.attempted, 8.0, TOL);
+	ck_assert_uint_eq(sc.scored, 8);
+	/* nouns (w.n, v-n: 6 items): S3 w.n 1, 3 and v-n 1 right: 3 of 6 */
+	check_cell(&f, "nouns", 2, FINE, 0, 3.0, 6.0, 6.0);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(ranking_precision_then_recall)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	add_system(&f, "S1", s1);
+	add_system(&f, "S2", s2);
+	add_system(&f, "S3", s3);
+	add_system(&f, "S3-again", s3);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_RANDOM, &f.err),
+			 TAGEVAL_OK);
+	struct tageval_report_summary s;
+	ck_assert_int_eq(tageval_report_summarize(f.r, subset(&f, "all"), FINE, 0, &s),
+			 TAGEVAL_OK);
+	/* baselines take no part: 4 systems */
+	ck_assert_uint_eq(s.systems, 4);
+	ck_assert_uint_eq(s.ranked, 4);
+	/* S1 and S2 tie at P 3/4; S2 has more recall (6/10 > 3/10): best S2 */
+	ck_assert_uint_eq(s.best, 1);
+	/* S3 and S3-again tie on both: the earlier one */
+	ck_assert_uint_eq(s.worst, 2);
+	/* means: P (3/4 + 3/4 + 1/2 + 1/2) / 4 = 5/8; R (3 + 6 + 5 + 5) / 40 = 19/40;
+	 * attempted (4 + 8 + 10 + 10) / 4 = 8 */
+	ck_assert_double_eq_tol(s.precision, 5 / 8.0, TOL);
+	ck_assert_double_eq_tol(s.recall, 19 / 40.0, TOL);
+	ck_assert_double_eq_tol(s.attempted, 8.0, TOL);
+	/* untrainable (y-a, z-p, v-n: 4 items): S1 attempts none (not ranked),
+	 * S2 0 of 2 (P 0, R 0), S3 2 of 4 (P 1/2, R 1/2), S3-again the same */
+	ck_assert_int_eq(tageval_report_summarize(f.r, subset(&f, "untrainable"), FINE, 0, &s),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(s.systems, 4);
+	ck_assert_uint_eq(s.ranked, 3);
+	ck_assert_uint_eq(s.best, 2);
+	ck_assert_uint_eq(s.worst, 1);
+	/* P (0 + 1/2 + 1/2) / 3 = 1/3; R (0 + 0 + 1/2 + 1/2) / 4 = 1/4;
+	 * attempted (0 + 2 + 4 + 4) / 4 = 2.5 */
+	ck_assert_double_eq_tol(s.precision, 1 / 3.0, TOL);
+	ck_assert_double_eq_tol(s.recall, 0.25, TOL);
+	ck_assert_double_eq_tol(s.attempted, 2.5, TOL);
+	/* nouns: S1 3 of 3 (P 1, R 1/2), S2 4 of 4 (P 1, R 2/3): best S2 by recall;
+	 * worst S3 (P 1/2, R 1/2) */
+	ck_assert_int_eq(tageval_report_summarize(f.r, subset(&f, "nouns"), FINE, 0, &s),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(s.best, 1);
+	ck_assert_uint_eq(s.worst, 2);
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(ranking_nobody_attempted)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	add_system(&f, "S1", s1);
+	struct tageval_report_summary s;
+	/* S1 answers nothing of y-a */
+	ck_assert_int_eq(tageval_report_summarize(f.r, subset(&f, "y-a"), FINE, 0, &s),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(s.systems, 1);
+	ck_assert_uint_eq(s.ranked, 0);
+	ck_assert_uint_eq(s.best, TAGEVAL_REPORT_NONE);
+	ck_assert_uint_eq(s.worst, TAGEVAL_REPORT_NONE);
+	ck_assert(isnan(s.precision));
+	ck_assert_double_eq_tol(s.recall, 0.0, TOL);
+	teardown(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------ errors */
+
+START_TEST(errors)
+{
+	struct fixture f;
+	setup(&f, map, train);
+	add_system(&f, "S1", s1);
+	ck_assert_int_eq(tageval_report_add_system_buffer(f.r, "S1", s2, strlen(s2), "s2",
+							  &f.err), TAGEVAL_EINVAL);
+	ck_assert_str_eq(f.err.message, "two systems are called \"S1\"");
+	ck_assert_int_eq(tageval_report_add_system_buffer(f.r, "", s2, strlen(s2), "s2",
+							  &f.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_report_add_system(f.r, "stdin", "-", &f.err), TAGEVAL_EINVAL);
+	/* a bad line: the error of the scorer, and no system added */
+	static const char bad[] = "w.n 1 a1x\nw.n 2 a2/x\n";
+	ck_assert_int_eq(tageval_report_add_system_buffer(f.r, "bad", bad, sizeof bad - 1, "bad",
+							  &f.err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(f.err.file, "bad");
+	ck_assert_uint_eq(f.err.line, 2);
+	ck_assert_uint_eq(tageval_report_systems(f.r), 1);
+	/* a missing file */
+	ck_assert_int_eq(tageval_report_add_system(f.r, "gone", "/nonexistent/answers", &f.err),
+			 TAGEVAL_EIO);
+	ck_assert_uint_eq(tageval_report_systems(f.r), 1);
+	/* a baseline name taken by a system */
+	add_system(&f, "random", s2);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, TAGEVAL_BASELINE_RANDOM, &f.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_report_add_baseline(f.r, (enum tageval_baseline)7, &f.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_ptr_null(tageval_baseline_name((enum tageval_baseline)7));
+	/* out-of-range queries */
+	struct tageval_report_cell c;
+	ck_assert_int_eq(tageval_report_cell(f.r, 99, 0, 0, 0, &c), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_report_cell(f.r, 0, 9, 0, 0, &c), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_report_cell(f.r, 0, 0, 3, 0, &c), TAGEVAL_EINVAL);
+	ck_assert_ptr_null(tageval_report_subset(f.r, 99));
+	ck_assert_ptr_null(tageval_report_lexelt(f.r, 99));
+	ck_assert_ptr_null(tageval_report_system_name(f.r, 99));
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(errors_dag_map)
+{
+	/* parent form, c has two parents: coarse tags are ambiguous */
+	static const char dag[] = "a\nb\nc a\nc b\n";
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *k = NULL;
+	struct tageval_report *r = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(inv, dag, sizeof dag - 1, "dag", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_key_read_buffer(inv, "w 1 c\n", 6, "k", &k, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_new(inv, k, NULL, &r, &err), TAGEVAL_EFORMAT);
+	ck_assert_ptr_null(r);
+	/* a key of another inventory */
+	struct tageval_inventory *other = tageval_inventory_new();
+	ck_assert_int_eq(tageval_report_new(other, k, NULL, &r, &err), TAGEVAL_EINVAL);
+	tageval_inventory_free(other);
+	tageval_key_free(k);
+	tageval_inventory_free(inv);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	struct {
+		const char *name;
+		const TTest *test;
+	} tests[] = {
+		{ "entropy_values", entropy_values },
+		{ "lexelts_senses_polysemy_entropy", lexelts_senses_polysemy_entropy },
+		{ "lexelts_without_training", lexelts_without_training },
+		{ "subsets_built_in", subsets_built_in },
+		{ "subsets_median_even", subsets_median_even },
+		{ "subsets_user", subsets_user },
+		{ "subsets_user_errors", subsets_user_errors },
+		{ "baseline_random", baseline_random },
+		{ "baseline_random_main", baseline_random_main },
+		{ "baseline_commonest", baseline_commonest },
+		{ "baseline_no_map", baseline_no_map },
+		{ "systems_cells", systems_cells },
+		{ "ranking_precision_then_recall", ranking_precision_then_recall },
+		{ "ranking_nobody_attempted", ranking_nobody_attempted },
+		{ "errors", errors },
+		{ "errors_dag_map", errors_dag_map },
+	};
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		TCase *tc = tcase_create(tests[i].name);
+		tcase_add_test(tc, tests[i].test);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(report_suite());
+}

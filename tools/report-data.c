@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wsd-report's machine-readable outputs: JSON and CSV, one row per figure line. */
+#include <math.h>
+#include <string.h>
+
+#include "report-output.h"
+#include "tools-common.h"
+
+const char *report_granularity_name(enum tageval_granularity g)
+{
+	return g == TAGEVAL_MIXED ? "mixed" : g == TAGEVAL_COARSE ? "coarse" : "fine";
+}
+
+/* One output row. */
+struct row {
+	const struct tageval_report_subset *subset;
+	const char *system;   /* NULL for the average */
+	const char *kind;     /* system, baseline, average, best, worst */
+	const char *granularity;
+	int minimal;
+	double precision, recall, attempted, correct, items;
+};
+
+typedef void (*row_fn)(FILE *fp, const struct row *row, int first);
+
+/* Every row in order: subset, minimal, granularity, then systems, baselines, summaries. */
+static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
+{
+	int first = 1;
+	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
+		const struct tageval_report_subset *sub = tageval_report_subset(r, s);
+		for (int m = 0; m <= 1; m++) {
+			for (size_t g = 0; g < tageval_report_granularities(r); g++) {
+				struct row row = {
+					.subset = sub,
+					.granularity = report_granularity_name(
+						tageval_report_granularity(r, g)),
+					.minimal = m,
+				};
+				struct tageval_report_cell c;
+				for (int base = 0; base <= 1; base++)
+					for (size_t k = 0; k < tageval_report_systems(r); k++) {
+						if (tageval_report_system_is_baseline(r, k) != base)
+							continue;
+						tageval_report_cell(r, s, k, g, m, &c);
+						row.system = tageval_report_system_name(r, k);
+						row.kind = base ? "baseline" : "system";
+						row.precision = c.precision;
+						row.recall = c.recall;
+						row.attempted = c.attempted;
+						row.correct = c.correct;
+						row.items = c.total;
+						fn(fp, &row, first);
+						first = 0;
+					}
+				struct tageval_report_summary sum;
+				tageval_report_summarize(r, s, g, m, &sum);
+				if (sum.systems == 0)
+					continue;
+				row.items = c.total;
+				row.system = NULL;
+				row.kind = "average";
+				row.precision = sum.precision;
+				row.recall = sum.recall;
+				row.attempted = sum.attempted;
+				row.correct = NAN;
+				fn(fp, &row, first);
+				first = 0;
+				const size_t which[2] = { sum.best, sum.worst };
+				const char *const kinds[2] = { "best", "worst" };
+				for (int w = 0; w < 2; w++) {
+					if (which[w] == TAGEVAL_REPORT_NONE)
+						continue;
+					tageval_report_cell(r, s, which[w], g, m, &c);
+					row.system = tageval_report_system_name(r, which[w]);
+					row.kind = kinds[w];
+					row.precision = c.precision;
+					row.recall = c.recall;
+					row.attempted = c.attempted;
+					row.correct = c.correct;
+					fn(fp, &row, 0);
+				}
+			}
+		}
+	}
+}
+
+static void json_number(FILE *fp, double v)
+{
+	if (isnan(v))
+		fputs("null", fp);
+	else
+		fprintf(fp, "%.17g", v);
+}
+
+static void json_row(FILE *fp, const struct row *row, int first)
+{
+	fputs(first ? "\n  {\"subset\":" : ",\n  {\"subset\":", fp);
+	tools_json_string(fp, row->subset->name);
+	fputs(",\"system\":", fp);
+	if (row->system)
+		tools_json_string(fp, row->system);
+	else
+		fputs("null", fp);
+	fprintf(fp, ",\"kind\":\"%s\",\"granularity\":\"%s\",\"minimal\":%s,\"precision\":",
+		row->kind, row->granularity, row->minimal ? "true" : "false");
+	json_number(fp, row->precision);
+	fputs(",\"recall\":", fp);
+	json_number(fp, row->recall);
+	fputs(",\"attempted\":", fp);
+	json_number(fp, row->attempted);
+	fputs(",\"correct\":", fp);
+	json_number(fp, row->correct);
+	fputs(",\"items\":", fp);
+	json_number(fp, row->items);
+	fputs(",\"entropy\":{\"fine\":", fp);
+	json_number(fp, row->subset->fine_entropy);
+	fputs(",\"coarse\":", fp);
+	json_number(fp, row->subset->coarse_entropy);
+	fputs("}}", fp);
+}
+
+static const char *const kind_names[] = {
+	[TAGEVAL_SUBSET_ALL] = "all",
+	[TAGEVAL_SUBSET_POS] = "part-of-speech",
+	[TAGEVAL_SUBSET_TRAINABLE] = "trainable",
+	[TAGEVAL_SUBSET_UNTRAINABLE] = "untrainable",
+	[TAGEVAL_SUBSET_LOW_POLYSEMY] = "low-polysemy",
+	[TAGEVAL_SUBSET_HIGH_POLYSEMY] = "high-polysemy",
+	[TAGEVAL_SUBSET_LOW_ENTROPY] = "low-entropy",
+	[TAGEVAL_SUBSET_HIGH_ENTROPY] = "high-entropy",
+	[TAGEVAL_SUBSET_USER] = "user",
+	[TAGEVAL_SUBSET_LEXELT] = "lexelt",
+};
+
+static void json_file(FILE *fp, const char *field, const char *name)
+{
+	fprintf(fp, "\"%s\":", field);
+	if (name)
+		tools_json_string(fp, name);
+	else
+		fputs("null", fp);
+}
+
+void report_print_json(FILE *fp, const struct tageval_report *r,
+		       const struct report_sources *src)
+{
+	fputc('{', fp);
+	json_file(fp, "key", src->key);
+	fputc(',', fp);
+	json_file(fp, "senses", src->map);
+	fputc(',', fp);
+	json_file(fp, "train", src->train);
+	fputs(",\"granularities\":[", fp);
+	for (size_t g = 0; g < tageval_report_granularities(r); g++)
+		fprintf(fp, "%s\"%s\"", g ? "," : "",
+			report_granularity_name(tageval_report_granularity(r, g)));
+	double mp, me;
+	tageval_report_medians(r, &mp, &me);
+	fputs("],\"median_polysemy\":", fp);
+	json_number(fp, mp);
+	fputs(",\"median_entropy\":", fp);
+	json_number(fp, me);
+	fputs(",\n \"systems\":[", fp);
+	for (size_t k = 0; k < tageval_report_systems(r); k++) {
+		fputs(k ? "," : "", fp);
+		fputs("{\"name\":", fp);
+		tools_json_string(fp, tageval_report_system_name(r, k));
+		fprintf(fp, ",\"baseline\":%s}",
+			tageval_report_system_is_baseline(r, k) ? "true" : "false");
+	}
+	fputs("],\n \"lexelts\":[", fp);
+	for (size_t l = 0; l < tageval_report_lexelts(r); l++) {
+		const struct tageval_report_lexelt *lx = tageval_report_lexelt(r, l);
+		fputs(l ? ",\n  {\"name\":" : "\n  {\"name\":", fp);
+		tools_json_string(fp, lx->name);
+		fprintf(fp, ",\"items\":%zu,\"train_items\":%zu,\"polysemy\":%zu,\"entropy\":"
+			"{\"fine\":", lx->items, lx->train_items, lx->polysemy);
+		json_number(fp, lx->fine_entropy);
+		fputs(",\"coarse\":", fp);
+		json_number(fp, lx->coarse_entropy);
+		fputs("}}", fp);
+	}
+	fputs("],\n \"subsets\":[", fp);
+	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
+		const struct tageval_report_subset *sub = tageval_report_subset(r, s);
+		fputs(s ? ",\n  {\"name\":" : "\n  {\"name\":", fp);
+		tools_json_string(fp, sub->name);
+		fprintf(fp, ",\"kind\":\"%s\",\"items\":%zu,\"lexelts\":%zu,\"entropy\":{\"fine\":",
+			kind_names[sub->kind], sub->items, sub->lexelts);
+		json_number(fp, sub->fine_entropy);
+		fputs(",\"coarse\":", fp);
+		json_number(fp, sub->coarse_entropy);
+		fputs("}}", fp);
+	}
+	fputs("],\n \"rows\":[", fp);
+	each_row(fp, r, json_row);
+	fputs("]}\n", fp);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_string(FILE *fp, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void csv_number(FILE *fp, double v)
+{
+	if (!isnan(v))
+		fprintf(fp, "%.17g", v);
+}
+
+static void csv_row(FILE *fp, const struct row *row, int first)
+{
+	csv_string(fp, row->subset->name);
+	fputc(',', fp);
+	csv_string(fp, row->system ? row->system : "");
+	fprintf(fp, ",%s,%s,%s,", row->kind, row->granularity,
+		row->minimal ? "true" : "false");
+	const double v[] = { row->precision, row->recall, row->attempted, row->correct,
+			     row->items, row->subset->fine_entropy,
+			     row->subset->coarse_entropy };
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+		if (k)
+			fputc(',', fp);
+		csv_number(fp, v[k]);
+	}
+	fputc('\n', fp);
+}
+
+void report_print_csv(FILE *fp, const struct tageval_report *r)
+{
+	fputs("subset,system,kind,granularity,minimal,precision,recall,attempted,correct,items,"
+	      "fine_entropy,coarse_entropy\n", fp);
+	each_row(fp, r, csv_row);
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wsd-report --plot: an SVG bar chart, one panel per granularity, one
+ * horizontal bar per system and baseline (length = precision, a black tick
+ * at the recall), written by hand: no plotting library.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report-output.h"
+
+#define WIDTH 860
+#define NAME_W 190   /* the names, left of the bars */
+#define BAR_W 460    /* the length of precision 1 */
+#define ROW_H 22
+#define BAR_H 14
+#define PANEL_HEAD 44
+#define TOP 92
+
+static void xml_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			if ((unsigned char)*s < 0x20 && *s != '\t')
+				fputc('?', fp);
+			else
+				fputc(*s, fp);
+		}
+	}
+}
+
+static void value(FILE *fp, double v)
+{
+	if (isnan(v))
+		fputs("-", fp);
+	else
+		fprintf(fp, "%.3f", v);
+}
+
+static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0)
+{
+	size_t n = tageval_report_systems(r);
+	const char *gname = report_granularity_name(tageval_report_granularity(r, g));
+	int x0 = NAME_W + 10;
+	int h = (int)n * ROW_H;
+	fprintf(fp, "<g class=\"panel\" data-granularity=\"%s\">\n", gname);
+	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
+		"scoring</text>\n", y0 + 18, gname);
+	/* the axis: gridlines and labels every 0.2 */
+	for (int t = 0; t <= 5; t++) {
+		int x = x0 + t * BAR_W / 5;
+		fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#cccccc\"/>\n", x, y0 + PANEL_HEAD - 6, x, y0 + PANEL_HEAD + h);
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">"
+			"%.1f</text>\n", x, y0 + PANEL_HEAD - 10, t / 5.0);
+	}
+	int row = 0;
+	for (int base = 0; base <= 1; base++)
+		for (size_t k = 0; k < n; k++) {
+			if (tageval_report_system_is_baseline(r, k) != base)
+				continue;
+			struct tageval_report_cell c;
+			tageval_report_cell(r, subset, k, g, 0, &c);
+			const char *name = tageval_report_system_name(r, k);
+			int y = y0 + PANEL_HEAD + row * ROW_H;
+			double p = isnan(c.precision) ? 0.0 : c.precision;
+			double len = p * BAR_W;
+			fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
+				NAME_W, y + BAR_H - 2);
+			xml_text(fp, name);
+			fputs(base ? " (baseline)" : "", fp);
+			fputs("</text>\n", fp);
+			fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
+			xml_text(fp, name);
+			fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+				"<title>", x0, y + 2, len, BAR_H, base ? "#a0a0a0" : "#4878b0");
+			xml_text(fp, name);
+			fputs(": precision ", fp);
+			value(fp, c.precision);
+			fputs(", recall ", fp);
+			value(fp, c.recall);
+			fprintf(fp, ", attempted %.2f of %.0f</title></rect>\n", c.attempted, c.total);
+			if (!isnan(c.recall)) {
+				double xr = x0 + c.recall * BAR_W;
+				fprintf(fp, "<line class=\"recall\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+					"y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/>\n", xr, y,
+					xr, y + BAR_H + 4);
+			}
+			fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">P ", x0 + BAR_W + 8,
+				y + BAR_H - 2);
+			value(fp, c.precision);
+			fputs("  R ", fp);
+			value(fp, c.recall);
+			fputs(isnan(c.precision) ? "  (nothing attempted)" : "", fp);
+			fputs("</text>\n", fp);
+			row++;
+		}
+	fputs("</g>\n", fp);
+}
+
+void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
+		      const struct report_sources *src)
+{
+	size_t ng = tageval_report_granularities(r);
+	size_t n = tageval_report_systems(r);
+	int panel_h = PANEL_HEAD + (int)n * ROW_H + 16;
+	int height = TOP + (int)ng * panel_h + 10;
+	const struct tageval_report_subset *sub = tageval_report_subset(r, subset);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", WIDTH, height, WIDTH,
+		height);
+	fputs("<title>wsd-report: precision and recall on subset \"", fp);
+	xml_text(fp, sub->name);
+	fputs("\"</title>\n", fp);
+	fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+		WIDTH, height);
+	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">Precision and "
+	      "recall on \"", fp);
+	xml_text(fp, sub->name);
+	fprintf(fp, "\" (%zu items), key \"", sub->items);
+	xml_text(fp, src->key);
+	fputs("\"</text>\n", fp);
+	/* the legend */
+	fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
+		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n"
+		"<rect x=\"250\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#a0a0a0\"/>\n"
+		"<text x=\"270\" y=\"52\" font-size=\"12\">baseline: bar length = precision</text>\n"
+		"<line x1=\"500\" y1=\"38\" x2=\"500\" y2=\"56\" stroke=\"black\" "
+		"stroke-width=\"2\"/>\n"
+		"<text x=\"508\" y=\"52\" font-size=\"12\">recall (correct / all items)</text>\n",
+		BAR_H, BAR_H);
+	fputs("<text x=\"10\" y=\"74\" font-size=\"11\">Precision = correct / attempted; "
+	      "P and R on the right of each bar.</text>\n", fp);
+	for (size_t g = 0; g < ng; g++)
+		panel(fp, r, subset, g, TOP + (int)g * panel_h);
+	fputs("</svg>\n", fp);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wsd-report's readable output: one table per subset (full, then minimal). */
+#include <math.h>
+#include <string.h>
+
+#include "report-output.h"
+
+#define BLOCK 25 /* "  prec  recall  attempted" */
+
+static const char *pos_name(char pos)
+{
+	switch (pos) {
+	case 'n':
+		return "nouns";
+	case 'v':
+		return "verbs";
+	case 'a':
+		return "adjectives";
+	case 'p':
+		return "indeterminates";
+	}
+	return "no part of speech";
+}
+
+static void ratio3(FILE *fp, int width, double v)
+{
+	if (isnan(v))
+		fprintf(fp, "%*s", width, "-");
+	else
+		fprintf(fp, "%*.3f", width, v);
+}
+
+static void figures(FILE *fp, double p, double r, double a)
+{
+	fputs("   ", fp);
+	ratio3(fp, 6, p);
+	fputs("  ", fp);
+	ratio3(fp, 6, r);
+	if (isnan(a))
+		fprintf(fp, "  %9s", "-");
+	else
+		fprintf(fp, "  %9.2f", a);
+}
+
+static void line_of_system(FILE *fp, const struct tageval_report *r, size_t s, size_t k,
+			   int m, int width)
+{
+	fprintf(fp, "  %-*s", width, tageval_report_system_name(r, k));
+	for (size_t g = 0; g < tageval_report_granularities(r); g++) {
+		struct tageval_report_cell c;
+		tageval_report_cell(r, s, k, g, m, &c);
+		figures(fp, c.precision, c.recall, c.attempted);
+	}
+	fputc('\n', fp);
+}
+
+static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, int m, int width)
+{
+	size_t ng = tageval_report_granularities(r);
+	struct tageval_report_summary sum[3];
+	for (size_t g = 0; g < ng; g++)
+		tageval_report_summarize(r, s, g, m, &sum[g]);
+	if (sum[0].systems == 0)
+		return;
+	fprintf(fp, "  %-*s", width, "average");
+	for (size_t g = 0; g < ng; g++)
+		figures(fp, sum[g].precision, sum[g].recall, sum[g].attempted);
+	fputc('\n', fp);
+	for (int w = 0; w < 2; w++) {
+		fprintf(fp, "  %-*s", width, w ? "worst" : "best");
+		for (size_t g = 0; g < ng; g++) {
+			size_t k = w ? sum[g].worst : sum[g].best;
+			struct tageval_report_cell c = { NAN, NAN, NAN, NAN, NAN };
+			if (k != TAGEVAL_REPORT_NONE)
+				tageval_report_cell(r, s, k, g, m, &c);
+			figures(fp, c.precision, c.recall, c.attempted);
+		}
+		fputc('\n', fp);
+	}
+	for (int w = 0; w < 2; w++) {
+		fprintf(fp, "  %s system:", w ? "worst" : "best");
+		for (size_t g = 0; g < ng; g++) {
+			size_t k = w ? sum[g].worst : sum[g].best;
+			fprintf(fp, "%s %s %s", g ? "," : "",
+				report_granularity_name(tageval_report_granularity(r, g)),
+				k == TAGEVAL_REPORT_NONE ? "(none attempted any item)"
+							 : tageval_report_system_name(r, k));
+		}
+		fputc('\n', fp);
+	}
+}
+
+static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int width)
+{
+	size_t ng = tageval_report_granularities(r);
+	fprintf(fp, "  %-*s", width, m ? "minimal" : "");
+	for (size_t g = 0; g < ng; g++) {
+		const char *name = report_granularity_name(tageval_report_granularity(r, g));
+		fprintf(fp, "   %-*s", g + 1 < ng ? BLOCK : 0, name);
+	}
+	fputc('\n', fp);
+	fprintf(fp, "  %-*s", width, "");
+	for (size_t g = 0; g < ng; g++)
+		fprintf(fp, "   %6s  %6s  %9s", "prec", "recall", "attempted");
+	fputc('\n', fp);
+	size_t n = tageval_report_systems(r);
+	for (int base = 0; base <= 1; base++)
+		for (size_t k = 0; k < n; k++)
+			if (tageval_report_system_is_baseline(r, k) == base)
+				line_of_system(fp, r, s, k, m, width);
+	summary_lines(fp, r, s, m, width);
+}
+
+static void subset_heading(FILE *fp, const struct tageval_report *r, size_t s)
+{
+	const struct tageval_report_subset *sub = tageval_report_subset(r, s);
+	fprintf(fp, "\n== %s: %zu item%s", sub->name, sub->items, sub->items == 1 ? "" : "s");
+	if (sub->kind == TAGEVAL_SUBSET_LEXELT) {
+		for (size_t l = 0; l < tageval_report_lexelts(r); l++) {
+			const struct tageval_report_lexelt *lx = tageval_report_lexelt(r, l);
+			if (strcmp(lx->name, sub->name) != 0)
+				continue;
+			fprintf(fp, " (%s, %s, %zu training), polysemy %zu", pos_name(lx->pos),
+				lx->train_items ? "trainable" : "untrainable", lx->train_items,
+				lx->polysemy);
+			break;
+		}
+	} else {
+		fprintf(fp, " of %zu lexelt%s", sub->lexelts, sub->lexelts == 1 ? "" : "s");
+	}
+	fprintf(fp, "; entropy %.3f fine, %.3f coarse\n", sub->fine_entropy, sub->coarse_entropy);
+}
+
+void report_print_text(FILE *fp, const struct tageval_report *r,
+		       const struct report_sources *src)
+{
+	size_t n = tageval_report_systems(r);
+	int width = 7; /* "average", "minimal" */
+	for (size_t k = 0; k < n; k++) {
+		int len = (int)strlen(tageval_report_system_name(r, k));
+		if (len > width)
+			width = len;
+	}
+	fprintf(fp, "Key \"%s\"", src->key);
+	if (src->map)
+		fprintf(fp, ", sense map \"%s\"", src->map);
+	if (src->train)
+		fprintf(fp, ", training key \"%s\"", src->train);
+	double mp, me;
+	tageval_report_medians(r, &mp, &me);
+	fprintf(fp, ".\nMedian polysemy %g, median fine entropy %.3f bits (low-: below the median,"
+		" high-: at or above).\n", mp, me);
+	fprintf(fp, "prec = precision, recall, attempted = items answered (fractional); "
+		"minimal = single-tag items only.\n");
+	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
+		subset_heading(fp, r, s);
+		table(fp, r, s, 0, width);
+		fputc('\n', fp);
+		table(fp, r, s, 1, width);
+	}
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wsd-report - the Senseval results report: many systems and the baselines
+ * scored at every granularity, fully and minimally, on task subsets, with
+ * sense entropies and per-subset summaries (spec 002).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-output.h"
+#include "tageval.h"
+#include "tools-common.h"
+
+static const char prog[] = "wsd-report";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: %s [OPTIONS] KEY [NAME=]SYSTEM...\n"
+		"The Senseval results report: every SYSTEM's answers and the baselines scored\n"
+		"against KEY at each granularity, fully and minimally, on task subsets (all, parts\n"
+		"of speech, trainable, low/high polysemy and entropy, each lexelt), with sense\n"
+		"entropies and the average, best and worst system of each subset.\n"
+		"A system is named NAME, or after its file name without directories.\n"
+		"\n"
+		"  -s, --senses=MAP          sense map: adds mixed and coarse scoring\n"
+		"  -t, --train=TRAINKEY      training key: trainable subsets, commonest baseline,\n"
+		"                            entropies over training and test tags\n"
+		"      --subset=NAME=FILE    one more subset: the instances listed in FILE\n"
+		"      --no-baselines        leave out the random, random-main and commonest\n"
+		"                            baselines\n"
+		"      --format=FORMAT       text (default), json or csv\n"
+		"      --plot=FILE           write an SVG bar chart of the systems and baselines\n"
+		"      --plot-subset=NAME    the subset of the chart (default all)\n"
+		"  -h, --help                show this help and exit\n"
+		"  -V, --version             show the version and exit\n"
+		"\n"
+		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
+		"See wsd-report(1) and tageval-formats(5).\n",
+		prog);
+}
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+struct named {
+	const char *name;
+	const char *file;
+};
+
+/* "NAME=FILE" (split at the first '=') or "FILE" named after its base name. */
+static int split_named(char *arg, int need_name, struct named *out, const char *what)
+{
+	char *eq = strchr(arg, '=');
+	if (eq == NULL && need_name) {
+		tools_usage_error(prog, "%s \"%s\" is not NAME=FILE", what, arg);
+		return -1;
+	}
+	if (eq == NULL) {
+		const char *slash = strrchr(arg, '/');
+		out->name = slash ? slash + 1 : arg;
+		out->file = arg;
+		if (out->name[0] == '\0') {
+			tools_usage_error(prog, "%s \"%s\" has no file name", what, arg);
+			return -1;
+		}
+		return 0;
+	}
+	if (eq == arg) {
+		tools_usage_error(prog, "%s \"%s\" has an empty name", what, arg);
+		return -1;
+	}
+	if (eq[1] == '\0') {
+		tools_usage_error(prog, "%s \"%s\" has no file", what, arg);
+		return -1;
+	}
+	/* the name ends at the '=' (argv's strings may be modified) */
+	*eq = '\0';
+	out->name = arg;
+	out->file = eq + 1;
+	return 0;
+}
+
+static int check_names(const struct named *v, size_t n, const char *what, int baselines)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(v[i].name, v[j].name) == 0) {
+				tools_usage_error(prog, "two %ss are called \"%s\" (name them "
+						  "with NAME=FILE)", what, v[i].name);
+				return -1;
+			}
+		for (int b = 0; baselines && b <= TAGEVAL_BASELINE_COMMONEST; b++)
+			if (strcmp(v[i].name, tageval_baseline_name(b)) == 0) {
+				tools_usage_error(prog, "the system name \"%s\" is a baseline's "
+						  "(rename it with NAME=FILE)", v[i].name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Reports the answer lines a system's fine-grained pass could not score. */
+static void report_unscored(const struct tageval_report *r, size_t k, const char *file)
+{
+	struct tageval_score s;
+	if (tageval_report_system_score(r, k, 0, &s))
+		return;
+	size_t bad = s.not_in_key + s.invalid + s.excluded;
+	if (bad)
+		fprintf(stderr, "%s: %s: %zu answer line%s not scored (%zu for instances not in "
+			"the key, %zu without tags, %zu repeated)\n", prog, file, bad,
+			bad == 1 ? "" : "s", s.not_in_key, s.invalid, s.excluded);
+}
+
+static int write_plot(const char *path, const struct tageval_report *r, size_t subset,
+		      const struct report_sources *src)
+{
+	FILE *fp = fopen(path, "w");
+	if (fp == NULL) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	report_write_svg(fp, r, subset, src);
+	int failed = fflush(fp) != 0 || ferror(fp);
+	int saved = errno;
+	if (fclose(fp) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (failed) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, path,
+			strerror(saved ? saved : EIO));
+		remove(path);
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_SUBSET = 256, OPT_NO_BASELINES, OPT_FORMAT, OPT_PLOT, OPT_PLOT_SUBSET };
+
+struct options {
+	const char *map, *train, *plot, *plot_subset;
+	struct named *subsets, *systems;
+	size_t nsubsets, nsystems;
+	int baselines;
+	enum format format;
+	const char *key;
+};
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "senses", required_argument, NULL, 's' },
+		{ "train", required_argument, NULL, 't' },
+		{ "subset", required_argument, NULL, OPT_SUBSET },
+		{ "no-baselines", no_argument, NULL, OPT_NO_BASELINES },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "plot-subset", required_argument, NULL, OPT_PLOT_SUBSET },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:t:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->map = optarg;
+			break;
+		case 't':
+			o->train = optarg;
+			break;
+		case OPT_SUBSET:
+			if (split_named(optarg, 1, &o->subsets[o->nsubsets], "subset"))
+				return EXIT_INVALID_USAGE;
+			o->nsubsets++;
+			break;
+		case OPT_NO_BASELINES:
+			o->baselines = 0;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				o->format = FORMAT_CSV;
+			else {
+				tools_usage_error(prog, "invalid format \"%s\" (text, json or csv)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case OPT_PLOT_SUBSET:
+			o->plot_subset = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		case 'V':
+			return tools_version(prog);
+		default:
+			return tools_option_error(prog, c, argv);
+		}
+	}
+	if (argc - optind < 2) {
+		tools_usage_error(prog, "missing operand: KEY and at least one SYSTEM are required");
+		return EXIT_INVALID_USAGE;
+	}
+	o->key = argv[optind];
+	for (int i = optind + 1; i < argc; i++) {
+		struct named *s = &o->systems[o->nsystems];
+		if (split_named(argv[i], 0, s, "system"))
+			return EXIT_INVALID_USAGE;
+		if (strcmp(s->file, "-") == 0) {
+			tools_usage_error(prog, "a system cannot be read from standard input "
+					  "(it is read once per granularity)");
+			return EXIT_INVALID_USAGE;
+		}
+		o->nsystems++;
+	}
+	if (check_names(o->systems, o->nsystems, "system", o->baselines) ||
+	    check_names(o->subsets, o->nsubsets, "subset", 0))
+		return EXIT_INVALID_USAGE;
+	int stdin_users = (strcmp(o->key, "-") == 0) + (o->map && strcmp(o->map, "-") == 0) +
+			  (o->train && strcmp(o->train, "-") == 0);
+	for (size_t i = 0; i < o->nsubsets; i++)
+		stdin_users += strcmp(o->subsets[i].file, "-") == 0;
+	if (stdin_users > 1) {
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		return EXIT_INVALID_USAGE;
+	}
+	if (o->plot_subset && !o->plot) {
+		tools_usage_error(prog, "--plot-subset needs --plot");
+		return EXIT_INVALID_USAGE;
+	}
+	return -1;
+}
+
+/* Reads everything and builds the whole report; returns the exit status or -1. */
+static int build(const struct options *o, struct tageval_inventory *inv,
+		 struct tageval_key **key, struct tageval_key **train,
+		 struct tageval_report **report)
+{
+	struct tageval_error err = { 0 };
+	if ((o->map && tageval_inventory_read_map(inv, o->map, &err)) ||
+	    tageval_key_read(inv, o->key, key, &err) ||
+	    (o->train && tageval_key_read(inv, o->train, train, &err)) ||
+	    tageval_report_new(inv, *key, *train, report, &err))
+		goto fail;
+	for (size_t i = 0; i < o->nsubsets; i++)
+		if (tageval_report_add_subset(*report, o->subsets[i].name, o->subsets[i].file,
+					      &err))
+			goto fail;
+	for (size_t i = 0; i < o->nsystems; i++) {
+		if (tageval_report_add_system(*report, o->systems[i].name, o->systems[i].file,
+					      &err))
+			goto fail;
+		report_unscored(*report, tageval_report_systems(*report) - 1, o->systems[i].file);
+	}
+	for (int b = 0; o->baselines && b <= TAGEVAL_BASELINE_COMMONEST; b++) {
+		if (b == TAGEVAL_BASELINE_COMMONEST && *train == NULL)
+			break;
+		if (tageval_report_add_baseline(*report, b, &err))
+			goto fail;
+	}
+	return -1;
+fail:
+	tools_print_error(prog, &err);
+	return EXIT_DATA;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .baselines = 1, .format = FORMAT_TEXT };
+	o.subsets = calloc((size_t)argc, sizeof *o.subsets);
+	o.systems = calloc((size_t)argc, sizeof *o.systems);
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *key = NULL, *train = NULL;
+	struct tageval_report *report = NULL;
+	int status;
+	if (!o.subsets || !o.systems || !inv) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		status = EXIT_DATA;
+		goto out;
+	}
+	if ((status = parse(argc, argv, &o)) >= 0)
+		goto out;
+	if ((status = build(&o, inv, &key, &train, &report)) >= 0)
+		goto out;
+	struct report_sources src = { o.key, o.map, o.train };
+	if (o.plot) {
+		size_t subset;
+		const char *name = o.plot_subset ? o.plot_subset : "all";
+		if (tageval_report_find_subset(report, name, &subset)) {
+			tools_usage_error(prog, "--plot-subset: there is no subset \"%s\"", name);
+			status = EXIT_INVALID_USAGE;
+			goto out;
+		}
+		if (write_plot(o.plot, report, subset, &src)) {
+			status = EXIT_DATA;
+			goto out;
+		}
+	}
+	if (o.format == FORMAT_JSON)
+		report_print_json(stdout, report, &src);
+	else if (o.format == FORMAT_CSV)
+		report_print_csv(stdout, report);
+	else
+		report_print_text(stdout, report, &src);
+	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+out:
+	tageval_report_free(report);
+	tageval_key_free(train);
+	tageval_key_free(key);
+	tageval_inventory_free(inv);
+	free(o.subsets);
+	free(o.systems);
+	return status;
+}
