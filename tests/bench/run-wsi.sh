@@ -14,6 +14,8 @@
 #   GEN_WSI          the generator (default BUILDDIR/tests/bench/gen-wsi; when
 #                    that is missing, gen-wsi.c is compiled with ${CC:-cc})
 #   BENCH_SKLEARN    0: skip the scikit-learn comparison
+#   BENCH_PYTHON     the Python with scikit-learn (default python3; Debian's
+#                    python3-sklearn is in /usr/bin/python3)
 #   BENCH_GNU_TIME   0: do not use /usr/bin/time (wall time only, no peak RSS)
 #
 # Targets, at N = 1000000: under 0.5 s of wall time for all the metrics
@@ -227,8 +229,9 @@ printf '\ntargets (at N = 1000000 only): wall < 0.5 s and peak RSS < 2x input\n'
 if [ "${BENCH_SKLEARN:-1}" = 0 ]; then
 	exit $status
 fi
-if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import sklearn' 2>/dev/null; then
-	printf '\nscikit-learn: not installed (python3 -c "import sklearn" fails); comparison skipped\n'
+python=${BENCH_PYTHON:-python3}
+if ! command -v "$python" >/dev/null 2>&1 || ! "$python" -c 'import sklearn' 2>/dev/null; then
+	printf '\nscikit-learn: not installed (%s -c "import sklearn" fails); comparison skipped\n' "$python"
 	exit $status
 fi
 
@@ -263,8 +266,8 @@ end = time.perf_counter()
 print('%.17g %.3f %.3f' % (total / n, read - start, end - read))
 EOF
 printf '\nscikit-learn %s: homogeneity_completeness_v_measure per word, same files\n' \
-	"$(python3 -c 'import sklearn; print(sklearn.__version__)')"
-measure python3 "$scratch/sk.py" "$gold" "$clusters"
+	"$("$python" -c 'import sklearn; print(sklearn.__version__)')"
+measure "$python" "$scratch/sk.py" "$gold" "$clusters"
 if [ "$m_rc" != 0 ]; then
 	printf '  failed (exit %s): %s\n' "$m_rc" "$(tail -n 1 "$scratch/err")"
 	exit $status
