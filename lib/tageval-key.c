@@ -120,14 +120,9 @@ static int add_fields(struct tageval_key *key, const char *lexelt, const char *i
 		      const char *const *tags, size_t ntags, int named, struct tageval_error *err)
 {
 	char *small[16];
-	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
+	char **field = tv_api_fields(small, 16, lexelt, instance, tags, ntags);
 	if (field == NULL)
 		return tv_nomem(err);
-	/* the fields are only read: the casts drop const for struct tv_line */
-	field[0] = (char *)(uintptr_t)lexelt;
-	field[1] = (char *)(uintptr_t)instance;
-	for (size_t i = 0; i < ntags; i++)
-		field[i + 2] = (char *)(uintptr_t)tags[i];
 	struct tv_line l = { .name = key->name, .lineno = key->ninst + 1, .field = field,
 			     .nfield = ntags + 2 };
 	int rc = TAGEVAL_OK;

@@ -162,6 +162,15 @@ void tv_batch_clear(struct tv_batch *b);
  */
 int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err);
 
+/*
+ * The fields of a line given through the API (lexelt, instance, tags), in
+ * @small when @nsmall is enough, else in a new array (the caller frees it
+ * when it is not @small); NULL when out of memory.  The strings are only
+ * read: the casts drop const for struct tv_line.
+ */
+char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char *instance,
+		     const char *const *tags, size_t ntags);
+
 /* Parses a weight: a finite decimal number >= 0; returns 0 on success, -1 if invalid. */
 int tv_parse_weight(const char *s, double *out);
 

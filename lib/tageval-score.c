@@ -538,13 +538,9 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 		     size_t ntags, struct tageval_error *err)
 {
 	char *small[16];
-	char **field = ntags + 2 <= 16 ? small : malloc((ntags + 2) * sizeof *field);
+	char **field = tv_api_fields(small, 16, lexelt, instance, tags, ntags);
 	if (field == NULL)
 		return tv_nomem(err);
-	field[0] = (char *)(uintptr_t)lexelt;
-	field[1] = (char *)(uintptr_t)instance;
-	for (size_t i = 0; i < ntags; i++)
-		field[i + 2] = (char *)(uintptr_t)tags[i];
 	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
 			     .nfield = ntags + 2, .weights = weights,
 			     .inst = inst < s->key->ninst ? inst : TV_NONE };

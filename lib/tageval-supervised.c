@@ -326,6 +326,16 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
 
 /* ------------------------------------------------------------ drawn splits */
 
+/* The instances of @word in a random order, into @tmp; returns their number. */
+static size_t shuffled(const struct tageval_supervised *s, size_t word, gsl_rng *rng,
+		       uint32_t *tmp)
+{
+	size_t n = s->start[word + 1] - s->start[word];
+	memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
+	gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+	return n;
+}
+
 int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
 				 struct tageval_error *err)
 {
@@ -345,9 +355,7 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 	for (size_t word = 0; word < w->words.n; word++) {
 		if (!s->selected[word])
 			continue;
-		size_t n = s->start[word + 1] - s->start[word];
-		memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
-		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+		size_t n = shuffled(s, word, rng, tmp);
 		for (size_t i = 0; i < n; i++)
 			fold[tmp[i]] = (uint32_t)(i % k);
 	}
@@ -404,9 +412,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 		for (size_t word = 0; word < w->words.n; word++) {
 			if (!s->selected[word])
 				continue;
-			size_t n = s->start[word + 1] - s->start[word];
-			memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
-			gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+			size_t n = shuffled(s, word, rng, tmp);
 			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
 			for (size_t i = 0; i < n; i++)
 				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;

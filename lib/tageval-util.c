@@ -76,3 +76,16 @@ int tv_parse_weight(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char *instance,
+		     const char *const *tags, size_t ntags)
+{
+	char **field = ntags + 2 <= nsmall ? small : malloc((ntags + 2) * sizeof *field);
+	if (field == NULL)
+		return NULL;
+	field[0] = (char *)(uintptr_t)lexelt;
+	field[1] = (char *)(uintptr_t)instance;
+	for (size_t i = 0; i < ntags; i++)
+		field[i + 2] = (char *)(uintptr_t)tags[i];
+	return field;
+}

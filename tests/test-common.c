@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,4 +57,25 @@ int run_suite(Suite *s)
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->s = realloc(b->s, cap);
+		ck_assert_ptr_nonnull(b->s);
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
 }

@@ -29,6 +29,15 @@ void score_strings(const char *map, const char *key, const char *answers,
 		   enum tageval_granularity g, int minimal, int conjunctive,
 		   struct scored *out);
 
+/* A growing string for test inputs made in code; b->s is NUL-terminated. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Appends printf-style to @b (aborts the test on failure). */
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Runs a suite (CK_FORK as in the environment); returns the exit status. */
 int run_suite(Suite *s);
 

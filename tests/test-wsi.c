@@ -12,7 +12,6 @@
  * on the base; the 2007 entropy divides by log q).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,32 +19,6 @@
 #include "test-common.h"
 
 /* ------------------------------------------------------------- helpers */
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	ck_assert_int_ge(n, 0);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		b->s = realloc(b->s, cap);
-		ck_assert_ptr_nonnull(b->s);
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
 
 /*
  * Appends one word's instances to a gold key and a clusters file: cell
