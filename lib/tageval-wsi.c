@@ -525,6 +525,9 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 	if (tv_grow((void **)&t->keys, &t->keycap, n, sizeof *t->keys))
 		return TAGEVAL_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
+		/* the instances are in gold-file order, not the word's: fetch ahead */
+		if (i + 16 < n)
+			__builtin_prefetch(&w->in[items[i + 16]]);
 		const struct tv_winst *in = &w->in[items[i]];
 		uint32_t k = jar ? in->cl_j : in->cl_p;
 		uint32_t c = jar ? in->class_j : in->class_l;
@@ -568,6 +571,8 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 			return TAGEVAL_ENOMEM;
 		memset(t->dense, 0, nk * nc * sizeof *t->dense);
 		for (size_t i = 0; i < n; i++) {
+			if (i + 16 < n)
+				__builtin_prefetch(&w->in[items[i + 16]]);
 			const struct tv_winst *in = &w->in[items[i]];
 			uint32_t k = t->klocal[jar ? in->cl_j : in->cl_p];
 			uint32_t c = t->clocal[jar ? in->class_j : in->class_l];
@@ -584,6 +589,8 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 	} else {
 		/* large and sparse: sort the (cluster, class) keys */
 		for (size_t i = 0; i < n; i++) {
+			if (i + 16 < n)
+				__builtin_prefetch(&w->in[items[i + 16]]);
 			const struct tv_winst *in = &w->in[items[i]];
 			uint64_t k = t->klocal[jar ? in->cl_j : in->cl_p];
 			uint64_t c = t->clocal[jar ? in->class_j : in->class_l];
