@@ -115,13 +115,25 @@ static size_t add_instance(const struct tageval_inventory *inv, const struct tag
 	return d;
 }
 
-/* Entropy of the touched weights; clears them. */
+static int by_weight(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Entropy of the touched weights; clears them.  The weights are summed in
+ * sorted order, not in the order the tags were met: two lexelts with the
+ * same distribution then get the same bits, so that a tie with the median
+ * entropy is a tie (high), not one unit in the last place below it.
+ */
 static double take_entropy(struct scratch *s, double *buf)
 {
 	for (size_t k = 0; k < s->ntouched; k++) {
 		buf[k] = s->acc[s->touched[k]];
 		s->acc[s->touched[k]] = 0.0;
 	}
+	qsort(buf, s->ntouched, sizeof *buf, by_weight);
 	double h = tageval_entropy(buf, s->ntouched);
 	s->ntouched = 0;
 	return h;

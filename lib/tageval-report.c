@@ -45,6 +45,31 @@ void tageval_report_free(struct tageval_report *r)
 	free(r);
 }
 
+/* The map line that first gives a tag a second parent (the map's name is the caller's). */
+static int dag_error(const struct tageval_inventory *inv, struct tageval_error *err)
+{
+	size_t line = 0;
+	uint32_t tag = 0, parent = 0;
+	for (size_t t = 0; t < inv->nnode; t++) {
+		const struct tv_node *n = &inv->node[t];
+		if (n->parents.n < 2)
+			continue;
+		size_t l = inv->edge_line.v[n->pseq.v[1]];
+		if (line == 0 || l < line) {
+			line = l;
+			tag = (uint32_t)t;
+			parent = n->parents.v[1];
+		}
+	}
+	char qt[80], qp[80];
+	const char *st = tv_inventory_name(inv, tag), *sp = tv_inventory_name(inv, parent);
+	tv_quote(qt, sizeof qt, st, strlen(st));
+	tv_quote(qp, sizeof qp, sp, strlen(sp));
+	return tv_error(err, TAGEVAL_EFORMAT, "", line,
+			"tag \"%s\" has a second parent \"%s\": the report needs a "
+			"tree-shaped sense map", qt, qp);
+}
+
 int tageval_report_new(struct tageval_inventory *inv, const struct tageval_key *key,
 		       const struct tageval_key *train, struct tageval_report **out,
 		       struct tageval_error *err)
@@ -54,9 +79,7 @@ int tageval_report_new(struct tageval_inventory *inv, const struct tageval_key *
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the keys must be read with the report's inventory");
 	if (inv->dag)
-		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
-				"a tag has several parents: the report needs a tree-shaped "
-				"sense map");
+		return dag_error(inv, err);
 	if (key->ninst > UINT32_MAX - 1)
 		return tv_nomem(err);
 	struct tageval_report *r = calloc(1, sizeof *r);

@@ -692,7 +692,9 @@ TAGEVAL_EXPORT double tageval_entropy(const double *weights, size_t n);
  *   order.  Built-in subsets without items are left out, except "all".
  *
  * A report needs a tree-shaped sense map (or none): TAGEVAL_EFORMAT when a
- * tag has several top-level ancestors.
+ * tag has several parents, with the line of the map that gives the first
+ * second parent in err->line (err->file is left empty: the report does not
+ * know the map's name).
  */
 struct tageval_report;
 

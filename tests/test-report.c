@@ -295,6 +295,45 @@ START_TEST(subsets_median_even)
 }
 END_TEST
 
+/*
+ * A tie with the median entropy, met in another order.  A and B both have
+ * tags of counts 1, 2, 3 (of 6), so H = -(1/6 log2 1/6 + 1/3 log2 1/3 +
+ * 1/2 log2 1/2) = 1.459 bits, but A meets them as 1, 2, 3 and B as 1, 3, 2;
+ * C has four equal tags, 2 bits.  Sorted: 1.459, 1.459, 2 -> median 1.459,
+ * and both A and B are at the median, hence high-entropy (all 16 items):
+ * no lexelt is below it, so there is no low-entropy subset.  (Summed in the
+ * order met, B's entropy came out one unit in the last place lower than
+ * A's and B fell into low-entropy.)
+ */
+START_TEST(subsets_median_entropy_tie_order)
+{
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	f.inv = tageval_inventory_new();
+	static const char k3[] = "A 1 a\nA 2 b\nA 3 b\nA 4 c\nA 5 c\nA 6 c\n"
+				 "B 1 a\nB 2 c\nB 3 c\nB 4 c\nB 5 b\nB 6 b\n"
+				 "C 1 a\nC 2 b\nC 3 c\nC 4 d\n";
+	ck_assert_int_eq(tageval_key_read_buffer(f.inv, k3, sizeof k3 - 1, "k3", &f.key, &f.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_new(f.inv, f.key, NULL, &f.r, &f.err), TAGEVAL_OK);
+	double h = -(1 / 6.0 * log2(1 / 6.0) + 1 / 3.0 * log2(1 / 3.0) + 0.5 * log2(0.5));
+	const struct tageval_report_lexelt *a = tageval_report_lexelt(f.r, 0),
+					   *b = tageval_report_lexelt(f.r, 1);
+	ck_assert_str_eq(a->name, "A");
+	ck_assert_str_eq(b->name, "B");
+	ck_assert_double_eq_tol(a->fine_entropy, h, TOL);
+	ck_assert(a->fine_entropy == b->fine_entropy);
+	ck_assert(a->coarse_entropy == b->coarse_entropy);
+	double me;
+	tageval_report_medians(f.r, NULL, &me);
+	ck_assert(me == a->fine_entropy);
+	ck_assert_uint_eq(tageval_report_subset(f.r, subset(&f, "high-entropy"))->items, 16);
+	size_t i;
+	ck_assert_int_eq(tageval_report_find_subset(f.r, "low-entropy", &i), TAGEVAL_ENOTFOUND);
+	teardown(&f);
+}
+END_TEST
+
 START_TEST(subsets_user)
 {
 	struct fixture f;
@@ -608,6 +647,10 @@ START_TEST(errors_dag_map)
 	ck_assert_int_eq(tageval_key_read_buffer(inv, "w 1 c\n", 6, "k", &k, &err), TAGEVAL_OK);
 	ck_assert_int_eq(tageval_report_new(inv, k, NULL, &r, &err), TAGEVAL_EFORMAT);
 	ck_assert_ptr_null(r);
+	/* line 4 gives c its second parent */
+	ck_assert_uint_eq(err.line, 4);
+	ck_assert_str_eq(err.message, "tag \"c\" has a second parent \"b\": the report needs a "
+			 "tree-shaped sense map");
 	/* a key of another inventory */
 	struct tageval_inventory *other = tageval_inventory_new();
 	ck_assert_int_eq(tageval_report_new(other, k, NULL, &r, &err), TAGEVAL_EINVAL);
@@ -629,6 +672,7 @@ static Suite *report_suite(void)
 		{ "lexelts_without_training", lexelts_without_training },
 		{ "subsets_built_in", subsets_built_in },
 		{ "subsets_median_even", subsets_median_even },
+		{ "subsets_median_entropy_tie_order", subsets_median_entropy_tie_order },
 		{ "subsets_user", subsets_user },
 		{ "subsets_user_errors", subsets_user_errors },
 		{ "baseline_random", baseline_random },

@@ -9,9 +9,12 @@
 
 #include "report-output.h"
 
-#define WIDTH 860
-#define NAME_W 190   /* the names, left of the bars */
+#define NAME_W 190   /* the names, left of the bars: at least this wide */
+#define NAME_W_MAX 370
+#define CHAR_W 7.5   /* a generous width of one character at font-size 12 */
 #define BAR_W 460    /* the length of precision 1 */
+#define RIGHT_W 210  /* the figures right of the bars */
+#define TITLE_MAX 40 /* characters of a subset or file name in the title */
 #define ROW_H 22
 #define BAR_H 14
 #define PANEL_HEAD 44
@@ -43,6 +46,48 @@ static void xml_text(FILE *fp, const char *s)
 	}
 }
 
+/* The number of characters (not bytes) of the UTF-8 string @s. */
+static size_t chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* @s, cut to @max characters with an ellipsis when longer. */
+static void xml_text_cut(FILE *fp, const char *s, size_t max)
+{
+	if (chars(s) <= max) {
+		xml_text(fp, s);
+		return;
+	}
+	char buf[256];
+	size_t n = 0, b = 0;
+	for (; s[b] && b + 4 < sizeof buf; b++) {
+		if (((unsigned char)s[b] & 0xC0) != 0x80 && ++n == max)
+			break;
+		buf[b] = s[b];
+	}
+	buf[b] = '\0';
+	xml_text(fp, buf);
+	fputs("\xe2\x80\xa6", fp); /* ... */
+}
+
+/* A name column wide enough for the longest name (within NAME_W_MAX). */
+static int name_width(const struct tageval_report *r)
+{
+	size_t longest = 0;
+	for (size_t k = 0; k < tageval_report_systems(r); k++) {
+		size_t n = chars(tageval_report_system_name(r, k)) +
+			   (tageval_report_system_is_baseline(r, k) ? 11 : 0);
+		if (n > longest)
+			longest = n;
+	}
+	double w = (double)longest * CHAR_W + 12;
+	return w < NAME_W ? NAME_W : w > NAME_W_MAX ? NAME_W_MAX : (int)w;
+}
+
 static void value(FILE *fp, double v)
 {
 	if (isnan(v))
@@ -51,11 +96,14 @@ static void value(FILE *fp, double v)
 		fprintf(fp, "%.3f", v);
 }
 
-static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0)
+static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0,
+		  int name_w)
 {
 	size_t n = tageval_report_systems(r);
 	const char *gname = report_granularity_name(tageval_report_granularity(r, g));
-	int x0 = NAME_W + 10;
+	int x0 = name_w + 10;
+	/* characters of a name that fit its column (" (baseline)" aside) */
+	size_t fit = (size_t)((name_w - 12) / CHAR_W);
 	int h = (int)n * ROW_H;
 	fprintf(fp, "<g class=\"panel\" data-granularity=\"%s\">\n", gname);
 	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
@@ -80,8 +128,16 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			double p = isnan(c.precision) ? 0.0 : c.precision;
 			double len = p * BAR_W;
 			fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
-				NAME_W, y + BAR_H - 2);
-			xml_text(fp, name);
+				name_w, y + BAR_H - 2);
+			if (chars(name) > fit - (base ? 11 : 0)) {
+				/* too long: cut, the whole name on hovering */
+				fputs("<title>", fp);
+				xml_text(fp, name);
+				fputs("</title>", fp);
+				xml_text_cut(fp, name, fit - (base ? 11 : 0));
+			} else {
+				xml_text(fp, name);
+			}
 			fputs(base ? " (baseline)" : "", fp);
 			fputs("</text>\n", fp);
 			fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
@@ -119,22 +175,24 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 	size_t n = tageval_report_systems(r);
 	int panel_h = PANEL_HEAD + (int)n * ROW_H + 16;
 	int height = TOP + (int)ng * panel_h + 10;
+	int name_w = name_width(r), width = name_w + 10 + BAR_W + RIGHT_W;
 	const struct tageval_report_subset *sub = tageval_report_subset(r, subset);
+	const char *slash = strrchr(src->key, '/');
+	const char *keyname = slash && slash[1] ? slash + 1 : src->key;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
 	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", WIDTH, height, WIDTH,
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
 		height);
 	fputs("<title>wsd-report: precision and recall on subset \"", fp);
 	xml_text(fp, sub->name);
 	fputs("\"</title>\n", fp);
 	fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-		WIDTH, height);
+		width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">Precision and "
-	      "recall on \"", fp);
-	xml_text(fp, sub->name);
-	fprintf(fp, "\" (%zu items), key \"", sub->items);
-	xml_text(fp, src->key);
-	fputs("\"</text>\n", fp);
+	      "recall on subset \"", fp);
+	xml_text_cut(fp, sub->name, TITLE_MAX);
+	fprintf(fp, "\" (%zu item%s), by granularity</text>\n", sub->items,
+		sub->items == 1 ? "" : "s");
 	/* the legend */
 	fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
 		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n"
@@ -144,9 +202,13 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 		"stroke-width=\"2\"/>\n"
 		"<text x=\"508\" y=\"52\" font-size=\"12\">recall (correct / all items)</text>\n",
 		BAR_H, BAR_H);
-	fputs("<text x=\"10\" y=\"74\" font-size=\"11\">Precision = correct / attempted; "
-	      "P and R on the right of each bar.</text>\n", fp);
+	fputs("<text x=\"10\" y=\"74\" font-size=\"11\"><title>", fp);
+	xml_text(fp, src->key);
+	fputs("</title>Key ", fp);
+	xml_text_cut(fp, keyname, TITLE_MAX);
+	fputs(". Precision = correct / attempted; P and R on the right of each bar.</text>\n",
+	      fp);
 	for (size_t g = 0; g < ng; g++)
-		panel(fp, r, subset, g, TOP + (int)g * panel_h);
+		panel(fp, r, subset, g, TOP + (int)g * panel_h, name_w);
 	fputs("</svg>\n", fp);
 }

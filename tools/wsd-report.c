@@ -255,9 +255,15 @@ static int build(const struct options *o, struct tageval_inventory *inv,
 	struct tageval_error err = { 0 };
 	if ((o->map && tageval_inventory_read_map(inv, o->map, &err)) ||
 	    tageval_key_read(inv, o->key, key, &err) ||
-	    (o->train && tageval_key_read(inv, o->train, train, &err)) ||
-	    tageval_report_new(inv, *key, *train, report, &err))
+	    (o->train && tageval_key_read(inv, o->train, train, &err)))
 		goto fail;
+	if (tageval_report_new(inv, *key, *train, report, &err)) {
+		/* the sense map is not a tree: the library gives the line, not the file */
+		if (err.file[0] == '\0' && err.line && o->map)
+			snprintf(err.file, sizeof err.file, "%s",
+				 strcmp(o->map, "-") == 0 ? "<stdin>" : o->map);
+		goto fail;
+	}
 	for (size_t i = 0; i < o->nsubsets; i++)
 		if (tageval_report_add_subset(*report, o->subsets[i].name, o->subsets[i].file,
 					      &err))

@@ -10,13 +10,23 @@ report_checks.py senseval3 WSD_REPORT SCORER2 SHARED_DATA
     of the subsets "nouns" and "verbs" equal scorer2 --instances on the
     instances of the .n and .v lexelts.  Exit 77 when SHARED_DATA is absent.
 
+report_checks.py examples MAN_PAGE CASES_DIR
+    Checks that every wsd-report command of the EXAMPLES of wsd-report(1)
+    (its .scd source) is the command line of a case under CASES_DIR, and
+    that the output the page shows is the start of that case's expected
+    standard output.
+
 report_checks.py svg WSD_REPORT DATA_DIR
     Writes the chart of the sample task (three systems, three baselines,
     three granularities) and checks that it is well-formed XML with, in each
-    granularity's panel, exactly one bar per system and baseline.
+    granularity's panel, exactly one bar per system and baseline; then the
+    nouns chart of the man page's CSV example, with one system name too long
+    for the name column (cut with an ellipsis, whole in a tooltip).
 """
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -134,12 +144,100 @@ def svg(tool, data):
             fail("S1 fine bar %s wide, want 345.0" % s1.get("width"))
         all_bars = sum(1 for r in root.iter(ns + "rect")
                        if "bar" in (r.get("class") or "").split())
-        print("well-formed SVG, %d panels, %d bars" % (len(panels), all_bars))
+
+        # the chart of the man page's second example (the nouns, two systems),
+        # one of them with a name too long for the name column
+        long_name = "a-very-long-system-name-from-run-number-three-of-2004"
+        plot = os.path.join(tmp, "nouns.svg")
+        cmd = [tool, "--format=csv", "--plot", plot, "--plot-subset=nouns",
+               "-s", os.path.join(data, "report.sensemap"),
+               "-t", os.path.join(data, "report.train"), os.path.join(data, "report.key"),
+               "S1=" + os.path.join(data, "report-s1.answers"),
+               long_name + "=" + os.path.join(data, "report-s2.answers")]
+        rc, _, err = run(cmd)
+        if rc != 0:
+            fail("wsd-report exit %d: %s" % (rc, err))
+        root = ET.parse(plot).getroot()
+        title = "".join(next(root.iter(ns + "text")).itertext())
+        if '"nouns" (6 items)' not in title:
+            fail("title %r does not name the subset" % title)
+        want = sorted(["S1", long_name, "random", "random-main", "commonest"])
+        for p in [g for g in root.iter(ns + "g") if g.get("class") == "panel"]:
+            bars = [r for r in p.iter(ns + "rect") if "bar" in (r.get("class") or "").split()]
+            names = sorted(r.get("data-system") for r in bars)
+            if names != want:
+                fail("nouns panel %s: bars %r, want %r"
+                     % (p.get("data-granularity"), names, want))
+            # the long name is cut with an ellipsis, whole in its tooltip
+            labels = [t for t in p.iter(ns + "text") if t.find(ns + "title") is not None]
+            if len(labels) != 1 or labels[0].find(ns + "title").text != long_name \
+                    or not labels[0].find(ns + "title").tail.endswith("\u2026"):
+                fail("nouns panel %s: long name not cut" % p.get("data-granularity"))
+        print("well-formed SVG, %d panels, %d bars; nouns chart with a long name"
+              % (len(panels), all_bars))
+
+
+def examples(page, cases):
+    text = open(page, encoding="utf-8").read()
+    text = text[text.index("\n# EXAMPLES\n"):text.index("\n# SEE ALSO\n")]
+    blocks = text.split("```\n")[1::2]
+    want = {}
+    for name in sorted(os.listdir(cases)):
+        args = os.path.join(cases, name, "args")
+        if os.path.isfile(args):
+            want.setdefault(tuple(open(args).read().splitlines()), name)
+    shell_vars = {}
+    found = 0
+    for block in blocks:
+        lines = block.replace("\\\\", "\\").split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.startswith("$ "):
+                continue
+            cmd = line[2:]
+            while cmd.endswith("\\"):
+                cmd = cmd[:-1] + lines[i]
+                i += 1
+            words = shlex.split(cmd)
+            if len(words) == 1 and "=" in words[0]:
+                k, v = words[0].split("=", 1)
+                shell_vars[k] = v
+                continue
+            if words[0] != "wsd-report":
+                fail("example command %r is not wsd-report" % cmd)
+            if len(words) > 2 and words[-2] == ">":
+                words = words[:-2]
+            words = [re.sub(r"\$(\w+)", lambda m: shell_vars[m.group(1)], w)
+                     for w in words[1:]]
+            case = want.get(tuple(words))
+            if case is None:
+                fail("no case runs the example %r" % " ".join(words))
+            shown = []
+            while i < len(lines) and not lines[i].startswith("$ ") and lines[i] != "...":
+                shown.append(lines[i])
+                i += 1
+            while shown and shown[-1] == "":
+                shown.pop()
+            expected = ""
+            for f in ("expected-stdout", "expected-stdout-head"):
+                path = os.path.join(cases, case, f)
+                if os.path.isfile(path):
+                    expected = open(path, encoding="utf-8").read()
+            if shown and not expected.startswith("\n".join(shown) + "\n"):
+                fail("the output the page shows for case %s is not the case's" % case)
+            found += 1
+    if found == 0:
+        fail("no example found")
+    print("%d examples of %s are CLI cases" % (found, os.path.basename(page)))
 
 
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "senseval3":
         senseval3(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "examples":
+        examples(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "svg":
         svg(*sys.argv[2:])
     else:
