@@ -21,14 +21,12 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
+
+#include "gen-common.h"
 
 #define PROG "gen-annotations"
 
@@ -43,65 +41,19 @@
 
 /* random streams: one per purpose, one per item for its annotations */
 enum stream { STREAM_SHAPE = 1, STREAM_SHUFFLE, STREAM_ITEM };
+#define RNG_IF_ZERO UINT64_C(0x9e3779b97f4a7c15) /* see gen_rng_init() */
 
 struct lexelt {
 	char name[16];
 	int n_senses;
 	int sense[LEX_SENSES_MAX];  /* leaf numbers, most frequent first */
 	double cum[LEX_SENSES_MAX]; /* cumulative Zipf weights, the last is 1 */
-	uint64_t first_item;        /* global number of its first item */
-	uint64_t n_items;
 };
 
 static struct lexelt lexelts[N_LEXELTS];
-
-/* ------------------------------------------------------------------ PRNG */
-
-struct rng {
-	uint64_t s;
-};
-
-/* splitmix64: scrambles a 64-bit value (the seeding function) */
-static uint64_t mix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* a xorshift64* stream for (seed, stream, index) */
-static void rng_init(struct rng *r, uint64_t seed, uint64_t stream, uint64_t index)
-{
-	uint64_t x = seed;
-	x = mix64(&x) ^ stream;
-	x = mix64(&x) ^ index;
-	r->s = mix64(&x);
-	if (r->s == 0)
-		r->s = UINT64_C(0x9e3779b97f4a7c15);
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t x = r->s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	r->s = x;
-	return x * UINT64_C(0x2545f4914f6cdd1d);
-}
-
-/* uniform in [0, n), n <= 2^32 */
-static uint32_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint32_t)(((rng_next(r) >> 32) * n) >> 32);
-}
-
-/* uniform in [0, 1) */
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
+/* lexelt i has the items lexelt_first[i] .. + lexelt_size[i] - 1 */
+static uint64_t lexelt_first[N_LEXELTS];
+static uint64_t lexelt_size[N_LEXELTS];
 
 /* ------------------------------------------------------------------ tags */
 
@@ -144,21 +96,21 @@ static void write_senses(FILE *fp)
 
 static void build_lexelts(uint64_t seed, uint64_t n_items)
 {
-	struct rng r;
-	rng_init(&r, seed, STREAM_SHAPE, 0);
-	double weight[N_LEXELTS], weight_sum = 0;
+	struct gen_rng r;
+	gen_rng_init(&r, seed, STREAM_SHAPE, 0, RNG_IF_ZERO);
+	double weight[N_LEXELTS];
 	for (int i = 0; i < N_LEXELTS; i++) {
 		struct lexelt *lx = &lexelts[i];
-		uint32_t kind = rng_below(&r, 10);
+		uint32_t kind = gen_rng_below(&r, 10);
 		snprintf(lx->name, sizeof lx->name, "w%03d.%c", i, kind < 5 ? 'n' : kind < 8 ? 'v' : 'a');
-		lx->n_senses = LEX_SENSES_MIN + (int)rng_below(&r, LEX_SENSES_MAX - LEX_SENSES_MIN + 1);
+		lx->n_senses = LEX_SENSES_MIN + (int)gen_rng_below(&r, LEX_SENSES_MAX - LEX_SENSES_MIN + 1);
 		/* distinct leaves, mostly under one or two top tags */
-		int home = (int)rng_below(&r, TOPS);
+		int home = (int)gen_rng_below(&r, TOPS);
 		for (int k = 0; k < lx->n_senses; k++) {
 			int leaf, dup;
 			do {
-				int top = rng_below(&r, 4) ? home : (int)rng_below(&r, TOPS);
-				leaf = top * MIDDLES * LEAVES + (int)rng_below(&r, MIDDLES * LEAVES);
+				int top = gen_rng_below(&r, 4) ? home : (int)gen_rng_below(&r, TOPS);
+				leaf = top * MIDDLES * LEAVES + (int)gen_rng_below(&r, MIDDLES * LEAVES);
 				dup = 0;
 				for (int j = 0; j < k; j++)
 					dup |= lx->sense[j] == leaf;
@@ -173,43 +125,21 @@ static void build_lexelts(uint64_t seed, uint64_t n_items)
 		for (int k = 0; k < lx->n_senses; k++)
 			lx->cum[k] /= h;
 		lx->cum[lx->n_senses - 1] = 1.0;
-		weight[i] = 0.25 + 1.75 * rng_unit(&r);
-		weight_sum += weight[i];
+		weight[i] = 0.25 + 1.75 * gen_rng_unit(&r);
 	}
-	/* items per lexelt: proportional to the weights, the rest spread */
-	uint64_t given = 0;
-	for (int i = 0; i < N_LEXELTS; i++) {
-		lexelts[i].n_items = (uint64_t)((double)n_items * weight[i] / weight_sum);
-		if (given + lexelts[i].n_items > n_items)
-			lexelts[i].n_items = n_items - given;
-		given += lexelts[i].n_items;
-	}
-	for (int i = 0; given < n_items; i = (i + 1) % N_LEXELTS, given++)
-		lexelts[i].n_items++;
-	uint64_t first = 0;
-	for (int i = 0; i < N_LEXELTS; i++) {
-		lexelts[i].first_item = first;
-		first += lexelts[i].n_items;
-	}
+	/* items per lexelt: proportional to the weights */
+	gen_spread(n_items, weight, N_LEXELTS, lexelt_size, lexelt_first);
 }
 
-/* the lexelt of global item @g (binary search over the first items) */
-static const struct lexelt *lexelt_of(uint64_t g)
+/* the lexelt of global item @g */
+static int lexelt_of(uint64_t g)
 {
-	int lo = 0, hi = N_LEXELTS - 1;
-	while (lo < hi) {
-		int mid = (lo + hi + 1) / 2;
-		if (lexelts[mid].first_item <= g)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return &lexelts[lo];
+	return gen_group_of(lexelt_first, N_LEXELTS, g);
 }
 
-static int draw_sense(const struct lexelt *lx, struct rng *r)
+static int draw_sense(const struct lexelt *lx, struct gen_rng *r)
 {
-	double u = rng_unit(r);
+	double u = gen_rng_unit(r);
 	int k = 0;
 	while (k < lx->n_senses - 1 && u >= lx->cum[k])
 		k++;
@@ -217,7 +147,7 @@ static int draw_sense(const struct lexelt *lx, struct rng *r)
 }
 
 /* a leaf of @lx other than @leaf, if the lexelt has one */
-static int other_sense(const struct lexelt *lx, struct rng *r, int leaf)
+static int other_sense(const struct lexelt *lx, struct gen_rng *r, int leaf)
 {
 	for (int tries = 0; tries < 8; tries++) {
 		int o = draw_sense(lx, r);
@@ -238,20 +168,20 @@ struct annotation {
 
 static void annotate(uint64_t seed, uint64_t g, int who, struct annotation *out, int *missing)
 {
-	const struct lexelt *lx = lexelt_of(g);
-	struct rng r;
-	rng_init(&r, seed, STREAM_ITEM, g);
+	const struct lexelt *lx = &lexelts[lexelt_of(g)];
+	struct gen_rng r;
+	gen_rng_init(&r, seed, STREAM_ITEM, g, RNG_IF_ZERO);
 	int truth = draw_sense(lx, &r);
-	*missing = rng_below(&r, 1000) < 20; /* ann2 skips about 2% */
+	*missing = gen_rng_below(&r, 1000) < 20; /* ann2 skips about 2% */
 	/* each annotator's choices come from a stream of its own */
-	struct rng mine;
-	rng_init(&mine, seed, STREAM_ITEM, g ^ ((uint64_t)(who + 1) << 62));
+	struct gen_rng mine;
+	gen_rng_init(&mine, seed, STREAM_ITEM, g ^ ((uint64_t)(who + 1) << 62), RNG_IF_ZERO);
 	int leaf = truth;
 	/* annotator 0 errs on 4% of the items, annotator 1 on 6% */
-	if (rng_below(&mine, 100) < (who ? 6u : 4u))
+	if (gen_rng_below(&mine, 100) < (who ? 6u : 4u))
 		leaf = other_sense(lx, &mine, truth);
 	char a[16], b[16];
-	uint32_t form = rng_below(&mine, 100);
+	uint32_t form = gen_rng_below(&mine, 100);
 	if (form < 84) {
 		leaf_name(a, sizeof a, leaf);
 		snprintf(out->text, sizeof out->text, "%s", a);
@@ -268,7 +198,7 @@ static void annotate(uint64_t seed, uint64_t g, int who, struct annotation *out,
 		snprintf(out->text, sizeof out->text, "%s %s", a, b);
 	} else {
 		/* two weighted tags, the first one preferred */
-		int w = 55 + 5 * (int)rng_below(&mine, 8);
+		int w = 55 + 5 * (int)gen_rng_below(&mine, 8);
 		leaf_name(a, sizeof a, leaf);
 		leaf_name(b, sizeof b, other_sense(lx, &mine, leaf));
 		snprintf(out->text, sizeof out->text, "%s/0.%02d %s/0.%02d", a, w, b, 100 - w);
@@ -277,98 +207,50 @@ static void annotate(uint64_t seed, uint64_t g, int who, struct annotation *out,
 
 /* ---------------------------------------------------------------- output */
 
-static FILE *open_out(const char *dir, const char *name, char **path)
-{
-	size_t len = strlen(dir) + 1 + strlen(name) + 1;
-	*path = malloc(len);
-	if (*path == NULL) {
-		fprintf(stderr, PROG ": out of memory\n");
-		exit(1);
-	}
-	snprintf(*path, len, "%s/%s", dir, name);
-	FILE *fp = fopen(*path, "w");
-	if (fp == NULL) {
-		fprintf(stderr, PROG ": %s: %s\n", *path, strerror(errno));
-		exit(1);
-	}
-	setvbuf(fp, NULL, _IOFBF, 1u << 18);
-	return fp;
-}
-
-static void close_out(FILE *fp, char *path)
-{
-	int failed = ferror(fp) != 0;
-	int e = errno;
-	if (fflush(fp) != 0) {
-		failed = 1;
-		e = errno;
-	}
-	if (fclose(fp) != 0 && !failed) {
-		failed = 1;
-		e = errno;
-	}
-	if (failed) {
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(e ? e : EIO));
-		exit(1);
-	}
-	free(path);
-}
-
 static void write_line(FILE *fp, uint64_t seed, uint64_t g, int who)
 {
-	const struct lexelt *lx = lexelt_of(g);
+	int l = lexelt_of(g);
 	struct annotation an;
 	int missing;
 	annotate(seed, g, who, &an, &missing);
-	fprintf(fp, "%s %s.%06" PRIu64 " %s\n", lx->name, lx->name, g - lx->first_item + 1,
-		an.text);
+	fprintf(fp, "%s %s.%06" PRIu64 " %s\n", lexelts[l].name, lexelts[l].name,
+		g - lexelt_first[l] + 1, an.text);
 }
 
 static void write_ann1(const char *dir, uint64_t seed, uint64_t n_items)
 {
-	char *path;
-	FILE *fp = open_out(dir, "ann1", &path);
+	struct gen_file f;
+	FILE *fp = gen_file_open(&f, PROG, dir, "ann1");
 	for (uint64_t g = 0; g < n_items; g++) {
 		write_line(fp, seed, g, 0);
-		if ((g & 0xffff) == 0 && ferror(fp))
-			break;
+		if ((g & 0xffff) == 0)
+			gen_file_check(&f);
 	}
-	close_out(fp, path);
+	gen_file_close(&f);
 }
 
 static void write_ann2(const char *dir, uint64_t seed, uint64_t n_items)
 {
-	uint32_t *perm = malloc((size_t)n_items * sizeof *perm);
-	if (perm == NULL) {
-		fprintf(stderr, PROG ": out of memory (%" PRIu64 " items)\n", n_items);
-		exit(1);
-	}
-	for (uint64_t i = 0; i < n_items; i++)
-		perm[i] = (uint32_t)i;
-	struct rng r;
-	rng_init(&r, seed, STREAM_SHUFFLE, 0);
-	for (uint64_t i = n_items - 1; i > 0; i--) { /* Fisher-Yates */
-		uint64_t j = rng_below(&r, i + 1);
-		uint32_t t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	char *path;
-	FILE *fp = open_out(dir, "ann2", &path);
+	uint32_t *perm = gen_identity(PROG, n_items);
+	struct gen_rng r;
+	gen_rng_init(&r, seed, STREAM_SHUFFLE, 0, RNG_IF_ZERO);
+	gen_shuffle(perm, n_items, &r);
+	struct gen_file f;
+	FILE *fp = gen_file_open(&f, PROG, dir, "ann2");
 	for (uint64_t i = 0; i < n_items; i++) {
 		struct annotation an;
 		int missing;
 		annotate(seed, perm[i], 1, &an, &missing);
 		if (missing)
 			continue;
-		const struct lexelt *lx = lexelt_of(perm[i]);
-		fprintf(fp, "%s %s.%06" PRIu64 " %s\n", lx->name, lx->name,
-			perm[i] - lx->first_item + 1, an.text);
-		if ((i & 0xffff) == 0 && ferror(fp))
-			break;
+		int l = lexelt_of(perm[i]);
+		fprintf(fp, "%s %s.%06" PRIu64 " %s\n", lexelts[l].name, lexelts[l].name,
+			perm[i] - lexelt_first[l] + 1, an.text);
+		if ((i & 0xffff) == 0)
+			gen_file_check(&f);
 	}
 	free(perm);
-	close_out(fp, path);
+	gen_file_close(&f);
 }
 
 /* ------------------------------------------------------------------ main */
@@ -383,90 +265,15 @@ static void usage(FILE *fp)
 		"(default 1).\n");
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return -1;
-	*v = (uint64_t)x;
-	return 0;
-}
-
-/* "--name VALUE" or "--name=VALUE"; the value, or NULL if not @name */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-	if (strncmp(argv[*i], name, len) != 0)
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, PROG ": %s needs a value\n", name);
-		usage(stderr);
-		exit(2);
-	}
-	return argv[++*i];
-}
-
 int main(int argc, char **argv)
 {
-	uint64_t n_items = 1000000, seed = 1;
-	const char *dir = NULL;
-	int options_done = 0;
+	struct gen_args a = gen_parse_args(PROG, "--items", 1, MAX_ITEMS, usage, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (options_done || a[0] != '-' || a[1] == '\0') {
-			if (dir != NULL) {
-				fprintf(stderr, PROG ": too many arguments\n");
-				usage(stderr);
-				return 2;
-			}
-			dir = a;
-		} else if (strcmp(a, "--") == 0) {
-			options_done = 1;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if ((v = option_value(argc, argv, &i, "--items")) != NULL) {
-			if (parse_u64(v, &n_items) != 0 || n_items == 0 || n_items > MAX_ITEMS) {
-				fprintf(stderr, PROG ": --items: expected 1 to %u, got '%s'\n",
-					MAX_ITEMS, v);
-				return 2;
-			}
-		} else if ((v = option_value(argc, argv, &i, "--seed")) != NULL) {
-			if (parse_u64(v, &seed) != 0) {
-				fprintf(stderr, PROG ": --seed: expected an unsigned integer, got '%s'\n", v);
-				return 2;
-			}
-		} else {
-			fprintf(stderr, PROG ": unknown option '%s'\n", a);
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (dir == NULL) {
-		fprintf(stderr, PROG ": missing DIR\n");
-		usage(stderr);
-		return 2;
-	}
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, PROG ": %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
-
-	build_lexelts(seed, n_items);
-	char *path;
-	FILE *fp = open_out(dir, "senses", &path);
-	write_senses(fp);
-	close_out(fp, path);
-	write_ann1(dir, seed, n_items);
-	write_ann2(dir, seed, n_items);
+	build_lexelts(a.seed, a.count);
+	struct gen_file f;
+	write_senses(gen_file_open(&f, PROG, a.dir, "senses"));
+	gen_file_close(&f);
+	write_ann1(a.dir, a.seed, a.count);
+	write_ann2(a.dir, a.seed, a.count);
 	return 0;
 }

@@ -22,14 +22,12 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
+
+#include "gen-common.h"
 
 #define PROG "gen-wsi"
 
@@ -42,50 +40,17 @@ enum stream { STREAM_GOLD_ORDER = 1, STREAM_CLUSTER_ORDER, STREAM_INSTANCE };
 
 /* ------------------------------------------------------------------ PRNG */
 
-/* SplitMix64 step: used to derive well-mixed seeds. */
-static uint64_t mix(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* xorshift64* generator */
-struct rng {
-	uint64_t x;
-};
-
-static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream, uint64_t index)
+/* the stream for (seed, stream, index): this generator's own seeding */
+static void rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream, uint64_t index)
 {
 	uint64_t s = seed;
-	uint64_t a = mix(&s);
+	uint64_t a = gen_splitmix64(&s);
 	s ^= stream * UINT64_C(0xd1b54a32d192ed03);
-	uint64_t b = mix(&s);
+	uint64_t b = gen_splitmix64(&s);
 	s ^= index * UINT64_C(0x8cb92ba72f3d8dd7);
-	r->x = a ^ b ^ mix(&s);
-	if (r->x == 0)
-		r->x = UINT64_C(0x2545f4914f6cdd1d);
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	r->x ^= r->x >> 12;
-	r->x ^= r->x << 25;
-	r->x ^= r->x >> 27;
-	return r->x * UINT64_C(0x2545f4914f6cdd1d);
-}
-
-/* uniform in [0, n), n > 0 (Lemire's multiply-shift; the bias is negligible) */
-static uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-
-/* uniform in [0, 1) */
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1p-53;
+	r->s = a ^ b ^ gen_splitmix64(&s);
+	if (r->s == 0)
+		r->s = UINT64_C(0x2545f4914f6cdd1d);
 }
 
 /* ---------------------------------------------------------------- model */
@@ -138,44 +103,45 @@ static uint32_t word_of(uint64_t i)
 
 /* a cluster for sense s: one of the 5 "home" clusters of the sense 70% of
  * the time, any of the 50 otherwise */
-static int draw_cluster(struct rng *r, int sense)
+static int draw_cluster(struct gen_rng *r, int sense)
 {
-	if (rng_unit(r) < 0.7)
-		return sense * (N_CLUSTERS / N_SENSES) + (int)rng_below(r, N_CLUSTERS / N_SENSES);
-	return (int)rng_below(r, N_CLUSTERS);
+	if (gen_rng_unit(r) < 0.7)
+		return sense * (N_CLUSTERS / N_SENSES) + (int)gen_rng_below(r, N_CLUSTERS / N_SENSES);
+	return (int)gen_rng_below(r, N_CLUSTERS);
 }
 
 static void make_instance(uint64_t seed, uint64_t i, struct instance *in)
 {
-	struct rng r;
+	struct gen_rng r;
 	rng_seed(&r, seed, STREAM_INSTANCE, i);
 	in->word = word_of(i);
 	in->id = i - word_first(in->word) + 1;
-	double u = rng_unit(&r);
+	double u = gen_rng_unit(&r);
 	in->sense = 0;
 	while (in->sense < N_SENSES - 1 && u >= sense_cdf[in->sense])
 		in->sense++;
-	in->answered = rng_unit(&r) >= 0.03;
-	double kind = rng_unit(&r);
+	in->answered = gen_rng_unit(&r) >= 0.03;
+	double kind = gen_rng_unit(&r);
 	in->weighted = 0;
 	in->nlab = 1;
 	in->cluster[0] = draw_cluster(&r, in->sense);
 	if (kind < 0.10) {
 		/* two or three weighted labels, weights summing to 100 */
 		in->weighted = 1;
-		in->nlab = 2 + (int)rng_below(&r, 2);
+		in->nlab = 2 + (int)gen_rng_below(&r, 2);
 		int left = 100;
 		for (int k = 0; k < in->nlab; k++) {
 			if (k > 0)
-				in->cluster[k] = (int)rng_below(&r, N_CLUSTERS);
-			int w = k == in->nlab - 1 ? left : 1 + (int)rng_below(&r, (uint32_t)(left - (in->nlab - k - 1)));
+				in->cluster[k] = (int)gen_rng_below(&r, N_CLUSTERS);
+			int w = k == in->nlab - 1 ? left
+				: 1 + (int)gen_rng_below(&r, (uint32_t)(left - (in->nlab - k - 1)));
 			in->weight[k] = w;
 			left -= w;
 		}
 	} else if (kind < 0.12) {
 		/* two labels without weights */
 		in->nlab = 2;
-		in->cluster[1] = (int)rng_below(&r, N_CLUSTERS);
+		in->cluster[1] = (int)gen_rng_below(&r, N_CLUSTERS);
 	}
 }
 
@@ -187,59 +153,30 @@ static void word_name(char *buf, size_t size, uint32_t w)
 /* a random permutation of 0 .. n-1 (Fisher-Yates) */
 static uint32_t *permutation(uint64_t seed, enum stream stream)
 {
-	uint32_t *p = malloc((size_t)n_instances * sizeof *p);
-	if (p == NULL) {
-		fprintf(stderr, PROG ": out of memory\n");
-		exit(1);
-	}
-	for (uint64_t i = 0; i < n_instances; i++)
-		p[i] = (uint32_t)i;
-	struct rng r;
+	uint32_t *p = gen_identity(PROG, n_instances);
+	struct gen_rng r;
 	rng_seed(&r, seed, stream, 0);
-	for (uint64_t i = n_instances - 1; i > 0; i--) {
-		uint64_t j = (uint64_t)(((rng_next(&r) >> 32) * (i + 1)) >> 32);
-		uint32_t t = p[i];
-		p[i] = p[j];
-		p[j] = t;
-	}
+	gen_shuffle(p, n_instances, &r);
 	return p;
-}
-
-static FILE *create(const char *dir, const char *name, char *path, size_t size)
-{
-	snprintf(path, size, "%s/%s", dir, name);
-	FILE *fp = fopen(path, "w");
-	if (fp == NULL) {
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	return fp;
-}
-
-static void finish(FILE *fp, const char *path)
-{
-	if (ferror(fp) | fclose(fp)) {
-		fprintf(stderr, PROG ": %s: write error\n", path);
-		exit(1);
-	}
 }
 
 static void write_files(const char *dir, uint64_t seed)
 {
-	char path[4096], word[16];
+	char word[16];
 	struct instance in;
+	struct gen_file f;
 	uint32_t *order = permutation(seed, STREAM_GOLD_ORDER);
-	FILE *fp = create(dir, "gold", path, sizeof path);
+	FILE *fp = gen_file_open(&f, PROG, dir, "gold");
 	for (uint64_t k = 0; k < n_instances; k++) {
 		make_instance(seed, order[k], &in);
 		word_name(word, sizeof word, in.word);
 		fprintf(fp, "%s %s.%" PRIu64 " %s.s%d\n", word, word, in.id, word, in.sense);
 	}
-	finish(fp, path);
+	gen_file_close(&f);
 	free(order);
 
 	order = permutation(seed, STREAM_CLUSTER_ORDER);
-	fp = create(dir, "clusters", path, sizeof path);
+	fp = gen_file_open(&f, PROG, dir, "clusters");
 	for (uint64_t k = 0; k < n_instances; k++) {
 		make_instance(seed, order[k], &in);
 		if (!in.answered)
@@ -254,7 +191,7 @@ static void write_files(const char *dir, uint64_t seed)
 		}
 		fputc('\n', fp);
 	}
-	finish(fp, path);
+	gen_file_close(&f);
 	free(order);
 }
 
@@ -268,66 +205,13 @@ static void usage(FILE *fp)
 		N_WORDS, N_SENSES, N_CLUSTERS);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	uint64_t seed = 1;
-	const char *dir = NULL;
-	n_instances = 1000000;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(a, "--instances") == 0 || strcmp(a, "--seed") == 0) {
-			uint64_t v;
-			if (i + 1 >= argc || parse_u64(argv[i + 1], &v) != 0) {
-				fprintf(stderr, PROG ": %s needs an unsigned integer\n", a);
-				return 2;
-			}
-			if (a[2] == 'i') {
-				if (v < N_WORDS || v > MAX_INSTANCES) {
-					fprintf(stderr, PROG ": --instances: expected %d to %u\n", N_WORDS,
-						MAX_INSTANCES);
-					return 2;
-				}
-				n_instances = v;
-			} else {
-				seed = v;
-			}
-			i++;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, PROG ": unknown option '%s'\n", a);
-			usage(stderr);
-			return 2;
-		} else if (dir != NULL) {
-			fprintf(stderr, PROG ": too many arguments\n");
-			return 2;
-		} else {
-			dir = a;
-		}
-	}
-	if (dir == NULL) {
-		usage(stderr);
-		return 2;
-	}
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, PROG ": %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
+	struct gen_args a = gen_parse_args(PROG, "--instances", N_WORDS, MAX_INSTANCES, usage,
+					   argc, argv);
+
+	n_instances = a.count;
 	init_senses();
-	write_files(dir, seed);
+	write_files(a.dir, a.seed);
 	return 0;
 }

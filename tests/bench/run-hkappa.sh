@@ -25,138 +25,34 @@
 #   GEN_ANNOTATIONS  the generator (default BUILDDIR/tests/bench/gen-annotations)
 #   BENCH_GNU_TIME   0: do not use /usr/bin/time (use the bash + /proc fallback)
 
-set -u
-LC_ALL=C
-export LC_ALL
+here=$(cd -- "$(dirname -- "$0")" && pwd)
+# shellcheck source=bench-lib.sh
+. "$here/bench-lib.sh"
 
-prog=${0##*/}
-
-usage() {
-	printf 'usage: %s BUILDDIR [N]\n' "$prog" >&2
-	exit 2
-}
-
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 1
-}
-
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	usage
-fi
-build=$1
-n=${2:-1000000}
-seed=${BENCH_SEED:-1}
-runs=${BENCH_RUNS:-3}
-case $n in '' | *[!0-9]* | 0) printf '%s: N must be a positive integer\n' "$prog" >&2; usage ;; esac
-case $runs in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;; esac
-
+bench_args 1 '' "$@"
 gen=${GEN_ANNOTATIONS:-$build/tests/bench/gen-annotations}
 hkappa=${HKAPPA:-$build/tools/hkappa}
-[ -x "$gen" ] || die "$gen: not found; build it first (ninja -C $build) or set GEN_ANNOTATIONS"
-[ -x "$hkappa" ] || die "$hkappa: not found; build it first (ninja -C $build) or set HKAPPA"
+bench_need "$gen" GEN_ANNOTATIONS
+bench_need "$hkappa" HKAPPA
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	data=$BENCH_DIR
-	mkdir -p "$data" || die "cannot create $data"
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/tageval-bench.XXXXXX") || die "mktemp failed"
-	trap 'rm -rf "$scratch"' EXIT
-else
-	data=$(mktemp -d "${TMPDIR:-/tmp}/tageval-bench.XXXXXX") || die "mktemp failed"
-	scratch=$data
-	trap 'rm -rf "$data"' EXIT
-fi
-trap 'exit 130' INT TERM
+bench_dirs tageval-bench
 ann1=$data/ann1
 ann2=$data/ann2
 senses=$data/senses
 
-# ----------------------------------------------------------------- timing
-# measure OUT ERR CMD...: runs CMD (stdout to OUT, stderr to ERR) and sets
-# m_rc, m_wall (seconds) and m_rss (peak resident set, KiB)
-
-gnu_time=0
-if [ "${BENCH_GNU_TIME:-1}" != 0 ] && [ -x /usr/bin/time ] &&
-	/usr/bin/time -f '%e %M' -o /dev/null true 2>/dev/null; then
-	gnu_time=1
-fi
-
-if [ $gnu_time = 1 ]; then
-	method="GNU time (%e %M)"
-	measure() {
-		local out=$1 err=$2
-		shift 2
-		/usr/bin/time -f '%e %M' -o "$scratch/time" "$@" >"$out" 2>"$err"
-		m_rc=$?
-		# the last line: GNU time may first note a status or a signal
-		read -r m_wall m_rss <<<"$(tail -n 1 "$scratch/time")"
-		case ${m_wall:-x} in *[!0-9.]*) m_wall=0 m_rss=0 ;; esac
-	}
-else
-	method="bash clock (EPOCHREALTIME) and /proc VmHWM sampled every 10 ms"
-	method="$method (approximate; install GNU time: apt-get install time)"
-	if ! mkfifo "$scratch/tick" || ! exec 9<>"$scratch/tick"; then
-		die "cannot create a FIFO in $scratch"
-	fi
-	now() {
-		if [ -n "${EPOCHREALTIME:-}" ]; then
-			now=$EPOCHREALTIME
-		else
-			now=$(date +%s.%N)
-		fi
-	}
-	measure() {
-		local out=$1 err=$2 start pid hwm k v _
-		shift 2
-		m_rss=0
-		now
-		start=$now
-		"$@" >"$out" 2>"$err" 9<&- &
-		pid=$!
-		while :; do
-			hwm=
-			{
-				while read -r k v _; do
-					[ "$k" = VmHWM: ] && { hwm=$v; break; }
-				done
-			} 2>/dev/null <"/proc/$pid/status" || break
-			[ -n "$hwm" ] || break
-			[ "$hwm" -gt "$m_rss" ] && m_rss=$hwm
-			read -r -t 0.01 -u 9 _
-		done
-		wait "$pid"
-		m_rc=$?
-		now
-		m_wall=$(awk -v a="$start" -v b="$now" 'BEGIN { printf "%.3f", b - a }')
-	}
-fi
+bench_timer rss
 
 # ------------------------------------------------------------------- data
 printf 'tageval benchmark: %s\n' "$hkappa"
-printf 'generating %s items (seed %s) in %s\n' "$n" "$seed" "$data"
-measure "$scratch/gen.out" "$scratch/gen.err" "$gen" --items "$n" --seed "$seed" "$data"
-if [ "$m_rc" != 0 ]; then
-	cat "$scratch/gen.err" >&2
-	die "gen-annotations failed (exit $m_rc)"
-fi
-gen_wall=$m_wall
-
-lines() { wc -l <"$1" | tr -d ' '; }
-bytes() { wc -c <"$1" | tr -d ' '; }
-ann1_lines=$(lines "$ann1")
-ann1_bytes=$(bytes "$ann1")
-ann2_lines=$(lines "$ann2")
-ann2_bytes=$(bytes "$ann2")
-senses_lines=$(lines "$senses")
-senses_bytes=$(bytes "$senses")
-input_bytes=$((ann1_bytes + ann2_bytes + senses_bytes))
-
+bench_generate gen-annotations items --items
 printf 'generated in %s s\n\n' "$gen_wall"
-printf '  %-7s %10s %12s\n' file 'wc -l' 'wc -c'
-printf '  %-7s %10s %12s\n' ann1 "$ann1_lines" "$ann1_bytes"
-printf '  %-7s %10s %12s\n' ann2 "$ann2_lines" "$ann2_bytes"
-printf '  %-7s %10s %12s\n' senses "$senses_lines" "$senses_bytes"
-printf '\ntiming: %s, best of %s run(s) after one untimed warm-up run\n\n' "$method" "$runs"
+bench_files 7 ann1 "$ann1" ann2 "$ann2" senses "$senses"
+ann1_lines=${file_lines[ann1]}
+ann1_bytes=${file_bytes[ann1]}
+ann2_bytes=${file_bytes[ann2]}
+senses_bytes=${file_bytes[senses]}
+input_bytes=$((ann1_bytes + ann2_bytes + senses_bytes))
+bench_print_method ''
 
 # ----------------------------------------------------------- option sets
 # The first row times wc -l on the two annotation files, the cost of merely
@@ -203,45 +99,20 @@ for i in "${!names[@]}"; do
 	options_cmd "$i"
 	out=$scratch/report.$i
 	# warm-up (page cache), keeping the report for display
-	measure "$out" "$scratch/err.$i" "${cmd[@]}"
-	if [ "$m_rc" != 0 ]; then
-		row "${names[$i]}" - - - - FAILED \
-			"exit $m_rc: $(head -n 1 "$scratch/err.$i" | cut -c 1-60)"
+	bench_best "$out" "$scratch/err.$i" "${cmd[@]}"
+	if [ -n "$b_failed" ]; then
+		row "${names[$i]}" - - - - FAILED "$(bench_failure "$scratch/err.$i" 60 50)"
 		status=1
 		continue
 	fi
-	best=
-	rss=$m_rss
-	for ((run = 0; run < runs; run++)); do
-		measure /dev/null "$scratch/err.$i" "${cmd[@]}"
-		[ "$m_rc" = 0 ] || break
-		if [ -z "$best" ] || awk -v a="$m_wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$m_wall
-		fi
-		[ "$m_rss" -gt "$rss" ] && rss=$m_rss
-	done
-	if [ "$m_rc" != 0 ]; then
-		row "${names[$i]}" - - - - FAILED \
-			"exit $m_rc in a timed run: $(head -n 1 "$scratch/err.$i" | cut -c 1-50)"
-		status=1
-		continue
-	fi
-	IFS=$'\t' read -r rate mib times targets <<<"$(awk -v wall="$best" -v rss="$rss" \
-		-v items="$ann1_lines" -v input="$input" -v n="$n" -v held="${targeted[$i]}" '
-	BEGIN {
-		rate = wall > 0 ? sprintf("%.0f", items / wall) : "-"
-		times = input > 0 ? rss * 1024 / input : 0
-		# the targets are set for N = 1000000 (fixed costs dominate small N)
-		targets = (wall < 0.5 ? "" : "slow ") (times < 2 ? "" : "big")
-		targets = n != 1000000 || !held ? "-" : targets == "" ? "ok" : targets
-		printf "%s\t%.1f\t%.2f\t%s\n", rate, rss / 1024, times, targets
-	}')"
-	row "${names[$i]}" "$best" "$rate" "$mib" "$times" "$targets" "$(kappa_of "$out")"
+	# targets: wall < 0.5 s, peak RSS < 2x input
+	bench_figures "$b_wall" "$b_rss" "$ann1_lines" "$input" "${targeted[$i]}" 0.5 2
+	row "${names[$i]}" "$b_wall" "$rate" "$mib" "$times" "$targets" "$(kappa_of "$out")"
 done
 
 printf '\ninput: ann1 %s + ann2 %s + senses %s = %s bytes (%.1f MiB)\n' \
 	"$ann1_bytes" "$ann2_bytes" "$senses_bytes" "$input_bytes" \
-	"$(awk -v b="$input_bytes" 'BEGIN { print b / 1048576 }')"
+	"$(bench_mib "$input_bytes")"
 printf 'targets (checked only at N = 1000000, not for --downward and --bootstrap):\n'
 printf '  wall < 0.5 s and peak RSS < 2x input, per option set\n'
 

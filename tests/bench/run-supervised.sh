@@ -28,150 +28,43 @@
 # Exit status: 0 (whether or not the target is met), 1 if a run fails, 2 on a
 # usage error.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-prog=${0##*/}
 here=$(cd -- "$(dirname -- "$0")" && pwd)
+# shellcheck source=bench-lib.sh
+. "$here/bench-lib.sh"
 
-usage() {
-	printf 'usage: %s BUILDDIR [N]\n' "$prog" >&2
-	exit 2
-}
-
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 1
-}
-
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	usage
-fi
-build=$1
-n=${2:-1000000}
-seed=${BENCH_SEED:-1}
-runs=${BENCH_RUNS:-3}
-case $n in '' | *[!0-9]*) usage ;; esac
-if [ "$n" -lt 1000 ]; then
-	printf '%s: N must be at least 1000 (10 instances per word)\n' "$prog" >&2
-	usage
-fi
-case $runs in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;; esac
-
+bench_args 1000 '10 instances per word' "$@"
 tool=${WSI_SUPERVISED:-$build/tools/wsi-supervised}
-[ -x "$tool" ] || die "$tool: not found; build it first (ninja -C $build)"
+bench_need "$tool"
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	data=$BENCH_DIR
-	mkdir -p "$data" || die "cannot create $data"
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/tageval-bench-sup.XXXXXX") || die "mktemp failed"
-	trap 'rm -rf "$scratch"' EXIT
-else
-	data=$(mktemp -d "${TMPDIR:-/tmp}/tageval-bench-sup.XXXXXX") || die "mktemp failed"
-	scratch=$data/tmp
-	mkdir "$scratch" || die "cannot create $scratch"
-	trap 'rm -rf "$data"' EXIT
-fi
-trap 'exit 130' INT TERM
+bench_dirs tageval-bench-sup tmp
 gold=$data/gold
 clusters=$data/clusters
 mapping=$data/mapping.key
 test_key=$data/test.key
 mapped=$scratch/mapped
 mkdir -p "$mapped" || die "cannot create $mapped"
+bench_gen_wsi
 
-gen=${GEN_WSI:-$build/tests/bench/gen-wsi}
-if [ ! -x "$gen" ]; then
-	gen=$scratch/gen-wsi
-	${CC:-cc} -std=c11 -O2 -o "$gen" "$here/gen-wsi.c" ||
-		die "cannot compile $here/gen-wsi.c"
-fi
-
-# ----------------------------------------------------------------- timing
-# measure CMD...: runs CMD with stdout to $scratch/out and stderr to
-# $scratch/err; sets m_rc, m_wall (seconds) and m_rss (peak RSS, KiB, or -)
-
-gnu_time=0
-if [ "${BENCH_GNU_TIME:-1}" != 0 ] && [ -x /usr/bin/time ] &&
-	/usr/bin/time -f '%e %M' -o /dev/null true 2>/dev/null; then
-	gnu_time=1
-fi
-
-if [ $gnu_time = 1 ]; then
-	method='GNU time (elapsed, maximum resident set size)'
-	measure() {
-		/usr/bin/time -f '%e %M' -o "$scratch/time" "$@" >"$scratch/out" 2>"$scratch/err"
-		m_rc=$?
-		read -r m_wall m_rss <<<"$(tail -n 1 "$scratch/time")"
-		case ${m_wall:-x} in *[!0-9.]*) m_wall=0 m_rss=- ;; esac
-	}
-else
-	method='bash clock (no peak RSS: install GNU time for it)'
-	measure() {
-		local start=${EPOCHREALTIME:-$(date +%s.%N)}
-		"$@" >"$scratch/out" 2>"$scratch/err"
-		m_rc=$?
-		local end=${EPOCHREALTIME:-$(date +%s.%N)}
-		m_wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-		m_rss=-
-	}
-fi
-
-# best CMD...: one untimed warm-up run (kept in $scratch/first.out), then
-# $runs timed runs; sets b_rc, b_wall (the best) and b_rss (the largest)
-best() {
-	measure "$@"
-	b_rc=$m_rc
-	cp "$scratch/out" "$scratch/first.out"
-	[ "$b_rc" = 0 ] || return
-	b_wall=''
-	b_rss=$m_rss
-	local i
-	for ((i = 0; i < runs; i++)); do
-		measure "$@"
-		b_rc=$m_rc
-		[ "$b_rc" = 0 ] || return
-		if [ -z "$b_wall" ] || awk -v a="$m_wall" -v b="$b_wall" 'BEGIN { exit !(a < b) }'; then
-			b_wall=$m_wall
-		fi
-		if [ "$m_rss" != - ] && [ "$b_rss" != - ] && [ "$m_rss" -gt "$b_rss" ]; then
-			b_rss=$m_rss
-		fi
-	done
-}
+# every run's stdout goes to a file, the warm-up run's to $scratch/first.out
+bench_timer wall
+bench_timed_out=$scratch/out
 
 # ------------------------------------------------------------------- data
 printf 'tageval supervised WSI benchmark: %s\n' "$tool"
-printf 'generating %s instances (seed %s) in %s\n' "$n" "$seed" "$data"
-measure "$gen" --instances "$n" --seed "$seed" "$data"
-if [ "$m_rc" != 0 ]; then
-	cat "$scratch/err" >&2
-	die "gen-wsi failed (exit $m_rc)"
-fi
-printf 'generated in %s s\n' "$m_wall"
+bench_generate gen-wsi instances --instances
+printf 'generated in %s s\n' "$gen_wall"
 # a given 80/20 split: every fifth gold line is tested (comments and blank
 # lines, if any, are copied to the mapping key, where they are skipped)
 awk -v m="$mapping" -v t="$test_key" 'NF >= 3 && FNR % 5 == 0 { print > t; next } { print > m }' \
 	"$gold" || die "cannot write the split files"
 printf 'split files written\n\n'
 
-lines() { wc -l <"$1" | tr -d ' '; }
-bytes() { wc -c <"$1" | tr -d ' '; }
-gold_lines=$(lines "$gold")
-gold_bytes=$(bytes "$gold")
-cl_lines=$(lines "$clusters")
-cl_bytes=$(bytes "$clusters")
-input_bytes=$((gold_bytes + cl_bytes))
-printf '  %-9s %10s %12s\n' file 'wc -l' 'wc -c'
-printf '  %-9s %10s %12s\n' gold "$gold_lines" "$gold_bytes"
-printf '  %-9s %10s %12s\n' clusters "$cl_lines" "$cl_bytes"
-printf '  %-9s %10s %12s\n' mapping "$(lines "$mapping")" "$(bytes "$mapping")"
-printf '  %-9s %10s %12s\n' test "$(lines "$test_key")" "$(bytes "$test_key")"
-printf '  %-9s %10s %12s (%.1f MiB)\n' 'gold+cl.' "$((gold_lines + cl_lines))" "$input_bytes" \
-	"$(awk -v b="$input_bytes" 'BEGIN { print b / 1048576 }')"
-printf '\ntiming: %s, best of %s run(s) after one untimed warm-up run\n' "$method" "$runs"
-printf '"x input" is the peak RSS over the bytes of gold + clusters\n\n'
+bench_files 9 gold "$gold" clusters "$clusters" mapping "$mapping" test "$test_key"
+gold_lines=${file_lines[gold]}
+input_bytes=$((file_bytes[gold] + file_bytes[clusters]))
+printf '  %-9s %10s %12s (%.1f MiB)\n' 'gold+cl.' "$((gold_lines + file_lines[clusters]))" \
+	"$input_bytes" "$(bench_mib "$input_bytes")"
+bench_print_method '"x input" is the peak RSS over the bytes of gold + clusters'
 
 # -------------------------------------------------------------- commands
 names=("wc -l (reference)" "--folds 5" "--folds 5 --format=json" "--folds 10"
@@ -208,27 +101,15 @@ row ------- ------ ----------- -------- ------- ------ ------
 status=0
 for i in "${!names[@]}"; do
 	command_of "$i"
-	best "${cmd[@]}"
-	if [ "$b_rc" != 0 ]; then
-		row "${names[$i]}" - - - - FAILED "exit $b_rc: $(head -n 1 "$scratch/err" | cut -c 1-60)"
+	bench_best "$scratch/first.out" "$scratch/err" "${cmd[@]}"
+	if [ -n "$b_failed" ]; then
+		row "${names[$i]}" - - - - FAILED "$(bench_failure "$scratch/err" 60)"
 		status=1
 		continue
 	fi
-	IFS=$'\t' read -r rate mib times target <<<"$(awk -v wall="$b_wall" -v rss="$b_rss" \
-		-v lines="$gold_lines" -v input="$input_bytes" -v n="$n" -v t="${targeted[$i]}" '
-	BEGIN {
-		rate = wall > 0 ? sprintf("%.0f", lines / wall) : "-"
-		if (rss == "-") {
-			mib = "-"; times = "-"
-		} else {
-			mib = sprintf("%.1f", rss / 1024)
-			times = sprintf("%.2f", rss * 1024 / input)
-		}
-		# the target is set for N = 1000000 (fixed costs dominate small N)
-		target = (n != 1000000 || !t) ? "-" : wall < 1 ? "ok" : "slow"
-		printf "%s\t%s\t%s\t%s\n", rate, mib, times, target
-	}')"
-	row "${names[$i]}" "$b_wall" "$rate" "$mib" "$times" "$target" "$(result_of "$i")"
+	# the target: wall < 1 s (no memory target)
+	bench_figures "$b_wall" "$b_rss" "$gold_lines" "$input_bytes" "${targeted[$i]}" 1
+	row "${names[$i]}" "$b_wall" "$rate" "$mib" "$times" "${targets% }" "$(result_of "$i")"
 done
 printf '\ntarget (at N = 1000000 only): wsi-supervised --folds 5 under 1 s of wall time\n'
 printf '\nthe --folds 5 table (warm-up run):\n'
