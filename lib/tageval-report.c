@@ -258,14 +258,7 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	struct tageval_report *r = userdata;
 	if (ev->status != TAGEVAL_ANSWER_SCORED || r->oom)
 		return;
-	size_t len = tv_join_id(&r->idbuf, &r->idcap, ev->lexelt, ev->instance);
-	uint32_t i;
-	if (len == (size_t)-1) {
-		r->oom = 1;
-		return;
-	}
-	if (!tv_intern_find(&r->key->ids, r->idbuf, len, &i))
-		return; /* a scored answer is in the key */
+	size_t i = ev->index; /* a scored answer is in the key */
 	int single = (r->single[i] >> r->cur_g) & 1u;
 	for (uint32_t k = r->inst_off[i]; k < r->inst_off[i + 1]; k++) {
 		double *c = cell_at(r, r->cur, r->inst_sub[k], r->cur_g, 0);
@@ -427,8 +420,9 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 			names[k] = tv_inventory_name(r->inv, tags[k]);
 		const char *id = tv_intern_str(&r->key->ids, (uint32_t)i);
 		const char *instance = id + r->key->inst[i].lexelt_len + 1;
-		/* unweighted: the scorer spreads the answer uniformly */
-		rc = tageval_scorer_add(sc, lx->name, instance, names, NULL, n, err);
+		/* unweighted: the scorer spreads the answer uniformly; the key's
+		 * instance i, by its index rather than its name */
+		rc = tv_scorer_add_at(sc, (uint32_t)i, lx->name, instance, names, NULL, n, err);
 	}
 	free(names);
 	return rc;

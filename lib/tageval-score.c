@@ -262,6 +262,7 @@ static int report(struct tageval_scorer *s, const struct tv_line *r,
 		.instance = r->field[1],
 		.score = score,
 		.attempted = attempted,
+		.index = r->inst == TV_NONE ? (size_t)-1 : (size_t)r->inst,
 	};
 	if (st == TAGEVAL_ANSWER_SCORED) {
 		const struct einst *e = &s->inst[inst];

@@ -281,6 +281,9 @@ struct tageval_answer_event {
 	size_t n_guess;                  /**< answer tags after merging */
 	const char *const *guess_tags;
 	const double *guess_weights;     /**< after normalisation */
+	size_t index;                    /**< the instance's position in the key (0 for
+					  *   its first line or tageval_key_add() call);
+					  *   (size_t)-1 when NOT_IN_KEY */
 };
 
 typedef void (*tageval_answer_fn)(const struct tageval_answer_event *event, void *userdata);
