@@ -14,6 +14,7 @@ static void record(const struct tageval_answer_event *ev, void *userdata)
 	s->status[s->n] = ev->status;
 	s->score[s->n] = ev->score;
 	s->attempted[s->n] = ev->attempted;
+	s->index[s->n] = ev->index;
 	s->n++;
 }
 

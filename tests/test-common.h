@@ -19,6 +19,7 @@ struct scored {
 	enum tageval_answer_status status[64];
 	double score[64];
 	double attempted[64];
+	size_t index[64];         /* the events' key index */
 };
 
 /*

@@ -70,6 +70,21 @@ static double one(const char *map, const char *key, const char *guess,
 	return s.score[0];
 }
 
+/* Each event names the instance's position in the key: the answers for the
+ * key's second, an unknown and the first instance give 1, -1 and 0. */
+START_TEST(event_index)
+{
+	struct scored s;
+	score_strings(NULL, "w 1 a\nw 2 b\n", "w 2 b\nw 9 a\nw 1 a\n", TAGEVAL_FINE, 0, 0, &s);
+	ck_assert_int_eq(s.rc, TAGEVAL_OK);
+	ck_assert_uint_eq(s.n, 3);
+	ck_assert_uint_eq(s.index[0], 1);
+	ck_assert_int_eq(s.status[1], TAGEVAL_ANSWER_NOT_IN_KEY);
+	ck_assert_uint_eq(s.index[1], (size_t)-1);
+	ck_assert_uint_eq(s.index[2], 0);
+}
+END_TEST
+
 START_TEST(doc_table_row)
 {
 	const struct row *r = &doc_rows[_i];
@@ -422,6 +437,7 @@ static Suite *scoring_suite(void)
 	TCase *tc = tcase_create("spec001");
 	tcase_add_loop_test(tc, doc_table_row, 0, (int)N_DOC);
 	tcase_add_test(tc, doc_table_totals);
+	tcase_add_test(tc, event_index);
 	tcase_add_loop_test(tc, conjunctive_row, 0, 9);
 	tcase_add_test(tc, conjunctive_unweighted_and_limits);
 	suite_add_tcase(s, tc);
