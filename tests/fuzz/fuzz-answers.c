@@ -8,9 +8,7 @@
  * files are read and scored, the key and the map are read again with their
  * lines in reverse order: the totals must not change.
  */
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fuzz-common.h"
 
@@ -134,34 +132,6 @@ out:
 	return rc;
 }
 
-/* The lines of @p in reverse order, each ending in a line feed (free() it). */
-static char *reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
-{
-	char *buf = malloc(p->size + 2);
-	if (buf == NULL)
-		abort();
-	size_t o = 0, end = p->size;
-	while (end > 0) {
-		size_t start = end;
-		if (p->data[end - 1] == '\n' && end == p->size)
-			start = --end; /* the file's last line feed */
-		while (start > 0 && p->data[start - 1] != '\n')
-			start--;
-		memcpy(buf + o, p->data + start, end - start);
-		o += end - start;
-		buf[o++] = '\n';
-		end = start > 0 ? start - 1 : 0;
-	}
-	out->data = buf;
-	out->size = o;
-	return buf;
-}
-
-static int same(double a, double b)
-{
-	return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_input in;
@@ -175,14 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Files in any order: the key and the map read backwards score the
 	 * same (up to rounding: tag ids, so summation orders, change). */
 	struct fuzz_part rkey, rmap;
-	char *k = reverse_lines(&in.part[1], &rkey), *m = NULL;
+	char *k = fuzz_reverse_lines(&in.part[1], &rkey), *m = NULL;
 	if (map)
-		m = reverse_lines(map, &rmap);
+		m = fuzz_reverse_lines(map, &rmap);
 	int rc = score(&in, &rkey, map ? &rmap : NULL, &b);
 	if (rc != TAGEVAL_OK)
 		fuzz_fail("the key or map read backwards fails (%d)", rc);
-	if (!same(a.correct, b.correct) || !same(a.attempted, b.attempted) ||
-	    !same(a.total, b.total) || a.instances != b.instances || a.scored != b.scored ||
+	if (!fuzz_same(a.correct, b.correct) || !fuzz_same(a.attempted, b.attempted) ||
+	    !fuzz_same(a.total, b.total) || a.instances != b.instances || a.scored != b.scored ||
 	    a.not_in_key != b.not_in_key || a.invalid != b.invalid ||
 	    a.excluded != b.excluded || a.filtered != b.filtered)
 		fuzz_fail("backwards: correct %.17g / %.17g, attempted %.17g / %.17g, total "

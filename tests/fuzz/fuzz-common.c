@@ -69,6 +69,33 @@ void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 			  lines, err->message);
 }
 
+char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
+{
+	char *buf = malloc(p->size + 2);
+	if (buf == NULL)
+		abort();
+	size_t o = 0, end = p->size;
+	while (end > 0) {
+		size_t start = end;
+		if (p->data[end - 1] == '\n' && end == p->size)
+			start = --end; /* the file's last line feed */
+		while (start > 0 && p->data[start - 1] != '\n')
+			start--;
+		memcpy(buf + o, p->data + start, end - start);
+		o += end - start;
+		buf[o++] = '\n';
+		end = start > 0 ? start - 1 : 0;
+	}
+	out->data = buf;
+	out->size = o;
+	return buf;
+}
+
+int fuzz_same(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
 int fuzz_in_range(double x, double lo, double hi)
 {
 	return isfinite(x) && x >= lo - 1e-9 && x <= hi + 1e-9;

@@ -46,6 +46,13 @@ void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 /* 1 when s[0..n) is one JSON value (RFC 8259, UTF-8) and a final line feed. */
 int fuzz_json_valid(const char *s, size_t n);
 
+/* The lines of @p in reverse order, each ending in a line feed, in *out;
+ * returns the buffer to free(). */
+char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out);
+
+/* 1 when a and b are equal up to a relative 1e-9 (rounding). */
+int fuzz_same(double a, double b);
+
 /* 1 when x is finite and lo - 1e-9 <= x <= hi + 1e-9. */
 int fuzz_in_range(double x, double lo, double hi);
 

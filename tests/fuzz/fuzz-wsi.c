@@ -2,7 +2,8 @@
 /*
  * The WSI gold-key and cluster readers and the unsupervised figures.
  * Input: flags, then GOLD, CLUSTERS.  Flags: bits 0-1 the part of speech
- * (all, "n", "v", "all"), bits 2-3 beta (1, 0, 0.5, 3).
+ * (all, "n", "v", "all"), bits 2-3 beta (1, 0, 0.5, 3).  Both files read
+ * backwards must give the same totals.
  */
 #include <stdlib.h>
 
@@ -24,31 +25,31 @@ static void check_figures(const struct tageval_wsi_figures *f, const char *what)
 			  f->clusters, f->clusters_2007, f->classes);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Reads @gold and @clusters and evaluates them; the status, and the totals in @t. */
+static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
+		    const struct fuzz_part *clusters, struct tageval_wsi_figures *t)
 {
 	static const char *const pos[] = { NULL, "n", "v", "all" };
 	static const double beta[] = { 1.0, 0.0, 0.5, 3.0 };
 	const unsigned format = FUZZ_BIT(TAGEVAL_EFORMAT);
-	struct fuzz_input in;
-	fuzz_split(data, size, 2, &in);
 	struct tageval_error err;
 	struct tageval_wsi *wsi = tageval_wsi_new();
 	struct tageval_wsi_result *res = NULL;
 	if (wsi == NULL)
 		abort();
-	int rc = tageval_wsi_read_gold_buffer(wsi, in.part[0].data, in.part[0].size, "gold", &err);
-	fuzz_check_error(rc, format, &err, &in.part[0], "gold");
-	if (rc || in.n < 2)
+	int rc = tageval_wsi_read_gold_buffer(wsi, gold->data, gold->size, "gold", &err);
+	fuzz_check_error(rc, format, &err, gold, "gold");
+	if (rc)
 		goto out;
-	rc = tageval_wsi_read_clusters_buffer(wsi, in.part[1].data, in.part[1].size, "clusters",
+	rc = tageval_wsi_read_clusters_buffer(wsi, clusters->data, clusters->size, "clusters",
 					      &err);
-	fuzz_check_error(rc, format, &err, &in.part[1], "clusters");
+	fuzz_check_error(rc, format, &err, clusters, "clusters");
 	if (rc)
 		goto out;
 	struct tageval_wsi_options o;
 	tageval_wsi_options_init(&o);
-	o.pos = pos[in.flags & 3];
-	o.beta = beta[(in.flags >> 2) & 3];
+	o.pos = pos[in->flags & 3];
+	o.beta = beta[(in->flags >> 2) & 3];
 	rc = tageval_wsi_evaluate(wsi, &o, &res, &err);
 	fuzz_check_error(rc, format, &err, NULL, "evaluate");
 	if (rc)
@@ -59,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_figures(f, tageval_wsi_result_word(res, i));
 		total += f->instances;
 	}
-	const struct tageval_wsi_figures *t = tageval_wsi_result_total(res);
+	*t = *tageval_wsi_result_total(res);
 	check_figures(t, "total");
 	if (t->instances != total || total > tageval_wsi_instances(wsi))
 		fuzz_fail("total: %zu instances, %zu over the words, %zu in the key", t->instances,
@@ -67,5 +68,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	tageval_wsi_result_free(res);
 	tageval_wsi_free(wsi);
+	return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_input in;
+	fuzz_split(data, size, 2, &in);
+	struct tageval_wsi_figures a, b;
+	if (in.n < 2) {
+		struct fuzz_part none = { "", 0 };
+		evaluate(&in, &in.part[0], &none, &a);
+		return 0;
+	}
+	if (evaluate(&in, &in.part[0], &in.part[1], &a) != TAGEVAL_OK)
+		return 0;
+	/* lines in any order: both files read backwards give the same totals */
+	struct fuzz_part rg, rc;
+	char *g = fuzz_reverse_lines(&in.part[0], &rg), *c = fuzz_reverse_lines(&in.part[1], &rc);
+	if (evaluate(&in, &rg, &rc, &b) != TAGEVAL_OK)
+		fuzz_fail("the files read backwards fail");
+	const double x[] = { a.clusters, a.clusters_2007, a.classes, a.homogeneity,
+			     a.completeness, a.v_measure, a.paired_precision, a.paired_recall,
+			     a.paired_fscore, a.fscore, a.purity, a.entropy };
+	const double y[] = { b.clusters, b.clusters_2007, b.classes, b.homogeneity,
+			     b.completeness, b.v_measure, b.paired_precision, b.paired_recall,
+			     b.paired_fscore, b.fscore, b.purity, b.entropy };
+	for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+		if (!fuzz_same(x[i], y[i]) || a.instances != b.instances)
+			fuzz_fail("backwards: figure %zu is %.17g, forwards %.17g", i, y[i], x[i]);
+	free(g);
+	free(c);
 	return 0;
 }
