@@ -514,6 +514,10 @@ int tageval_agreement_interval(const struct tageval_agreement *ag, enum tageval_
 	double tail = (1.0 - ag->confidence) / 2.0;
 	*low = gsl_stats_quantile_from_sorted_data(ag->boot[w], 1, ag->nboot[w], tail);
 	*high = gsl_stats_quantile_from_sorted_data(ag->boot[w], 1, ag->nboot[w], 1.0 - tail);
+	/* the interpolation between replicates that agree can round the two
+	 * ends one ulp the wrong way round */
+	if (*low > *high)
+		*low = *high;
 	if (replicates)
 		*replicates = ag->nboot[w];
 	return TAGEVAL_OK;

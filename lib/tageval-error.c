@@ -55,10 +55,27 @@ int tv_nomem(struct tageval_error *err)
 
 void tv_quote(char *out, size_t outsize, const char *s, size_t len)
 {
-	/* Long tokens are shortened so that a message stays readable. */
+	/* Long tokens are shortened so that a message stays readable, and
+	 * control characters are written as \xHH, so that a message quoting
+	 * binary garbage cannot drive the terminal it is printed on. */
 	const size_t keep = 64;
-	if (len > keep && outsize > keep + 4)
-		snprintf(out, outsize, "%.*s...", (int)keep, s);
-	else
-		snprintf(out, outsize, "%.*s", (int)len, s);
+	size_t o = 0, i = 0;
+	if (outsize == 0)
+		return;
+	for (; i < len && i < keep; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t need = c < 0x20 || c == 0x7f ? 4 : 1;
+		if (o + need + 4 > outsize) /* keep room for "..." and the NUL */
+			break;
+		if (need == 4)
+			snprintf(out + o, outsize - o, "\\x%02x", c);
+		else
+			out[o] = (char)c;
+		o += need;
+	}
+	if (i < len && o + 4 <= outsize) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
 }

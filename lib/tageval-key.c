@@ -289,7 +289,8 @@ static int read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
 	}
 	if (rc)
 		return rc;
-	qsort(f->tags, f->ntags, sizeof *f->tags, by_id);
+	if (f->ntags > 1) /* an empty list has no array: qsort(NULL, 0) is undefined */
+		qsort(f->tags, f->ntags, sizeof *f->tags, by_id);
 	size_t k = 0;
 	for (size_t i = 0; i < f->ntags; i++)
 		if (k == 0 || f->tags[k - 1] != f->tags[i])
@@ -301,7 +302,7 @@ static int read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
 
 int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag)
 {
-	return bsearch(&tag, f->tags, f->ntags, sizeof *f->tags, by_id) != NULL;
+	return f->ntags > 0 && bsearch(&tag, f->tags, f->ntags, sizeof *f->tags, by_id) != NULL;
 }
 
 int tageval_filter_read_instances(struct tageval_filter *f, const char *path,

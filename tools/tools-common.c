@@ -49,16 +49,49 @@ void tools_json_ratio(FILE *fp, double num, double den)
 		fprintf(fp, "%.17g", num / den);
 }
 
+/* The length of the UTF-8 sequence at @p (1 to 4 bytes), 0 if it is not one. */
+static size_t utf8_length(const unsigned char *p)
+{
+	size_t n;
+	unsigned long c, min;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, min = 0x80, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, min = 0x800, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, min = 0x10000, c = p[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void tools_json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_length(p);
+		if (n == 0) {
+			/* JSON text is Unicode: a byte that is not UTF-8 cannot be
+			 * written as it is */
+			fputs("\\ufffd", fp);
+			p++;
+		} else if (*p == '"' || *p == '\\') {
+			fprintf(fp, "\\%c", *p++);
+		} else if (*p < 0x20) {
+			fprintf(fp, "\\u%04x", *p++);
+		} else {
+			fwrite(p, 1, n, fp);
+			p += n;
+		}
 	}
 	fputc('"', fp);
 }

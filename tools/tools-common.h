@@ -26,7 +26,8 @@ void tools_format_ratio(char *buf, size_t size, int prec, double num, double den
 /* Writes num/den as a JSON number, or null when den is 0. */
 void tools_json_ratio(FILE *fp, double num, double den);
 
-/* Writes a JSON string literal. */
+/* Writes a JSON string literal; a byte that is not part of valid UTF-8 is
+ * written as \ufffd (the replacement character). */
 void tools_json_string(FILE *fp, const char *s);
 
 /* Reports getopt_long's ':' (missing argument) or '?' (unknown option) as a

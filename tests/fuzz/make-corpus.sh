@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# make-corpus.sh SRCROOT OUTDIR [TARGET] - writes the seed corpus of every
+# fuzz target (or of TARGET) into OUTDIR/<target>/, from the files of data/
+# and the input files of the CLI test cases.  A seed is a flags byte, then
+# the target's files separated by the line "=====" (see fuzz-common.h).
+set -eu
+
+root=$1
+out=$2
+only=${3:-}
+data=$root/data
+n=0
+
+# seed TARGET FLAGS FILE... - FLAGS is the flags byte as three octal digits
+seed() {
+	target=$1 flags=$2
+	shift 2
+	[ -z "$only" ] || [ "$only" = "$target" ] || return 0
+	mkdir -p "$out/$target"
+	n=$((n + 1))
+	{
+		printf "\\$flags"
+		first=1
+		for f in "$@"; do
+			[ $first = 1 ] || printf '\n=====\n'
+			first=0
+			cat "$f"
+		done
+	} >"$out/$target/seed-$n"
+}
+
+# the Senseval files: key, answers, sense map
+for set in doc-table doc-table-shuffled melamed-resnik sampletask; do
+	a=$data/$set.answers k=$data/$set.key m=$data/$set.sensemap
+	seed key 000 "$k"
+	seed key 000 "$a"
+	seed map 000 "$m"
+	seed map 001 "$m" "$k"
+	for flags in 000 001 002 006 012 016 032; do
+		seed answers $flags "$a" "$k" "$m"
+		seed scorer2 $flags "$a" "$k" "$m"
+	done
+	seed answers 002 "$a" "$k" "$m" "$k" "$m"
+	seed scorer2 042 "$a" "$k" "$m" "$k"
+	seed scorer2 040 "$a" "$k"
+done
+for set in conjunctive-table weights-merge unscorable melamed-resnik-disjunctive; do
+	seed answers 000 "$data/$set.answers" "$data/$set.key"
+	seed answers 010 "$data/$set.answers" "$data/$set.key"
+	seed scorer2 020 "$data/$set.answers" "$data/$set.key"
+	seed scorer2 010 "$data/$set.answers" "$data/$set.key"
+done
+
+# annotations and sense maps of the agreement tools
+ann="$data/agreement-ann1 $data/agreement-ann2"
+lex="$data/agreement-lex-ann1 $data/agreement-lex-ann2"
+for m in agreement.senses agreement.sensemap; do
+	seed map 000 "$data/$m"
+	# shellcheck disable=SC2086 # lists of files
+	for flags in 000 002; do
+		seed annotations $flags "$data/$m" $ann
+		seed annotations $flags "$data/$m" $ann "$data/agreement-ann3"
+		seed hkappa $flags "$data/$m" $ann
+		seed hkappa 010 "$data/$m" $ann "$data/agreement-ann3"
+	done
+done
+# shellcheck disable=SC2086
+{
+	seed map 002 "$data/agreement-lex.senses" "$data/agreement-lex-ann1"
+	seed annotations 000 "$data/agreement-lex.senses" $lex
+	seed annotations 001 $lex
+	seed hkappa 002 "$data/agreement-lex.senses" $lex
+	seed hkappa 001 $lex
+	seed hkappa 020 "$data/agreement-lex.senses" $lex "$data/agreement-lex-ann1"
+	seed hkappa 014 "$data/agreement.senses" $ann
+}
+
+# word sense induction: gold key, clusters, split files
+for flags in 000 001 002 003 006; do
+	seed wsi $flags "$data/wsi-gold.key" "$data/wsi-clusters.key"
+	seed wsi $flags "$data/sup-gold.key" "$data/sup-clusters.key"
+	seed vmeasure $flags "$data/wsi-clusters.key" "$data/wsi-gold.key"
+	seed fscore $flags "$data/wsi-clusters.key" "$data/wsi-gold.key"
+	seed fscore 020 "$data/sup-clusters.key" "$data/sup-gold.key"
+	seed split $flags "$data/sup-gold.key" "$data/sup-clusters.key" \
+		"$data/sup-mapping.key" "$data/sup-test.key"
+	seed wsi-baseline $flags "$data/wsi-gold.key"
+	seed wsi-supervised $flags "$data/sup-clusters.key" "$data/sup-gold.key"
+done
+seed wsi-supervised 003 "$data/sup-clusters.key" "$data/sup-gold.key" \
+	"$data/sup-mapping.key" "$data/sup-test.key"
+seed wsi-supervised 013 "$data/sup-clusters.key" "$data/sup-gold.key" \
+	"$data/sup-mapping.key" "$data/sup-test.key"
+seed wsi-supervised 020 "$data/sup-clusters.key" "$data/sup-gold.key"
+
+# the small input files of the CLI cases (most of them malformed on purpose)
+for f in "$root"/tests/cli/*/*/*; do
+	case ${f##*/} in
+	args | expected-* | setup | needs-shared | stdout-to-dev-full | stdin-file) continue ;;
+	esac
+	[ -f "$f" ] && [ "$(wc -c <"$f")" -le 4096 ] || continue
+	case $f in
+	*/scorer2/*)
+		seed key 000 "$f"
+		seed map 000 "$f"
+		seed answers 000 "$f" "$data/doc-table.key" "$data/doc-table.sensemap"
+		;;
+	*/hkappa/*)
+		seed map 000 "$f"
+		seed annotations 001 "$f" "$data/agreement-ann2"
+		;;
+	*)
+		seed wsi 000 "$f" "$data/wsi-clusters.key"
+		seed wsi 000 "$data/wsi-gold.key" "$f"
+		seed split 000 "$data/sup-gold.key" "$data/sup-clusters.key" "$f" "$data/sup-test.key"
+		;;
+	esac
+done
