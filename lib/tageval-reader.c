@@ -13,8 +13,12 @@
 
 #include "tageval-private.h"
 
-/* The chunk read at a time; a longer line grows the buffer. */
-#define CHUNK ((size_t)256 * 1024)
+/* The chunk read at a time; a longer line grows the buffer.  (The fuzz
+ * build makes it small, so that lines cross chunk ends.) */
+#ifndef TV_READER_CHUNK
+#define TV_READER_CHUNK (256 * 1024)
+#endif
+#define CHUNK ((size_t)(TV_READER_CHUNK))
 
 static const char stdin_name[] = "<stdin>";
 
