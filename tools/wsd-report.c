@@ -240,6 +240,11 @@ static int parse(int argc, char **argv, struct options *o)
 		tools_usage_error(prog, "only one file can be read from standard input ('-')");
 		return EXIT_INVALID_USAGE;
 	}
+	if (o->plot && strcmp(o->plot, "-") == 0) {
+		/* standard output carries the tables */
+		tools_usage_error(prog, "--plot needs a file name, not '-'");
+		return EXIT_INVALID_USAGE;
+	}
 	if (o->plot_subset && !o->plot) {
 		tools_usage_error(prog, "--plot-subset needs --plot");
 		return EXIT_INVALID_USAGE;
