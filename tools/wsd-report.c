@@ -104,15 +104,19 @@ static int check_names(const struct named *v, size_t n, const char *what, int ba
 	return 0;
 }
 
-/* Reports the answer lines a system's fine-grained pass could not score. */
+/* Reports the answer lines a system's fine-grained pass could not score, or that
+ * the system answered nothing. */
 static void report_unscored(const struct tageval_report *r, size_t k, const char *file)
 {
 	struct tageval_score s;
 	if (tageval_report_system_score(r, k, 0, &s))
 		return;
 	size_t bad = s.not_in_key + s.invalid + s.excluded;
+	if (bad == 0 && s.scored == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, file);
 	if (bad)
-		fprintf(stderr, "%s: %s: %zu answer line%s not scored (%zu for instances not in "
+		fprintf(stderr, "%s: note: %s: %zu answer line%s not scored (%zu for instances not in "
 			"the key, %zu without tags, %zu repeated)\n", prog, file, bad,
 			bad == 1 ? "" : "s", s.not_in_key, s.invalid, s.excluded);
 }

@@ -34,6 +34,7 @@
 #define FUZZ_FSCORE 4
 #define FUZZ_WSI_BASELINE 5
 #define FUZZ_WSI_SUPERVISED 6
+#define FUZZ_WSD_REPORT 7
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int tool_main(int argc, char **argv);
@@ -224,6 +225,42 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 	}
 	add(c, "%s", path[0]);
 	add(c, "%s", path[1]);
+}
+#elif FUZZ_TOOL == FUZZ_WSD_REPORT
+#define TOOL "wsd-report"
+/* KEY SYSTEM [MAP [TRAIN [SUBSET [SYSTEM2]]]]; bit 0 --senses=MAP, 1
+ * --train=TRAIN, 2 --subset=mine=SUBSET, 3-4 --format text/json/csv/text,
+ * 5 --no-baselines, 6 --plot into the last (otherwise unused) memfd, with
+ * --plot-subset=mine when bit 2 gives that subset, 7 a second system */
+static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
+{
+	int subset = (flags & 4) && n > 4;
+	if ((flags & 1) && n > 2)
+		add(c, "--senses=%s", path[2]);
+	if ((flags & 2) && n > 3)
+		add(c, "--train=%s", path[3]);
+	if (subset)
+		add(c, "--subset=mine=%s", path[4]);
+	switch ((flags >> 3) & 3) {
+	case 1:
+		add(c, "--format=json");
+		c->json = 1;
+		break;
+	case 2:
+		add(c, "--format=csv");
+		break;
+	}
+	if (flags & 32)
+		add(c, "--no-baselines");
+	if (flags & 64) {
+		add(c, "--plot=%s", path[FUZZ_MAX_PARTS - 1]);
+		if (subset)
+			add(c, "--plot-subset=mine");
+	}
+	add(c, "%s", path[0]);
+	add(c, "S1=%s", path[1]);
+	if ((flags & 128) && n > 5)
+		add(c, "S2=%s", path[5]);
 }
 #else
 #error "FUZZ_TOOL names no tool"

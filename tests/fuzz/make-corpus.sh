@@ -95,6 +95,15 @@ seed wsi-supervised 013 "$data/sup-clusters.key" "$data/sup-gold.key" \
 	"$data/sup-mapping.key" "$data/sup-test.key"
 seed wsi-supervised 020 "$data/sup-clusters.key" "$data/sup-gold.key"
 
+# the results report: key, systems, sense map, training key, subset
+r=$data/report
+for flags in 000 001 003 007 017 027 047 107 207 307; do
+	seed wsd-report $flags "$r.key" "$r-s1.answers" "$r.sensemap" "$r.train" \
+		"$r-subset.list" "$r-s2.answers"
+done
+seed wsd-report 000 "$data/doc-table.key" "$data/doc-table.answers"
+seed wsd-report 001 "$data/doc-table.key" "$data/doc-table.answers" "$data/doc-table.sensemap"
+
 # the small input files of the CLI cases (most of them malformed on purpose)
 for f in "$root"/tests/cli/*/*/*; do
 	case ${f##*/} in
@@ -106,6 +115,10 @@ for f in "$root"/tests/cli/*/*/*; do
 		seed key 000 "$f"
 		seed map 000 "$f"
 		seed answers 000 "$f" "$data/doc-table.key" "$data/doc-table.sensemap"
+		;;
+	*/wsd-report/*)
+		seed wsd-report 000 "$f" "$r-s1.answers"
+		seed wsd-report 001 "$r.key" "$f" "$r.sensemap"
 		;;
 	*/hkappa/*)
 		seed map 000 "$f"
