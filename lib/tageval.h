@@ -588,6 +588,114 @@ tageval_wsi_result_total(const struct tageval_wsi_result *res);
 TAGEVAL_EXPORT int tageval_wsi_table_figures(const double *n, size_t nclusters, size_t nclasses,
 					     double beta, struct tageval_wsi_figures *out);
 
+/* ------------------------------------ graded senses: SemEval-2013 WSD setting */
+
+/**
+ * A graded gold key and a system's graded answers, read as the SemEval-2013
+ * Task 13 scorers read them (../shared/spec/reference-wsi2013.md section 2):
+ * lines "word instance label[/weight] ...", an instance being the pair (word,
+ * instance id).  Every label is kept with its membership: the weight divided
+ * by the largest weight of the line, or 1 for every label of a line where
+ * some label has no weight.  Errors (file:line): a line without a label, an
+ * instance listed twice in one file, an invalid or negative weight, a line
+ * whose weights are all 0, a label repeated within a line.  System lines for
+ * a word the gold key lacks are counted (tageval_graded_ignored()) and
+ * ignored; system lines for other instances of a gold word are kept as
+ * "extra instances" (they count in a word's sense count without remapping).
+ */
+struct tageval_graded;
+
+TAGEVAL_EXPORT struct tageval_graded *tageval_graded_new(void);
+TAGEVAL_EXPORT void tageval_graded_free(struct tageval_graded *g);
+
+/** Reads the gold key (once, before the system). */
+TAGEVAL_EXPORT int tageval_graded_read_gold(struct tageval_graded *g, const char *path,
+					    struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_graded_read_gold_buffer(struct tageval_graded *g, const char *data,
+						   size_t size, const char *name,
+						   struct tageval_error *err);
+/** Reads the system's answers (once, after the gold key). */
+TAGEVAL_EXPORT int tageval_graded_read_system(struct tageval_graded *g, const char *path,
+					      struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_graded_read_system_buffer(struct tageval_graded *g, const char *data,
+						     size_t size, const char *name,
+						     struct tageval_error *err);
+
+/** Gold instances; system lines ignored (word not in the gold key); extra instances. */
+TAGEVAL_EXPORT size_t tageval_graded_instances(const struct tageval_graded *g);
+TAGEVAL_EXPORT size_t tageval_graded_ignored(const struct tageval_graded *g);
+TAGEVAL_EXPORT size_t tageval_graded_extra(const struct tageval_graded *g);
+
+/** Which gold instances are evaluated, as if the gold key held only them. */
+enum tageval_graded_subset {
+	TAGEVAL_GRADED_ALL = 0,
+	TAGEVAL_GRADED_SINGLE_SENSE = 1, /**< gold lines with one label */
+	TAGEVAL_GRADED_MULTI_SENSE = 2   /**< gold lines with several labels */
+};
+
+struct tageval_graded_options {
+	const char *pos;       /**< word-name suffix after its last '.'; NULL or "all": every word */
+	enum tageval_graded_subset subset;
+	int no_remapping;      /**< compare the system's labels with the gold senses directly */
+	int shuffle;           /**< 0: the official folds; 1: shuffle with @seed first */
+	unsigned long seed;    /**< GSL mt19937 seed of the shuffle */
+};
+
+TAGEVAL_EXPORT void tageval_graded_options_init(struct tageval_graded_options *opts);
+
+/**
+ * The WSD-setting figures of one word or of the total (section 5.6): the
+ * Jaccard index, positionally weighted Kendall's tau and weighted NDCG, each
+ * the mean over the answered instances; X_recall = mean x coverage, X_f1 =
+ * the harmonic mean of the two; coverage = answered / instances.  senses:
+ * the word's sense count K (0 in the total).
+ */
+struct tageval_graded_figures {
+	size_t instances, answered, senses;
+	double jaccard, kendall_tau, wndcg;
+	double jaccard_recall, kendall_tau_recall, wndcg_recall;
+	double jaccard_f1, kendall_tau_f1, wndcg_f1;
+	double coverage;
+};
+
+struct tageval_graded_result;
+
+/**
+ * The SemEval-2013 WSD setting over the selected gold instances: five folds
+ * (instance k of the selection, words in order of first appearance, is tested
+ * in fold k mod 5), each fold's test instances remapped from the induced
+ * senses to the gold senses with the other four folds (unless
+ * @opts->no_remapping), then scored.  TAGEVAL_EFORMAT "no target word
+ * selected" when the selection is empty.  The result borrows the words'
+ * names from @g, which must outlive it.
+ */
+TAGEVAL_EXPORT int tageval_graded_evaluate(const struct tageval_graded *g,
+					   const struct tageval_graded_options *opts,
+					   struct tageval_graded_result **out,
+					   struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_graded_result_free(struct tageval_graded_result *res);
+/** Selected words, in order of first appearance in the gold key. */
+TAGEVAL_EXPORT size_t tageval_graded_result_words(const struct tageval_graded_result *res);
+TAGEVAL_EXPORT const char *tageval_graded_result_word(const struct tageval_graded_result *res,
+						      size_t i);
+TAGEVAL_EXPORT const struct tageval_graded_figures *
+tageval_graded_result_figures(const struct tageval_graded_result *res, size_t i);
+TAGEVAL_EXPORT const struct tageval_graded_figures *
+tageval_graded_result_total(const struct tageval_graded_result *res);
+
+/**
+ * The three per-instance scores of section 5.3-5.5 for one answered instance:
+ * gold senses @gl with memberships @gm (@ng of them), system senses @sl with
+ * ratings @sr (@ns >= 1), the word's sense count @k (>= the size of the
+ * union).  Labels are compared by name; equal ratings are ordered by name as
+ * the jars do.  For tests and other callers.
+ */
+TAGEVAL_EXPORT int tageval_graded_instance_scores(const char *const *gl, const double *gm,
+						  size_t ng, const char *const *sl,
+						  const double *sr, size_t ns, size_t k,
+						  double *jaccard, double *kendall_tau,
+						  double *wndcg);
+
 /* ------------------------------------------------- supervised WSI evaluation */
 
 /**
