@@ -26,6 +26,7 @@ struct tv_ginst {
 	uint32_t word;
 	uint32_t gold_line;
 	uint32_t gold_first, gold_n; /* in gpool */
+	uint32_t gold_tokens;        /* label fields of the line (a repeated label twice) */
 	uint32_t sys_first, sys_n;   /* in spool; sys_n == 0: unanswered */
 	uint32_t sys_line;
 };
@@ -49,10 +50,11 @@ struct tageval_graded {
 	struct tv_glabel *gpool, *spool;
 	size_t ngpool, gpoolcap, nspool, spoolcap;
 	size_t ignored;
+	size_t repeated;         /* lines naming a label twice */
 	int have_gold, have_system;
 	/* scratch of a line's labels */
 	double *w;
-	int *has_w;
+	const char **tok;
 	uint32_t *lab;
 	size_t linecap;
 };
@@ -82,7 +84,7 @@ void tageval_graded_free(struct tageval_graded *g)
 	free(g->gpool);
 	free(g->spool);
 	free(g->w);
-	free(g->has_w);
+	free(g->tok);
 	free(g->lab);
 	free(g);
 }
@@ -102,6 +104,11 @@ size_t tageval_graded_extra(const struct tageval_graded *g)
 	return g->nex;
 }
 
+size_t tageval_graded_repeated(const struct tageval_graded *g)
+{
+	return g->repeated;
+}
+
 /* ------------------------------------------------------------ reading */
 
 static int line_error(const struct tv_line *l, struct tageval_error *err)
@@ -116,60 +123,66 @@ static int line_error(const struct tv_line *l, struct tageval_error *err)
 /*
  * Reads the labels of a line into g->lab (interned) and g->w (memberships):
  * the weight over the line's largest weight, or 1 for every label when some
- * label has no weight (section 2.2).  Labels are interned only when @intern.
+ * label has no weight (section 2.2); *nout labels.  A label named twice in
+ * the line is kept once and, as in the jars, every membership of the line is
+ * then 1 (17 lines of the task's own gold key do this); such lines are
+ * counted in g->repeated.  Labels are interned only when @intern.
  */
 static int read_labels(struct tageval_graded *g, const struct tv_line *l, int intern,
-		       struct tageval_error *err)
+		       size_t *nout, struct tageval_error *err)
 {
-	size_t nlab = l->nfield - 2;
+	size_t nlab = l->nfield - 2, n = 0;
 	char q[80];
 	if (nlab > g->linecap) {
 		size_t cap = g->linecap;
 		if (tv_grow((void **)&g->w, &cap, nlab, sizeof *g->w))
 			return tv_nomem(err);
 		cap = g->linecap;
-		if (tv_grow((void **)&g->has_w, &cap, nlab, sizeof *g->has_w))
+		if (tv_grow((void **)&g->tok, &cap, nlab, sizeof *g->tok))
 			return tv_nomem(err);
 		cap = g->linecap;
 		if (tv_grow((void **)&g->lab, &cap, nlab, sizeof *g->lab))
 			return tv_nomem(err);
 		g->linecap = cap;
 	}
-	int all_weighted = 1;
+	int all_weighted = 1, repeated = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
 		const char *slash = strchr(tok, '/');
 		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
-		g->has_w[i] = slash != NULL;
-		g->w[i] = 1.0;
-		if (slash != NULL && (len == 0 || tv_parse_weight(slash + 1, &g->w[i]) != 0)) {
+		double w = 1.0;
+		if (slash != NULL && (len == 0 || tv_parse_weight(slash + 1, &w) != 0)) {
 			tv_quote(q, sizeof q, tok, strlen(tok));
 			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"invalid weight \"%s\" (a number >= 0)", q);
 		}
 		if (slash == NULL)
 			all_weighted = 0;
-		else if (g->w[i] > max)
-			max = g->w[i];
+		else if (w > max)
+			max = w;
 		/* a label named twice in the line (the lines are short: compare) */
-		for (size_t j = 0; j < i; j++) {
-			const char *o = l->field[j + 2];
-			size_t olen = strcspn(o, "/");
-			if (olen == len && memcmp(o, tok, len) == 0) {
-				tv_quote(q, sizeof q, tok, len);
-				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-						"label \"%s\" repeated in the line", q);
-			}
+		size_t j = 0;
+		while (j < n && !(strcspn(g->tok[j], "/") == len && memcmp(g->tok[j], tok, len) == 0))
+			j++;
+		if (j < n) {
+			repeated = 1;
+			g->w[j] = w; /* the last rating (irrelevant: all become 1) */
+			continue;
 		}
-		if (intern && tv_intern_put(&g->labels, tok, len, &g->lab[i], NULL))
+		g->tok[n] = tok;
+		g->w[n] = w;
+		if (intern && tv_intern_put(&g->labels, tok, len, &g->lab[n], NULL))
 			return tv_nomem(err);
+		n++;
 	}
 	if (all_weighted && max == 0.0)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"every weight of the line is 0");
-	for (size_t i = 0; i < nlab; i++)
-		g->w[i] = all_weighted ? g->w[i] / max : 1.0;
+	for (size_t i = 0; i < n; i++)
+		g->w[i] = all_weighted && !repeated ? g->w[i] / max : 1.0;
+	g->repeated += (size_t)repeated;
+	*nout = n;
 	return TAGEVAL_OK;
 }
 
@@ -202,7 +215,8 @@ static int gold_line(struct tageval_graded *g, const struct tv_line *l,
 {
 	if (l->nfield < 3)
 		return line_error(l, err);
-	int rc = read_labels(g, l, 1, err);
+	size_t nlab;
+	int rc = read_labels(g, l, 1, &nlab, err);
 	if (rc)
 		return rc;
 	uint32_t idx;
@@ -218,7 +232,8 @@ static int gold_line(struct tageval_graded *g, const struct tv_line *l,
 	if (tv_intern_put(&g->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
 		return tv_nomem(err);
 	in->gold_line = (uint32_t)l->lineno;
-	in->gold_n = (uint32_t)(l->nfield - 2);
+	in->gold_n = (uint32_t)nlab;
+	in->gold_tokens = (uint32_t)(l->nfield - 2);
 	return push_labels(g, &g->gpool, &g->ngpool, &g->gpoolcap, in->gold_n, &in->gold_first,
 			   err);
 }
@@ -231,14 +246,15 @@ static int system_line(struct tageval_graded *g, const struct tv_line *l,
 	uint32_t word, idx;
 	int known = tv_intern_find(&g->words, l->field[0], strlen(l->field[0]), &word);
 	/* the labels are checked on every line, also on lines that are ignored */
-	int rc = read_labels(g, l, known, err);
+	size_t n;
+	int rc = read_labels(g, l, known, &n, err);
 	if (rc)
 		return rc;
 	if (!known) {
 		g->ignored++;
 		return TAGEVAL_OK;
 	}
-	uint32_t nlab = (uint32_t)(l->nfield - 2);
+	uint32_t nlab = (uint32_t)n;
 	if (tv_intern_find_hashed(&g->ids, l->id, l->idlen, l->hash, &idx)) {
 		struct tv_ginst *in = &g->in[idx];
 		if (in->sys_n != 0)
@@ -800,9 +816,9 @@ static int selected(const struct tv_ginst *in, const struct tageval_graded_optio
 {
 	switch (o->subset) {
 	case TAGEVAL_GRADED_SINGLE_SENSE:
-		return in->gold_n == 1;
+		return in->gold_tokens == 1;
 	case TAGEVAL_GRADED_MULTI_SENSE:
-		return in->gold_n > 1;
+		return in->gold_tokens > 1;
 	default:
 		return 1;
 	}

@@ -596,9 +596,11 @@ TAGEVAL_EXPORT int tageval_wsi_table_figures(const double *n, size_t nclusters, 
  * lines "word instance label[/weight] ...", an instance being the pair (word,
  * instance id).  Every label is kept with its membership: the weight divided
  * by the largest weight of the line, or 1 for every label of a line where
- * some label has no weight.  Errors (file:line): a line without a label, an
- * instance listed twice in one file, an invalid or negative weight, a line
- * whose weights are all 0, a label repeated within a line.  System lines for
+ * some label has no weight or names a label twice (the label is then kept
+ * once: the jars' reading of the 17 such lines of the task's gold key,
+ * counted by tageval_graded_repeated()).  Errors (file:line): a line without
+ * a label, an instance listed twice in one file, an invalid or negative
+ * weight, a line whose weights are all 0.  System lines for
  * a word the gold key lacks are counted (tageval_graded_ignored()) and
  * ignored; system lines for other instances of a gold word are kept as
  * "extra instances" (they count in a word's sense count without remapping).
@@ -625,12 +627,15 @@ TAGEVAL_EXPORT int tageval_graded_read_system_buffer(struct tageval_graded *g, c
 TAGEVAL_EXPORT size_t tageval_graded_instances(const struct tageval_graded *g);
 TAGEVAL_EXPORT size_t tageval_graded_ignored(const struct tageval_graded *g);
 TAGEVAL_EXPORT size_t tageval_graded_extra(const struct tageval_graded *g);
+/** Lines (of both files) that name a label twice. */
+TAGEVAL_EXPORT size_t tageval_graded_repeated(const struct tageval_graded *g);
 
 /** Which gold instances are evaluated, as if the gold key held only them. */
 enum tageval_graded_subset {
 	TAGEVAL_GRADED_ALL = 0,
-	TAGEVAL_GRADED_SINGLE_SENSE = 1, /**< gold lines with one label */
-	TAGEVAL_GRADED_MULTI_SENSE = 2   /**< gold lines with several labels */
+	TAGEVAL_GRADED_SINGLE_SENSE = 1, /**< gold lines with one label field */
+	TAGEVAL_GRADED_MULTI_SENSE = 2   /**< gold lines with several label fields
+					      (as the task's all.multisense.key) */
 };
 
 struct tageval_graded_options {

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * wsd-graded - the SemEval-2013 Task 13 WSD setting: Jaccard index,
+ * positionally weighted Kendall's tau and weighted NDCG of graded sense
+ * answers, with the task's 5-fold remapping of induced senses.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools-common.h"
+
+static const char *prog = "wsd-graded";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [OPTIONS] SYSTEM GOLD\n"
+		"Jaccard index, positionally weighted Kendall's tau and weighted NDCG of graded\n"
+		"sense answers against a graded gold key (SemEval-2013 Task 13, WSD setting),\n"
+		"per word and over all answered instances, for the whole gold key and its\n"
+		"single-sense and multi-sense instances.  Induced senses are mapped to the\n"
+		"gold senses on 4 of 5 folds and tested on the fifth, as the task's scorers do.\n"
+		"Files: 'word instance label[/weight] ...' lines; the system's answers first,\n"
+		"the gold key second.\n"
+		"\n"
+		"      --no-remapping        compare the system's labels with the gold senses\n"
+		"                            directly (answers in the gold inventory)\n"
+		"      --seed=S              shuffle the gold instances (GSL mt19937, seed S)\n"
+		"                            before forming the folds; default: the official folds\n"
+		"      --pos=POS             only the words whose name ends in '.POS' (n, v, ...);\n"
+		"                            all (default) for every word\n"
+		"      --per-word            one table row per target word\n"
+		"      --digits=N            decimals in the text output (default 3)\n"
+		"      --format=FORMAT       text (default) or json\n"
+		"  -h, --help                show this help and exit\n"
+		"  -V, --version             show the version and exit\n"
+		"\n"
+		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
+		"See %s(1) and tageval-formats(5).\n",
+		prog, prog);
+}
+
+static const char *subset_name[3] = { "all", "single_sense", "multi_sense" };
+
+static void json_figures(const struct tageval_graded_figures *f, int total)
+{
+	printf("{\"instances\":%zu,\"answered\":%zu,", f->instances, f->answered);
+	if (!total)
+		printf("\"senses\":%zu,", f->senses);
+	else
+		printf("\"averaging\":\"instance-weighted\",");
+	printf("\"jaccard\":%.17g,\"kendall_tau\":%.17g,\"wndcg\":%.17g,"
+	       "\"jaccard_recall\":%.17g,\"kendall_tau_recall\":%.17g,\"wndcg_recall\":%.17g,"
+	       "\"jaccard_f1\":%.17g,\"kendall_tau_f1\":%.17g,\"wndcg_f1\":%.17g,"
+	       "\"coverage\":%.17g}",
+	       f->jaccard, f->kendall_tau, f->wndcg, f->jaccard_recall, f->kendall_tau_recall,
+	       f->wndcg_recall, f->jaccard_f1, f->kendall_tau_f1, f->wndcg_f1, f->coverage);
+}
+
+static void json_per_word(const struct tageval_graded_result *r)
+{
+	printf("{");
+	for (size_t i = 0; i < tageval_graded_result_words(r); i++) {
+		if (i)
+			putchar(',');
+		tools_json_string(stdout, tageval_graded_result_word(r, i));
+		putchar(':');
+		json_figures(tageval_graded_result_figures(r, i), 0);
+	}
+	printf("}");
+}
+
+static void print_json(struct tageval_graded_result *const res[3], const char *pos,
+		       int per_word, int remap, int shuffle, unsigned long long seed,
+		       size_t ignored, size_t extra)
+{
+	printf("{\"pos\":");
+	tools_json_string(stdout, pos ? pos : "all");
+	printf(",\"remapping\":%s,\"seed\":", remap ? "true" : "false");
+	if (shuffle)
+		printf("%llu", seed);
+	else
+		printf("null");
+	printf(",\"words\":%zu,\"ignored_lines\":%zu,\"extra_instances\":%zu,\"total\":",
+	       tageval_graded_result_words(res[0]), ignored, extra);
+	json_figures(tageval_graded_result_total(res[0]), 1);
+	printf(",\"per_word\":");
+	if (per_word)
+		json_per_word(res[0]);
+	else
+		printf("null");
+	for (int s = 1; s < 3; s++) {
+		printf(",\"%s\":", subset_name[s]);
+		if (res[s] == NULL) {
+			printf("null");
+			continue;
+		}
+		printf("{\"words\":%zu,\"total\":", tageval_graded_result_words(res[s]));
+		json_figures(tageval_graded_result_total(res[s]), 1);
+		printf(",\"per_word\":");
+		if (per_word)
+			json_per_word(res[s]);
+		else
+			printf("null");
+		printf("}");
+	}
+	printf("}\n");
+}
+
+static int width(int digits, const char *head)
+{
+	int w = (int)strlen(head);
+	return w < digits + 2 ? digits + 2 : w;
+}
+
+static void print_row(const char *name, int wname, const struct tageval_graded_figures *f,
+		      int digits, int senses)
+{
+	printf("%-*s %9zu %8zu", wname, name, f->instances, f->answered);
+	if (senses)
+		printf(" %6zu", f->senses);
+	printf("  %*.*f  %*.*f  %*.*f\n", width(digits, "jaccard"), digits, f->jaccard,
+	       width(digits, "kendall-tau"), digits, f->kendall_tau, width(digits, "wndcg"),
+	       digits, f->wndcg);
+}
+
+static void print_head(const char *first, int wname, int digits, int senses)
+{
+	printf("%-*s %9s %8s", wname, first, "instances", "answered");
+	if (senses)
+		printf(" %6s", "senses");
+	printf("  %*s  %*s  %*s\n", width(digits, "jaccard"), "jaccard",
+	       width(digits, "kendall-tau"), "kendall-tau", width(digits, "wndcg"), "wndcg");
+}
+
+static void print_text(struct tageval_graded_result *const res[3], int per_word, int digits)
+{
+	const struct tageval_graded_result *r = res[0];
+	size_t nw = tageval_graded_result_words(r);
+	if (per_word) {
+		int wname = 5;
+		for (size_t i = 0; i < nw; i++) {
+			int len = (int)strlen(tageval_graded_result_word(r, i));
+			if (len > wname)
+				wname = len;
+		}
+		print_head("word", wname, digits, 1);
+		for (size_t i = 0; i < nw; i++)
+			print_row(tageval_graded_result_word(r, i), wname,
+				  tageval_graded_result_figures(r, i), digits, 1);
+		printf("\n");
+	}
+	static const char *label[3] = { "total", "single-sense", "multi-sense" };
+	print_head("gold", 12, digits, 0);
+	for (int s = 0; s < 3; s++)
+		if (res[s] != NULL)
+			print_row(label[s], 12, tageval_graded_result_total(res[s]), digits, 0);
+	const struct tageval_graded_figures *t = tageval_graded_result_total(r);
+	printf("\n%-14s  %*s  %*s  %*s\n", "total", width(digits, "mean"), "mean",
+	       width(digits, "recall"), "recall", width(digits, "F1"), "F1");
+	const char *name[3] = { "Jaccard index", "positional tau", "weighted NDCG" };
+	const double v[3][3] = { { t->jaccard, t->jaccard_recall, t->jaccard_f1 },
+				 { t->kendall_tau, t->kendall_tau_recall, t->kendall_tau_f1 },
+				 { t->wndcg, t->wndcg_recall, t->wndcg_f1 } };
+	for (int x = 0; x < 3; x++)
+		printf("%-14s  %*.*f  %*.*f  %*.*f\n", name[x], width(digits, "mean"), digits,
+		       v[x][0], width(digits, "recall"), digits, v[x][1], width(digits, "F1"),
+		       digits, v[x][2]);
+}
+
+enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NO_REMAP, OPT_SEED };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pos", required_argument, NULL, OPT_POS },
+		{ "per-word", no_argument, NULL, OPT_PER_WORD },
+		{ "digits", required_argument, NULL, OPT_DIGITS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "no-remapping", no_argument, NULL, OPT_NO_REMAP },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tageval_graded_options o;
+	tageval_graded_options_init(&o);
+	int per_word = 0, json = 0, digits = 3, c;
+	unsigned long long seed = 0, d;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POS:
+			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
+				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			o.pos = optarg;
+			break;
+		case OPT_PER_WORD:
+			per_word = 1;
+			break;
+		case OPT_DIGITS:
+			if (tools_parse_count(optarg, 17, &d)) {
+				tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			digits = (int)d;
+			break;
+		case OPT_FORMAT:
+			if (tools_parse_format(prog, optarg, &json))
+				return EXIT_INVALID_USAGE;
+			break;
+		case OPT_NO_REMAP:
+			o.no_remapping = 1;
+			break;
+		case OPT_SEED:
+			if (tools_parse_count(optarg, ULONG_MAX, &seed)) {
+				tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", optarg,
+						  ULONG_MAX);
+				return EXIT_INVALID_USAGE;
+			}
+			o.shuffle = 1;
+			o.seed = (unsigned long)seed;
+			break;
+		case 'h':
+			usage(stdout);
+			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		case 'V':
+			return tools_version(prog);
+		default:
+			return tools_option_error(prog, c, argv);
+		}
+	}
+	if (argc - optind != 2) {
+		tools_usage_error(prog, argc - optind < 2 ? "missing operand: SYSTEM and GOLD "
+							     "are required"
+							   : "too many operands");
+		return EXIT_INVALID_USAGE;
+	}
+	const char *system = argv[optind], *gold = argv[optind + 1];
+	if (strcmp(system, "-") == 0 && strcmp(gold, "-") == 0) {
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		return EXIT_INVALID_USAGE;
+	}
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_graded *g = tageval_graded_new();
+	struct tageval_graded_result *res[3] = { NULL, NULL, NULL };
+	if (g == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out;
+	}
+	if (tageval_graded_read_gold(g, gold, &err) ||
+	    tageval_graded_read_system(g, system, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	static const enum tageval_graded_subset subsets[3] = {
+		TAGEVAL_GRADED_ALL, TAGEVAL_GRADED_SINGLE_SENSE, TAGEVAL_GRADED_MULTI_SENSE
+	};
+	for (int s = 0; s < 3; s++) {
+		o.subset = subsets[s];
+		int rc = tageval_graded_evaluate(g, &o, &res[s], &err);
+		/* a subset without instances is reported as null */
+		if (rc == TAGEVAL_EFORMAT && s > 0)
+			continue;
+		if (rc) {
+			tools_print_error(prog, &err);
+			goto out;
+		}
+	}
+	size_t ignored = tageval_graded_ignored(g), extra = tageval_graded_extra(g);
+	size_t repeated = tageval_graded_repeated(g);
+	if (repeated)
+		fprintf(stderr,
+			"%s: note: %zu line%s name%s a label twice; read as the task's scorers do: "
+			"the label once, every membership of the line 1\n",
+			prog, repeated, repeated == 1 ? "" : "s", repeated == 1 ? "s" : "");
+	if (ignored)
+		fprintf(stderr, "%s: note: %zu line%s of %s name%s a word that %s lacks; ignored\n",
+			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(system),
+			ignored == 1 ? "s" : "", tools_file_name(gold));
+	if (extra)
+		fprintf(stderr,
+			"%s: note: %zu line%s of %s name%s an instance that %s lacks; not scored%s\n",
+			prog, extra, extra == 1 ? "" : "s", tools_file_name(system),
+			extra == 1 ? "s" : "", tools_file_name(gold),
+			o.no_remapping ? " (their labels count in the word's sense count)" : "");
+	if (json)
+		print_json(res, o.pos, per_word, !o.no_remapping, o.shuffle, seed, ignored, extra);
+	else
+		print_text(res, per_word, digits);
+	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+out:
+	for (int s = 0; s < 3; s++)
+		tageval_graded_result_free(res[s]);
+	tageval_graded_free(g);
+	return status;
+}
