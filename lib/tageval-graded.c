@@ -120,6 +120,23 @@ static int line_error(const struct tv_line *l, struct tageval_error *err)
 	return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "instance \"%s\" has no label", q);
 }
 
+/* A weight of 1 to 15 digits, the common case ("/4", "/96"): its value is
+ * an integer below 2^53, so the double is exact, as strtod would give it. */
+static int fast_integer(const char *s, double *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	for (; s[i] >= '0' && s[i] <= '9'; i++) {
+		if (i == 15)
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0 || s[i] != '\0')
+		return 0;
+	*out = (double)v;
+	return 1;
+}
+
 /*
  * Reads the labels of a line into g->lab (interned) and g->w (memberships):
  * the weight over the line's largest weight, or 1 for every label when some
@@ -152,7 +169,9 @@ static int read_labels(struct tageval_graded *g, const struct tv_line *l, int in
 		const char *slash = strchr(tok, '/');
 		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
 		double w = 1.0;
-		if (slash != NULL && (len == 0 || tv_parse_weight(slash + 1, &w) != 0)) {
+		if (slash != NULL && len > 0 && fast_integer(slash + 1, &w))
+			; /* digits only: read without strtod */
+		else if (slash != NULL && (len == 0 || tv_parse_weight(slash + 1, &w) != 0)) {
 			tv_quote(q, sizeof q, tok, strlen(tok));
 			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"invalid weight \"%s\" (a number >= 0)", q);
@@ -394,18 +413,25 @@ static int by_system_asc(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank; /* ascending names */
 }
 
+#define DISCOUNTS 16
+
 struct scratch {
 	struct usense *u;
 	struct usense **p;
 	double *pos;  /* P_m */
+	double *ca, *cr; /* costs */
 	double *gsort;
 	size_t cap;
+	double disc[DISCOUNTS]; /* log2(m + 2) */
 };
 
 static int scratch_reserve(struct scratch *s, size_t n)
 {
 	if (n <= s->cap)
 		return 0;
+	if (s->cap == 0)
+		for (size_t m = 0; m < DISCOUNTS; m++)
+			s->disc[m] = log2((double)m + 2.0);
 	size_t cap = s->cap;
 	if (tv_grow((void **)&s->u, &cap, n, sizeof *s->u))
 		return -1;
@@ -418,6 +444,12 @@ static int scratch_reserve(struct scratch *s, size_t n)
 	cap = s->cap;
 	if (tv_grow((void **)&s->gsort, &cap, n, sizeof *s->gsort))
 		return -1;
+	cap = s->cap;
+	if (tv_grow((void **)&s->ca, &cap, n, sizeof *s->ca))
+		return -1;
+	cap = s->cap;
+	if (tv_grow((void **)&s->cr, &cap, n, sizeof *s->cr))
+		return -1;
 	s->cap = cap;
 	return 0;
 }
@@ -428,6 +460,8 @@ static void scratch_free(struct scratch *s)
 	free(s->p);
 	free(s->pos);
 	free(s->gsort);
+	free(s->ca);
+	free(s->cr);
 }
 
 static double cost(const double *P, size_t i, size_t r)
@@ -437,10 +471,51 @@ static double cost(const double *P, size_t i, size_t r)
 	return (P[i] - P[r]) / ((double)i - (double)r);
 }
 
-static int by_double_desc(const void *a, const void *b)
+/* Insertion sorts: the lists are a few senses long, where qsort's set-up
+ * costs more than the sorting. */
+static void sort_union(struct usense *u, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x > y ? -1 : x < y;
+	for (size_t i = 1; i < n; i++) {
+		struct usense x = u[i];
+		size_t j = i;
+		while (j > 0 && by_gold(&x, &u[j - 1]) < 0) {
+			u[j] = u[j - 1];
+			j--;
+		}
+		u[j] = x;
+	}
+}
+
+static void sort_ptrs(struct usense **p, size_t n, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++) {
+		struct usense *x = p[i];
+		size_t j = i;
+		while (j > 0 && cmp(&x, &p[j - 1]) < 0) {
+			p[j] = p[j - 1];
+			j--;
+		}
+		p[j] = x;
+	}
+}
+
+static void sort_desc(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		while (j > 0 && x > v[j - 1]) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* log2(m + 2), the discount of 0-based position m, the first ones kept */
+static double discount(const struct scratch *s, size_t m)
+{
+	return m < DISCOUNTS ? s->disc[m] : log2((double)m + 2.0);
 }
 
 /*
@@ -457,26 +532,32 @@ static void score_union(struct scratch *s, size_t n, size_t k, double *ji, doubl
 	*ji = (double)both / (double)n;
 
 	/* tau: U in gold order; r(u) its position in the system order */
-	qsort(u, n, sizeof *u, by_gold);
+	sort_union(u, n);
 	if (n == 1) {
 		*tau = 1.0;
 	} else {
 		for (size_t i = 0; i < n; i++)
 			s->p[i] = &u[i];
-		qsort(s->p, n, sizeof *s->p, by_system_desc);
+		sort_ptrs(s->p, n, by_system_desc);
 		for (size_t i = 0; i < n; i++)
 			s->p[i]->sys_pos = i;
 		double *P = s->pos;
 		P[0] = 1.0;
 		for (size_t m = 1; m < n; m++)
 			P[m] = P[m - 1] + (1.0 - (double)(m - 1) / (double)k);
+		/* the costs of each gold position in the system order and in
+		 * the reversed order, computed once (reused in the pair sums) */
+		double *ca = s->ca, *cr = s->cr;
+		for (size_t i = 0; i < n; i++) {
+			ca[i] = cost(P, i, u[i].sys_pos);
+			cr[i] = cost(P, i, n - 1 - i);
+		}
 		double d = 0.0, dmax = 0.0;
 		for (size_t i = 0; i < n; i++) {
-			double ci = cost(P, i, u[i].sys_pos), cmi = cost(P, i, n - 1 - i);
 			for (size_t j = i + 1; j < n; j++) {
 				if (u[i].sys_pos > u[j].sys_pos)
-					d += ci * cost(P, j, u[j].sys_pos);
-				dmax += cmi * cost(P, j, n - 1 - j);
+					d += ca[i] * ca[j];
+				dmax += cr[i] * cr[j];
 			}
 		}
 		*tau = dmax == 0.0 ? 0.0 : 1.0 - d / dmax;
@@ -485,22 +566,24 @@ static void score_union(struct scratch *s, size_t n, size_t k, double *ji, doubl
 	/* WNDCG: U ranked by system rating, ties in ascending name order */
 	for (size_t i = 0; i < n; i++)
 		s->p[i] = &u[i];
-	qsort(s->p, n, sizeof *s->p, by_system_asc);
+	sort_ptrs(s->p, n, by_system_asc);
 	double dcg = 0.0, idcg = 0.0;
 	size_t ng = 0;
 	for (size_t m = 0; m < n; m++) {
 		double g = s->p[m]->g, t = s->p[m]->t, gain;
 		if (g == 0.0 && t == 0.0)
 			gain = 1.0;
+		else if (g == 0.0 || t == 0.0)
+			gain = 0.0; /* min(g, t) = 0: no need for the power */
 		else
 			gain = (fmin(g, t) / fmax(g, t)) * (pow(2.0, 1.0 + g) - 1.0);
-		dcg += gain / log2((double)m + 2.0);
+		dcg += gain / discount(s, m);
 		if (u[m].in_g)
 			s->gsort[ng++] = u[m].g;
 	}
-	qsort(s->gsort, ng, sizeof *s->gsort, by_double_desc);
+	sort_desc(s->gsort, ng);
 	for (size_t m = 0; m < ng; m++)
-		idcg += pow(2.0, 1.0 + s->gsort[m]) / log2((double)m + 2.0);
+		idcg += pow(2.0, 1.0 + s->gsort[m]) / discount(s, m);
 	*ndcg = dcg / idcg;
 }
 
@@ -707,23 +790,23 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 	f->senses = k;
 	double wsum[3] = { 0.0, 0.0, 0.0 };
 	int rc = 0;
+	/* the word's clusters and gold senses, indexed once: a cluster that a
+	 * fold's learning instances lack keeps a zero row, a sense they lack
+	 * gets v(s) = 0 and is not part of an answer, as if left out */
+	e->nc = e->ns = 0;
+	for (size_t i = 0; i < n && !no_remap && rc == 0; i++) {
+		const struct tv_ginst *in = &g->in[items[i]];
+		if (in->sys_n == 0)
+			continue;
+		for (size_t a = 0; a < in->sys_n && rc == 0; a++)
+			rc = local_index(e->cidx, &e->clist, &e->nc, &e->ccap,
+					 g->spool[in->sys_first + a].label);
+		for (size_t b = 0; b < in->gold_n && rc == 0; b++)
+			rc = local_index(e->sidx, &e->slist, &e->ns, &e->scap,
+					 g->gpool[in->gold_first + b].label);
+	}
 	for (int fo = 0; fo < NFOLDS && rc == 0; fo++) {
-		e->nc = e->ns = 0;
 		if (!no_remap) {
-			/* the clusters and senses of the learning instances */
-			for (size_t i = 0; i < n && rc == 0; i++) {
-				const struct tv_ginst *in = &g->in[items[i]];
-				if (fold[i] == fo || in->sys_n == 0)
-					continue;
-				for (size_t a = 0; a < in->sys_n && rc == 0; a++)
-					rc = local_index(e->cidx, &e->clist, &e->nc, &e->ccap,
-							 g->spool[in->sys_first + a].label);
-				for (size_t b = 0; b < in->gold_n && rc == 0; b++)
-					rc = local_index(e->sidx, &e->slist, &e->ns, &e->scap,
-							 g->gpool[in->gold_first + b].label);
-			}
-			if (rc)
-				break;
 			if (e->ns && e->nc > SIZE_MAX / sizeof(double) / e->ns) {
 				rc = -1;
 				break;
@@ -803,11 +886,11 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 			}
 			f->answered++;
 		}
-		for (size_t c = 0; c < e->nc; c++)
-			e->cidx[e->clist[c]] = TV_NONE;
-		for (size_t s = 0; s < e->ns; s++)
-			e->sidx[e->slist[s]] = TV_NONE;
 	}
+	for (size_t c = 0; c < e->nc; c++)
+		e->cidx[e->clist[c]] = TV_NONE;
+	for (size_t s = 0; s < e->ns; s++)
+		e->sidx[e->slist[s]] = TV_NONE;
 	finish(f, wsum);
 	return rc;
 }

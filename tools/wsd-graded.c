@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 		"Files: 'word instance label[/weight] ...' lines; the system's answers first,\n"
 		"the gold key second.\n"
 		"\n"
-		"      --no-remapping        compare the system's labels with the gold senses\n"
+		"  -n, --no-remapping        compare the system's labels with the gold senses\n"
 		"                            directly (answers in the gold inventory)\n"
 		"      --seed=S              shuffle the gold instances (GSL mt19937, seed S)\n"
 		"                            before forming the folds; default: the official folds\n"
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 	int per_word = 0, json = 0, digits = 3, c;
 	unsigned long long seed = 0, d;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":nhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_POS:
 			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
@@ -217,6 +217,7 @@ int main(int argc, char **argv)
 			if (tools_parse_format(prog, optarg, &json))
 				return EXIT_INVALID_USAGE;
 			break;
+		case 'n':
 		case OPT_NO_REMAP:
 			o.no_remapping = 1;
 			break;
