@@ -69,7 +69,7 @@ def stage(h, rng):
     seen = {}
     alpha = set(ALPHABET)
     while True:
-        block = bytes(rng.choice(ALPHABET) for _ in range(3))
+        block = bytes(rng.choices(ALPHABET, k=3))
         s = fnv1a(h, block)
         other = seen.get(s >> 8)
         if other is None:
@@ -106,7 +106,7 @@ def multicollision_ids(prefix, n, rng):
 def random_ids(length, n, rng):
     ids, seen = [], set()
     while len(ids) < n:
-        s = bytes(rng.choice(ALPHABET) for _ in range(length))
+        s = bytes(rng.choices(ALPHABET, k=length))
         if s not in seen:
             seen.add(s)
             ids.append(s)
@@ -147,10 +147,11 @@ def main(argv):
     n, out = int(args[0]), args[1]
     rng = random.Random(seed)
     prefix = lexelt + b" "
-    ids = multicollision_ids(prefix, n, rng)
     if rand:
-        ids = random_ids(len(ids[0]), n, rng)
+        # as long as the multicollision ids: k = ceil(log2 N) blocks of 4
+        ids = random_ids(4 * max(1, (n - 1).bit_length()), n, rng)
     else:
+        ids = multicollision_ids(prefix, n, rng)
         want = old_hash(prefix + ids[0])
         if len(set(ids)) != n or any(old_hash(prefix + s) != want for s in ids):
             sys.stderr.write("gen-fnv-multicollision.py: the ids do not collide\n")
