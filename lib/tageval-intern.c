@@ -89,13 +89,12 @@ static inline uint64_t rotl64(uint64_t x, unsigned b)
 	return (x << b) | (x >> (64 - b));
 }
 
-static inline uint64_t load_le64(const unsigned char *p, size_t n)
+static inline uint64_t load_le64(const unsigned char *p)
 {
-	uint64_t x = 0;
-	if (n > 0)
-		memcpy(&x, p, n);
+	uint64_t x;
+	memcpy(&x, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x); /* p[i] to bits 8i .. 8i + 7, the rest stays 0 */
+	x = __builtin_bswap64(x); /* p[i] to bits 8i .. 8i + 7 */
 #endif
 	return x;
 }
@@ -118,13 +117,21 @@ static inline uint64_t siphash(const uint64_t key[2], const void *data, size_t l
 	uint64_t v3 = key[1] ^ 0x7465646279746573u;
 	size_t left = len;
 	for (; left >= 8; left -= 8, p += 8) {
-		uint64_t m = load_le64(p, 8);
+		uint64_t m = load_le64(p);
 		v3 ^= m;
 		for (int r = 0; r < crounds; r++)
 			SIPROUND;
 		v0 ^= m;
 	}
-	uint64_t m = load_le64(p, left) | (uint64_t)(len & 0xff) << 56;
+	/* the last 0-7 bytes: with 8 or more in all, the word that ends with
+	 * them shifted down (no call to memcpy for a variable length) */
+	uint64_t m = 0;
+	if (left > 0 && len >= 8)
+		m = load_le64(p + left - 8) >> (8 * (8 - left));
+	else
+		for (size_t i = 0; i < left; i++)
+			m |= (uint64_t)p[i] << (8 * i);
+	m |= (uint64_t)(len & 0xff) << 56;
 	v3 ^= m;
 	for (int r = 0; r < crounds; r++)
 		SIPROUND;
@@ -200,8 +207,8 @@ static void random_key(struct tv_intern *in)
 			close(fd);
 	}
 	if (got == sizeof buf) {
-		in->hashkey[0] = load_le64(buf, 8);
-		in->hashkey[1] = load_le64(buf + 8, 8);
+		in->hashkey[0] = load_le64(buf);
+		in->hashkey[1] = load_le64(buf + 8);
 		return;
 	}
 	struct timespec rt = { 0 }, mt = { 0 };
