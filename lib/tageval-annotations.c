@@ -295,7 +295,7 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	a->rec[c] = NULL;
 	a->nrec[c] = 0;
 	a->nann++;
-	struct tv_batch b = { 0 };
+	struct tv_batch b = { .ids = &a->items };
 	int rc;
 	size_t lines = 0;
 	do {

@@ -2,13 +2,24 @@
 /*
  * String interning: strings are copied once into an arena and get dense
  * 32-bit ids; look-up is an open-addressing hash table, so no input needs
- * to be sorted.
+ * to be sorted.  The hash is keyed with a random key per table, so that no
+ * input can be made in advance to collide (see tv_intern_init).
  */
-#define _DEFAULT_SOURCE 1 /* madvise() and MADV_HUGEPAGE, where Linux has them */
+#define _DEFAULT_SOURCE 1 /* madvise(), MADV_HUGEPAGE and getrandom(), where Linux has them */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<sys/random.h>)
+#include <sys/random.h>
+#define TV_HAVE_GETRANDOM 1
+#endif
+#endif
 
 #include "tageval-private.h"
 
@@ -20,11 +31,19 @@ struct tv_arena_block {
 	char data[];
 };
 
+/*
+ * Each string is stored after its length (4 bytes, unaligned): a probe
+ * compares the length before any byte, and finds it in the cache line of
+ * the string's first bytes, which tv_intern_prefetch_string() fetched.
+ */
+#define LEN_BYTES sizeof(uint32_t)
+
 static char *arena_copy(struct tv_intern *in, const char *s, size_t len)
 {
+	size_t need = LEN_BYTES + len + 1;
 	struct tv_arena_block *b = in->blocks;
-	if (b == NULL || b->size - b->used < len + 1) {
-		size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+	if (b == NULL || b->size - b->used < need) {
+		size_t size = need > ARENA_BLOCK ? need : ARENA_BLOCK;
 		b = malloc(sizeof *b + size);
 		if (b == NULL)
 			return NULL;
@@ -33,39 +52,188 @@ static char *arena_copy(struct tv_intern *in, const char *s, size_t len)
 		b->next = in->blocks;
 		in->blocks = b;
 	}
+	uint32_t len32 = (uint32_t)len; /* the caller checked len <= UINT32_MAX */
 	char *p = b->data + b->used;
+	memcpy(p, &len32, LEN_BYTES);
+	p += LEN_BYTES;
 	memcpy(p, s, len);
 	p[len] = '\0';
-	b->used += len + 1;
+	b->used += need;
 	return p;
 }
 
-/*
- * FNV-1a over the bytes, then a final avalanche (MurmurHash3's fmix32): the
- * multiplications of FNV carry changes only upwards, so without the final
- * step the low bits, which pick the slot, would see only the low bits of
- * each byte, and ids that differ in their last digits would cluster.
- */
-uint32_t tv_hash(const char *s, size_t len)
+static uint32_t stored_len(const char *str)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
+	uint32_t len;
+	memcpy(&len, str - LEN_BYTES, LEN_BYTES);
+	return len;
+}
+
+size_t tv_intern_len(const struct tv_intern *in, uint32_t id)
+{
+	return stored_len(in->str[id]);
+}
+
+/*
+ * SipHash (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012),
+ * written from the paper's description: a 128-bit key k0 k1 initialises four
+ * 64-bit words; each 8-byte little-endian word m of the message is absorbed
+ * as v3 ^= m, C rounds, v0 ^= m; the last word holds the remaining bytes
+ * and, in its top byte, the length mod 256; then v2 ^= 0xff, D rounds, and
+ * the result is v0 ^ v1 ^ v2 ^ v3.  SipHash-1-3 (C = 1, D = 3) is the
+ * variant hash tables use (Python, Rust): a table needs only that nobody
+ * who does not know the key can predict collisions.
+ */
+static inline uint64_t rotl64(uint64_t x, unsigned b)
+{
+	return (x << b) | (x >> (64 - b));
+}
+
+static inline uint64_t load_le64(const unsigned char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x); /* p[i] to bits 8i .. 8i + 7 */
+#endif
+	return x;
+}
+
+#define SIPROUND                                                                  \
+	do {                                                                      \
+		v0 += v1; v1 = rotl64(v1, 13); v1 ^= v0; v0 = rotl64(v0, 32);    \
+		v2 += v3; v3 = rotl64(v3, 16); v3 ^= v2;                          \
+		v0 += v3; v3 = rotl64(v3, 21); v3 ^= v0;                          \
+		v2 += v1; v1 = rotl64(v1, 17); v1 ^= v2; v2 = rotl64(v2, 32);    \
+	} while (0)
+
+static inline uint64_t siphash(const uint64_t key[2], const void *data, size_t len,
+			       int crounds, int drounds)
+{
+	const unsigned char *p = data;
+	uint64_t v0 = key[0] ^ 0x736f6d6570736575u; /* "somepseudorandomlygeneratedbytes" */
+	uint64_t v1 = key[1] ^ 0x646f72616e646f6du;
+	uint64_t v2 = key[0] ^ 0x6c7967656e657261u;
+	uint64_t v3 = key[1] ^ 0x7465646279746573u;
+	size_t left = len;
+	for (; left >= 8; left -= 8, p += 8) {
+		uint64_t m = load_le64(p);
+		v3 ^= m;
+		for (int r = 0; r < crounds; r++)
+			SIPROUND;
+		v0 ^= m;
 	}
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
+	/* the last 0-7 bytes: with 8 or more in all, the word that ends with
+	 * them shifted down (no call to memcpy for a variable length) */
+	uint64_t m = 0;
+	if (left > 0 && len >= 8)
+		m = load_le64(p + left - 8) >> (8 * (8 - left));
+	else
+		for (size_t i = 0; i < left; i++)
+			m |= (uint64_t)p[i] << (8 * i);
+	m |= (uint64_t)(len & 0xff) << 56;
+	v3 ^= m;
+	for (int r = 0; r < crounds; r++)
+		SIPROUND;
+	v0 ^= m;
+	v2 ^= 0xff;
+	for (int r = 0; r < drounds; r++)
+		SIPROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+uint64_t tv_siphash13(const uint64_t key[2], const void *data, size_t len)
+{
+	return siphash(key, data, len, 1, 3);
+}
+
+uint64_t tv_siphash24(const uint64_t key[2], const void *data, size_t len)
+{
+	return siphash(key, data, len, 2, 4);
+}
+
+/* The slot hash is the low half of SipHash-1-3 under the table's key. */
+uint32_t tv_intern_hash(const struct tv_intern *in, const char *s, size_t len)
+{
+	return (uint32_t)siphash(in->hashkey, s, len, 1, 3);
+}
+
+/*
+ * The table's key: 16 random bytes from getrandom(2), else /dev/urandom.
+ * When neither gives any (a seccomp filter that denies getrandom and no
+ * /dev mounted, say), the key is SipHash of what the process can see that
+ * differs from run to run: both clocks to the nanosecond, the process id,
+ * and the addresses of the table, of a stack variable and of this function
+ * (address-space layout randomisation).  That is weaker than the kernel's
+ * randomness - someone who knows the start time to the microsecond and the
+ * layout could still aim at it - but never one fixed key that every run
+ * shares, and interning must not fail for want of entropy.
+ *
+ * The fuzz build (-Dfuzz=enabled defines TV_HASH_FIXED_KEY) uses a fixed
+ * key: libFuzzer needs a run to follow the same paths each time it replays
+ * an input, for its coverage feedback and to reproduce a crash; with a
+ * random key the probe sequences, and so the edges taken, would change
+ * from run to run.
+ */
+static void random_key(struct tv_intern *in)
+{
+#if defined(TV_HASH_FIXED_KEY)
+	in->hashkey[0] = 0x0706050403020100u;
+	in->hashkey[1] = 0x0f0e0d0c0b0a0908u;
+	return;
+#else
+	unsigned char buf[16];
+	size_t got = 0;
+#if defined(TV_HAVE_GETRANDOM)
+	while (got < sizeof buf) {
+		ssize_t r = getrandom(buf + got, sizeof buf - got, GRND_NONBLOCK);
+		if (r > 0)
+			got += (size_t)r;
+		else if (r < 0 && errno != EINTR)
+			break;
+	}
+#endif
+	if (got < sizeof buf) {
+		int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		got = 0;
+		while (fd >= 0 && got < sizeof buf) {
+			ssize_t r = read(fd, buf + got, sizeof buf - got);
+			if (r > 0)
+				got += (size_t)r;
+			else if (r == 0 || errno != EINTR)
+				break;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (got == sizeof buf) {
+		in->hashkey[0] = load_le64(buf);
+		in->hashkey[1] = load_le64(buf + 8);
+		return;
+	}
+	struct timespec rt = { 0 }, mt = { 0 };
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mt);
+	int local = 0;
+	uint64_t seen[7] = {
+		(uint64_t)rt.tv_sec, (uint64_t)rt.tv_nsec, (uint64_t)mt.tv_sec,
+		(uint64_t)mt.tv_nsec, (uint64_t)getpid(), (uint64_t)(uintptr_t)in,
+		(uint64_t)(uintptr_t)&local ^ (uint64_t)(uintptr_t)&random_key,
+	};
+	static const uint64_t k[2] = { 0x0706050403020100u, 0x0f0e0d0c0b0a0908u };
+	in->hashkey[0] = siphash(k, seen, sizeof seen, 2, 4);
+	seen[6] ^= in->hashkey[0];
+	in->hashkey[1] = siphash(k, seen, sizeof seen, 2, 4);
+#endif
 }
 
 void tv_intern_init(struct tv_intern *in)
 {
 	memset(in, 0, sizeof *in);
+	random_key(in);
 }
 
+/* Frees everything; the table stays usable, with the same key. */
 void tv_intern_clear(struct tv_intern *in)
 {
 	struct tv_arena_block *b = in->blocks;
@@ -76,7 +244,10 @@ void tv_intern_clear(struct tv_intern *in)
 	}
 	free(in->str);
 	free(in->slots);
+	uint64_t k0 = in->hashkey[0], k1 = in->hashkey[1];
 	memset(in, 0, sizeof *in);
+	in->hashkey[0] = k0;
+	in->hashkey[1] = k1;
 }
 
 /*
@@ -130,9 +301,10 @@ static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t l
 		struct tv_slot *sl = &in->slots[i];
 		if (sl->id1 == 0)
 			return sl;
+		/* the hash, then the length, and only then the bytes */
 		if (sl->hash == h) {
 			const char *str = in->str[sl->id1 - 1];
-			if (memcmp(str, s, len) == 0 && str[len] == '\0')
+			if (stored_len(str) == len && memcmp(str, s, len) == 0)
 				return sl;
 		}
 		i = (i + 1) & in->mask;
@@ -153,7 +325,7 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
 {
-	return tv_intern_find_hashed(in, s, len, tv_hash(s, len), id);
+	return tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id);
 }
 
 void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
@@ -182,7 +354,7 @@ void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
 {
-	return tv_intern_put_hashed(in, s, len, tv_hash(s, len), id, added);
+	return tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
 }
 
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,

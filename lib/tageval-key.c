@@ -133,7 +133,7 @@ static int add_fields(struct tageval_key *key, const char *lexelt, const char *i
 					      "a field is empty or contains a blank");
 		if (rc == TAGEVAL_OK) {
 			if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2,
-					 &key->idbuf, &key->idcap))
+					 &key->idbuf, &key->idcap, &key->ids))
 				rc = tv_nomem(err);
 			else
 				rc = key_line(key, &l, err);
@@ -166,7 +166,7 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	struct tageval_key *key;
 	if (tageval_key_new(inv, r->name, &key))
 		return tv_nomem(err);
-	struct tv_batch b = { 0 };
+	struct tv_batch b = { .ids = &key->ids };
 	int rc;
 	do {
 		rc = tv_reader_batch(r, &b, err);

@@ -50,8 +50,10 @@ struct tv_intern {
 	size_t n, cap;
 	struct tv_slot *slots;         /* open addressing, linear probing */
 	size_t mask;                   /* nslots - 1 (0 before the first insert) */
+	uint64_t hashkey[2];           /* the SipHash key, random per table */
 };
 
+/* An empty table with a new random hash key (see tageval-intern.c). */
 void tv_intern_init(struct tv_intern *in);
 void tv_intern_clear(struct tv_intern *in);
 /* Interns s[0..len); *id receives its id; *added (if not NULL) 1 when new. */
@@ -63,9 +65,11 @@ int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32
  * The same with the hash computed beforehand, and prefetches: a caller with
  * many look-ups to do (a batch of lines) hashes them all, prefetches their
  * slots, then their strings, and only then looks them up, so that the cache
- * misses of a batch overlap instead of following one another.
+ * misses of a batch overlap instead of following one another.  @h is
+ * tv_intern_hash(in, s, len), the hash under the table's own key (a test may
+ * choose any value, as long as a string keeps the same one).
  */
-uint32_t tv_hash(const char *s, size_t len);
+uint32_t tv_intern_hash(const struct tv_intern *in, const char *s, size_t len);
 int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len, uint32_t h,
 			  uint32_t *id);
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
@@ -80,6 +84,13 @@ static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 {
 	return in->str[id];
 }
+/* The length of string @id. */
+size_t tv_intern_len(const struct tv_intern *in, uint32_t id);
+
+/* SipHash-1-3 (the table's hash) and SipHash-2-4 (for the test vectors of
+ * the SipHash paper) of @len bytes under the 128-bit key k0 = key[0], k1 = key[1]. */
+uint64_t tv_siphash13(const uint64_t key[2], const void *data, size_t len);
+uint64_t tv_siphash24(const uint64_t key[2], const void *data, size_t len);
 
 /* ------------------------------------------------------------ line reader */
 
@@ -130,9 +141,10 @@ struct tv_line {
 };
 
 /* Fills @l for a line given through the API rather than read from a file:
- * @field holds lexelt, instance and the tags; the id is joined into *buf. */
+ * @field holds lexelt, instance and the tags; the id is joined into *buf
+ * and hashed with the key of @ids. */
 int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
-		 size_t nfield, char **buf, size_t *cap);
+		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids);
 
 #define TV_BATCH 64
 
@@ -150,6 +162,8 @@ struct tv_batch {
 	char **field;     /* the lines' field pointers */
 	size_t nfield, fieldcap;
 	int no_ids;       /* set by the caller: no "lexelt instance" ids needed */
+	const struct tv_intern *ids; /* set by the caller: the table whose key hashes
+				      * the ids (NULL: l->hash is not set) */
 };
 
 void tv_batch_clear(struct tv_batch *b);

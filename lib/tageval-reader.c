@@ -278,14 +278,15 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		l->field = b->field + (size_t)(uintptr_t)l->field;
 		if (l->idlen > 0) {
 			l->id = b->text + idoff[k];
-			l->hash = tv_hash(l->id, l->idlen);
+			if (b->ids)
+				l->hash = tv_intern_hash(b->ids, l->id, l->idlen);
 		}
 	}
 	return rc;
 }
 
 int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
-		 size_t nfield, char **buf, size_t *cap)
+		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids)
 {
 	memset(l, 0, sizeof *l);
 	l->name = name;
@@ -298,7 +299,7 @@ int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **fiel
 			return TAGEVAL_ENOMEM;
 		l->id = *buf;
 		l->idlen = len;
-		l->hash = tv_hash(*buf, len);
+		l->hash = tv_intern_hash(ids, *buf, len);
 	}
 	return TAGEVAL_OK;
 }

@@ -464,7 +464,7 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
 {
 	const struct tv_intern *ids = &s->key->ids;
-	struct tv_batch b = { 0 };
+	struct tv_batch b = { .ids = ids };
 	int rc;
 	do {
 		rc = tv_reader_batch(r, &b, err);

@@ -298,7 +298,7 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 			struct tv_line *l = &b.line[k];
 			if (l->nfield < 2)
 				continue;
-			l->hash = tv_hash(l->field[1], strlen(l->field[1]));
+			l->hash = tv_intern_hash(&w->ids, l->field[1], strlen(l->field[1]));
 			tv_intern_prefetch(&w->ids, l->hash);
 		}
 		for (size_t k = 0; !gold && k < b.n; k++)
