@@ -342,6 +342,17 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 	if (k < 2 || k > 1000000)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
 	const struct tageval_wsi *w = s->w;
+	/* a fold beyond the largest word's instances would test nothing:
+	 * refused before the k splits are allocated (k x the instances) */
+	size_t most = 0;
+	for (size_t word = 0; word < w->words.n; word++)
+		if (s->selected[word] && s->start[word + 1] - s->start[word] > most)
+			most = s->start[word + 1] - s->start[word];
+	if (k > most)
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+				"%zu folds, but no selected target word has more than %zu "
+				"instances: split %zu would have no test instance",
+				k, most, most + 1);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
