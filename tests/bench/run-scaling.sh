@@ -27,7 +27,9 @@ usage() {
 	exit 2
 }
 
-[ $# -ge 2 ] && [ $# -le 3 ] || usage
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	usage
+fi
 what=$2
 case $what in
 ties) tool=fscore default=200000 ;;
