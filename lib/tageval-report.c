@@ -394,16 +394,19 @@ const char *tageval_baseline_name(enum tageval_baseline which)
 	return NULL;
 }
 
-/* The baseline's answer for every test instance, in key order. */
+/* The baseline's answer for every test instance, in key order.  Each
+ * lexelt's answer is prepared once for the scorer (tv_spread), so that an
+ * item costs its key tags rather than the lexelt's senses. */
 static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
 			 struct tageval_error *err)
 {
 	enum tageval_baseline which = *(const enum tageval_baseline *)arg;
-	const char **names = NULL;
-	size_t cap = 0;
-	int rc = TAGEVAL_OK;
+	struct tv_spread *sp = calloc(r->nlex ? r->nlex : 1, sizeof *sp);
+	uint8_t *ready = calloc(r->nlex ? r->nlex : 1, 1);
+	int rc = sp && ready ? TAGEVAL_OK : tv_nomem(err);
 	for (size_t i = 0; i < r->key->ninst && rc == TAGEVAL_OK; i++) {
-		const struct tv_lexelt *lx = &r->lex[r->inst_lexelt[i]];
+		uint32_t l = r->inst_lexelt[i];
+		const struct tv_lexelt *lx = &r->lex[l];
 		const uint32_t *tags = which == TAGEVAL_BASELINE_RANDOM ? lx->senses
 				       : which == TAGEVAL_BASELINE_RANDOM_MAIN ? lx->main
 									       : lx->common;
@@ -412,19 +415,21 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 								   : lx->ncommon;
 		if (n == 0)
 			continue; /* abstains */
-		if (tv_grow((void **)&names, &cap, n, sizeof *names)) {
-			rc = tv_nomem(err);
-			break;
+		if (!ready[l]) {
+			if ((rc = tv_spread_prepare(sc, tags, n, &sp[l], err)))
+				break;
+			ready[l] = 1;
 		}
-		for (size_t k = 0; k < n; k++)
-			names[k] = tv_inventory_name(r->inv, tags[k]);
 		const char *id = tv_intern_str(&r->key->ids, (uint32_t)i);
 		const char *instance = id + r->key->inst[i].lexelt_len + 1;
 		/* unweighted: the scorer spreads the answer uniformly; the key's
 		 * instance i, by its index rather than its name */
-		rc = tv_scorer_add_at(sc, (uint32_t)i, lx->name, instance, names, NULL, n, err);
+		rc = tv_scorer_add_spread(sc, (uint32_t)i, lx->name, instance, &sp[l], tags, n, err);
 	}
-	free(names);
+	for (size_t l = 0; sp && l < r->nlex; l++)
+		tv_spread_clear(&sp[l]);
+	free(sp);
+	free(ready);
 	return rc;
 }
 

@@ -550,3 +550,314 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 		free(field);
 	return rc;
 }
+
+/* ------------------------------------------------------------ spread answers */
+
+/*
+ * The random baselines answer every sense of a lexelt, unweighted, on each of
+ * its items: scored tag by tag, that costs items x senses.  A tv_spread is
+ * such an answer prepared once per scorer (its tags as score_line sees them
+ * after the coarse merge and the normalisation, sorted by tag id, with their
+ * place in the answer), so that an item costs only its key tags (mixed: and
+ * their ancestors), and gives the same sums, added in the same order, as
+ * score_line: the figures do not change by a bit.
+ */
+
+static int by_spread_tag(const void *a, const void *b)
+{
+	uint32_t x = ((const struct tv_spread_tag *)a)->tag;
+	uint32_t y = ((const struct tv_spread_tag *)b)->tag;
+	return (x > y) - (x < y);
+}
+
+static int by_spread_pos(const void *a, const void *b)
+{
+	uint32_t x = ((const struct tv_spread_tag *)a)->pos;
+	uint32_t y = ((const struct tv_spread_tag *)b)->pos;
+	return (x > y) - (x < y);
+}
+
+static const struct tv_spread_tag *spread_find(const struct tv_spread *sp, uint32_t tag)
+{
+	size_t lo = 0, hi = sp->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp->e[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sp->n && sp->e[lo].tag == tag ? &sp->e[lo] : NULL;
+}
+
+void tv_spread_clear(struct tv_spread *sp)
+{
+	free(sp->e);
+	memset(sp, 0, sizeof *sp);
+}
+
+/*
+ * Mixed scoring counts on the answer's tags below a key tag earning 1 each:
+ * they must be the contiguous run that follows the key tag in the answer (a
+ * tree listed depth first, every parent listed), and Pr(tag | ancestor) must
+ * not round to 0 on the way up (credit() would then give 0).  Sets ext.
+ */
+static int spread_mixed_ok(const struct tageval_scorer *s, struct tv_spread *sp)
+{
+	const struct tageval_inventory *inv = s->inv;
+	if (inv->dag || inv->estimated)
+		return 0;
+	struct tv_spread_tag *byp = malloc((sp->n ? sp->n : 1) * sizeof *byp);
+	uint32_t *last = malloc((sp->n ? sp->n : 1) * sizeof *last);
+	double *down = malloc((sp->n ? sp->n : 1) * sizeof *down);
+	int ok = byp && last && down;
+	if (ok) {
+		memcpy(byp, sp->e, sp->n * sizeof *byp);
+		qsort(byp, sp->n, sizeof *byp, by_spread_pos);
+	}
+	/* parents first: the product of the probabilities down from the root */
+	for (size_t i = 0; ok && i < sp->n; i++) {
+		uint32_t t = byp[i].tag;
+		byp[i].ext = 1;
+		last[i] = (uint32_t)i;
+		down[i] = 1.0;
+		if (t >= inv->nnode || inv->node[t].parents.n == 0)
+			continue;
+		const struct tv_spread_tag *p = spread_find(sp, inv->node[t].parents.v[0]);
+		double pup = inv->node[t].pup[0];
+		if (p == NULL || p->pos >= i || !(pup > 0.0 && pup <= 1.0)) {
+			ok = 0;
+			break;
+		}
+		down[i] = down[p->pos] * pup;
+		if (!(down[i] >= 0x1p-900))
+			ok = 0;
+	}
+	/* children first: the size and the last place of each subtree */
+	for (size_t i = sp->n; ok && i-- > 0;) {
+		uint32_t t = byp[i].tag;
+		if (last[i] != i + byp[i].ext - 1) {
+			ok = 0; /* not contiguous */
+			break;
+		}
+		if (t >= inv->nnode || inv->node[t].parents.n == 0)
+			continue;
+		uint32_t p = spread_find(sp, inv->node[t].parents.v[0])->pos;
+		byp[p].ext += byp[i].ext;
+		if (last[i] > last[p])
+			last[p] = last[i];
+	}
+	if (ok) {
+		memcpy(sp->e, byp, sp->n * sizeof *byp);
+		qsort(sp->e, sp->n, sizeof *sp->e, by_spread_tag);
+	}
+	free(byp);
+	free(last);
+	free(down);
+	return ok;
+}
+
+int tv_spread_prepare(struct tageval_scorer *s, const uint32_t *tags, size_t n,
+		      struct tv_spread *sp, struct tageval_error *err)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->general = 1;
+	int coarse = s->opts.granularity == TAGEVAL_COARSE;
+	if (n == 0 || n > UINT32_MAX || s->opts.conjunctive)
+		return TAGEVAL_OK;
+	sp->e = malloc(n * sizeof *sp->e);
+	if (sp->e == NULL || mark_fit(s))
+		return tv_nomem(err);
+	/* merge_guesses: coarse tags, repeats merged into the first place */
+	mark_start(s);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t t = tags[i];
+		if (coarse && (t = tv_coarse(s->inv, t)) == TV_NONE) {
+			tv_spread_clear(sp); /* the general path gives the error */
+			sp->general = 1;
+			return TAGEVAL_OK;
+		}
+		if (s->markgen[t] == s->gen) {
+			if (!coarse) {
+				tv_spread_clear(sp); /* repeated tags: scored one by one */
+				sp->general = 1;
+				return TAGEVAL_OK;
+			}
+			sp->e[s->mark[t]].w += 1.0;
+			continue;
+		}
+		s->markgen[t] = s->gen;
+		s->mark[t] = (uint32_t)sp->n;
+		sp->e[sp->n] = (struct tv_spread_tag){ t, (uint32_t)sp->n, 1, 1.0 };
+		sp->n++;
+	}
+	/* score_line: the weights summed in order, then normalised */
+	double total = 0.0;
+	for (size_t i = 0; i < sp->n; i++)
+		total += sp->e[i].w;
+	if (total > 1.0)
+		for (size_t i = 0; i < sp->n; i++)
+			sp->e[i].w /= total;
+	qsort(sp->e, sp->n, sizeof *sp->e, by_spread_tag);
+	sp->general = s->opts.granularity == TAGEVAL_MIXED && !spread_mixed_ok(s, sp);
+	return TAGEVAL_OK;
+}
+
+/*
+ * x + w + w + ... (m additions, each rounded as a loop rounds it), in a few
+ * steps per binade: while the sum stays in one binade, every addition adds
+ * the same multiple of its unit in the last place (after at most one step,
+ * when w lies half-way between two multiples: ties go to even, and from an
+ * even multiple they always go the same way).  x >= 0, w > 0.
+ */
+static double add_repeat(double x, double w, size_t m)
+{
+	while (m > 0) {
+		if (x < w || x < 0x1p-900) {
+			x += w;
+			m--;
+			continue;
+		}
+		int e;
+		(void)frexp(x, &e); /* x in [2^(e-1), 2^e), unit 2^(e-53) */
+		uint64_t xi = (uint64_t)ldexp(x, 53 - e);
+		double wu = ldexp(w, 53 - e);
+		double y = x + w;
+		m--;
+		if (wu - floor(wu) == 0.5 && (xi & 1u)) {
+			x = y; /* a tie from an odd multiple: the next one starts even */
+			continue;
+		}
+		/* y - x is exact (x >= w): the step in units */
+		uint64_t d = (uint64_t)ldexp(y - x, 53 - e), yi = xi + d;
+		if (d == 0)
+			return y; /* w is lost in x's rounding: every addition gives x */
+		if (yi >= (uint64_t)1 << 53) {
+			x = y; /* the next binade */
+			continue;
+		}
+		uint64_t room = (((uint64_t)1 << 53) - 1 - yi) / d;
+		uint64_t k = m < room ? (uint64_t)m : room;
+		x = ldexp((double)(yi + k * d), e - 53);
+		m -= (size_t)k;
+		if (k == room && m > 0) {
+			x += w; /* leaves the binade */
+			m--;
+		}
+	}
+	return x;
+}
+
+struct spread_point {
+	uint32_t pos;
+	uint32_t ext; /* mixed: the run of tags below a key tag, 0 for an ancestor */
+	double w;
+	uint32_t tag;
+};
+
+static int by_point(const void *a, const void *b)
+{
+	const struct spread_point *x = a, *y = b;
+	if (x->pos != y->pos)
+		return (x->pos > y->pos) - (x->pos < y->pos);
+	return (x->ext < y->ext) - (x->ext > y->ext); /* the run first */
+}
+
+/* The answer @tags (@n) one by one, as tv_scorer_add_at scores it. */
+static int spread_general(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+			  const char *instance, const uint32_t *tags, size_t n,
+			  struct tageval_error *err)
+{
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	if (names == NULL)
+		return tv_nomem(err);
+	for (size_t k = 0; k < n; k++)
+		names[k] = tv_inventory_name(s->inv, tags[k]);
+	int rc = tv_scorer_add_at(s, inst, lexelt, instance, names, NULL, n, err);
+	free(names);
+	return rc;
+}
+
+int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+			 const char *instance, const struct tv_spread *sp, const uint32_t *tags,
+			 size_t n, struct tageval_error *err)
+{
+	if (sp->general || inst >= s->key->ninst || s->inst[inst].state != ST_ACTIVE)
+		return spread_general(s, inst, lexelt, instance, tags, n, err);
+	int mixed = s->opts.granularity == TAGEVAL_MIXED;
+	struct einst *e = &s->inst[inst];
+	const uint32_t *keytags = key_tags(s, e);
+	size_t nk = e->cnt;
+	/* the answer's tags that can earn credit: the key tags, and (mixed)
+	 * their ancestors and the runs below them */
+	size_t np = 0, cap = 0;
+	struct spread_point *pt = NULL;
+	for (size_t j = 0; j < nk; j++) {
+		uint32_t t = keytags[j];
+		for (int up = 0;; up = 1) {
+			const struct tv_spread_tag *f = spread_find(sp, t);
+			if (f != NULL) {
+				if (tv_grow((void **)&pt, &cap, np + 1, sizeof *pt)) {
+					free(pt);
+					return tv_nomem(err);
+				}
+				pt[np++] = (struct spread_point){ f->pos, mixed && !up ? f->ext : 0,
+								  f->w, t };
+			}
+			if (!mixed || t >= s->inv->nnode || s->inv->node[t].parents.n == 0)
+				break;
+			t = s->inv->node[t].parents.v[0];
+		}
+	}
+	if (np > 1)
+		qsort(pt, np, sizeof *pt, by_point);
+	/* the sum in the answer's order, as score_line adds it */
+	double score = 0.0;
+	size_t end = 0; /* the run covers the places before end */
+	for (size_t i = 0; i < np; i++) {
+		if (i > 0 && pt[i].pos == pt[i - 1].pos)
+			continue;
+		if (pt[i].pos < end)
+			continue; /* below a key tag: counted in its run */
+		if (pt[i].ext > 0) {
+			/* a key tag and the tags below it: credit 1 each */
+			score = add_repeat(score, pt[i].w, pt[i].ext);
+			end = (size_t)pt[i].pos + pt[i].ext;
+			continue;
+		}
+		double c = 1.0;
+		if (mixed) {
+			c = 0.0;
+			for (size_t j = 0; j < nk; j++) {
+				double cr = credit(s, pt[i].tag, keytags[j]);
+				if (cr < 0.0) {
+					free(pt);
+					return tv_nomem(err);
+				}
+				c += cr;
+			}
+		}
+		score += pt[i].w * (c < 1.0 ? c : 1.0);
+	}
+	free(pt);
+	if (score > 1.0)
+		score = 1.0;
+	e->state = ST_USED;
+	s->totals.scored++;
+	s->totals.correct += score;
+	s->totals.attempted += 1.0;
+	s->added++;
+	if (s->opts.on_answer) {
+		struct tageval_answer_event ev = {
+			.status = TAGEVAL_ANSWER_SCORED,
+			.line = s->added,
+			.lexelt = lexelt,
+			.instance = instance,
+			.score = score,
+			.attempted = 1.0,
+			.index = inst,
+		};
+		s->opts.on_answer(&ev, s->opts.userdata);
+	}
+	return TAGEVAL_OK;
+}

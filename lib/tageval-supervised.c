@@ -342,6 +342,17 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 	if (k < 2 || k > 1000000)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
 	const struct tageval_wsi *w = s->w;
+	/* a fold beyond the largest word's instances would test nothing:
+	 * refused before the k splits are allocated (k x the instances) */
+	size_t most = 0;
+	for (size_t word = 0; word < w->words.n; word++)
+		if (s->selected[word] && s->start[word + 1] - s->start[word] > most)
+			most = s->start[word + 1] - s->start[word];
+	if (k > most)
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+				"%zu folds, but no selected target word has more than %zu "
+				"instances: split %zu would have no test instance",
+				k, most, most + 1);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
@@ -486,6 +497,26 @@ struct answer {
 	double score;
 };
 
+/* A distinct value of a mapping row and the first sense (local index) holding it. */
+struct group {
+	double v;
+	uint32_t sense;
+};
+
+/* A cluster of a test instance: its row and its factor w / rowsum. */
+struct wcl {
+	uint32_t row;
+	double f;
+};
+
+/* A vector of several clusters already scored: key mkey[first .. first + n). */
+struct memo {
+	uint64_t h;
+	uint32_t first, n; /* n == 0: an empty slot */
+	uint32_t best;
+	double score;
+};
+
 /* Per-evaluation scratch, indexed by sense id or cluster label id. */
 struct scratch {
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
@@ -505,6 +536,22 @@ struct scratch {
 	size_t labcap;
 	struct answer *ans;
 	size_t nans, anscap;
+	/* step 3: the senses a test instance touches, each row's values in
+	 * decreasing order (built when first needed), the vectors seen */
+	uint32_t *tstamp, *touched;
+	size_t tcap, tlcap;
+	uint32_t tgen;
+	struct group *grp;
+	size_t ngrp, grpcap;
+	uint32_t *grpstart;   /* per cluster row: into grp, or TV_NONE */
+	uint32_t *grpn;
+	size_t grprowcap;
+	struct memo *memo;    /* open addressing, nmemo slots (a power of 2) */
+	size_t nmemo, memoused;
+	struct wcl *mkey;     /* the vectors of the memo, one after the other */
+	size_t nmkey, mkeycap;
+	struct wcl *vec;      /* the current instance's vector */
+	size_t veccap;
 };
 
 static void scratch_free(struct scratch *x)
@@ -520,6 +567,14 @@ static void scratch_free(struct scratch *x)
 	free(x->rowstart);
 	free(x->labname);
 	free(x->ans);
+	free(x->tstamp);
+	free(x->touched);
+	free(x->grp);
+	free(x->grpstart);
+	free(x->grpn);
+	free(x->memo);
+	free(x->mkey);
+	free(x->vec);
 }
 
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
@@ -546,6 +601,188 @@ static void labels_of(const struct tageval_supervised *s, const struct split *sp
 
 /* Maps the test instances of one word: their gold labels go to @key, their
  * answers to x->ans. */
+/* Scratch of step 3 for a word of @ns senses and @nk cluster rows. */
+static int step3_fit(struct scratch *x, size_t ns, size_t nk)
+{
+	if (ns > x->tcap) {
+		free(x->tstamp);
+		x->tstamp = calloc(ns, sizeof *x->tstamp);
+		if (x->tstamp == NULL)
+			return TAGEVAL_ENOMEM;
+		x->tcap = ns;
+		x->tgen = 0;
+	}
+	if (tv_grow((void **)&x->touched, &x->tlcap, ns + 1, sizeof *x->touched) ||
+	    tv_grow((void **)&x->score, &x->scorecap, ns + 1, sizeof *x->score))
+		return TAGEVAL_ENOMEM;
+	if (nk > x->grprowcap) {
+		free(x->grpstart);
+		free(x->grpn);
+		x->grpstart = malloc(nk * sizeof *x->grpstart);
+		x->grpn = malloc(nk * sizeof *x->grpn);
+		if (x->grpstart == NULL || x->grpn == NULL)
+			return TAGEVAL_ENOMEM;
+		x->grprowcap = nk;
+	}
+	for (size_t k = 0; k < nk; k++)
+		x->grpstart[k] = TV_NONE;
+	x->ngrp = 0;
+	/* the memo is the word's: its rows and factors are */
+	if (x->memo)
+		memset(x->memo, 0, x->nmemo * sizeof *x->memo);
+	x->memoused = 0;
+	x->nmkey = 0;
+	return TAGEVAL_OK;
+}
+
+static int by_value_down(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return (x->sense > y->sense) - (x->sense < y->sense);
+}
+
+/*
+ * One cluster: the scores are f * v over the row's values v (every other
+ * sense 0), so the best is the first sense of the largest value -- or of a
+ * smaller value whose product rounds to the same score.  The row's distinct
+ * values, largest first, each with its first sense, are sorted once; an
+ * instance then costs the few values whose product ties with the largest.
+ */
+static int best_of_row(struct scratch *x, const size_t *rowstart, struct wcl c, uint32_t *best,
+		       double *top)
+{
+	size_t k = c.row, a = rowstart[k], b = rowstart[k + 1];
+	if (a == b) {
+		*top = 0.0;
+		return TAGEVAL_OK;
+	}
+	if (x->grpstart[k] == TV_NONE) {
+		if (tv_grow((void **)&x->grp, &x->grpcap, x->ngrp + (b - a), sizeof *x->grp))
+			return TAGEVAL_ENOMEM;
+		struct group *gr = x->grp + x->ngrp;
+		for (size_t i = a; i < b; i++)
+			gr[i - a] = (struct group){ x->tr[i].v, x->tr[i].sense };
+		qsort(gr, b - a, sizeof *gr, by_value_down);
+		size_t n = 0;
+		for (size_t i = 0; i < b - a; i++)
+			if (n == 0 || gr[i].v != gr[n - 1].v)
+				gr[n++] = gr[i];
+		x->grpstart[k] = (uint32_t)x->ngrp;
+		x->grpn[k] = (uint32_t)n;
+		x->ngrp += n;
+	}
+	const struct group *gr = x->grp + x->grpstart[k];
+	double m = c.f * gr[0].v;
+	uint32_t j = gr[0].sense;
+	for (size_t i = 1; i < x->grpn[k] && c.f * gr[i].v == m; i++)
+		if (gr[i].sense < j)
+			j = gr[i].sense;
+	*best = j;
+	*top = m;
+	return TAGEVAL_OK;
+}
+
+static uint64_t vector_hash(const struct wcl *v, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits;
+		memcpy(&bits, &v[i].f, sizeof bits);
+		h = (h ^ v[i].row) * 0xff51afd7ed558ccdu;
+		h = (h ^ bits) * 0xc4ceb9fe1a85ec53u;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static int same_vector(const struct wcl *a, const struct wcl *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].row != b[i].row || memcmp(&a[i].f, &b[i].f, sizeof a[i].f) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Several clusters: the scores summed sense by sense over the rows, in the
+ * instance's order (each sense from 0, as the dense vector was), visiting
+ * only the rows' senses.  The result is kept for the next instance of the
+ * same vector (same clusters, same weights).
+ */
+static int best_of_vector(struct scratch *x, const size_t *rowstart, size_t nv, uint32_t *best,
+			  double *top)
+{
+	const struct wcl *v = x->vec;
+	uint64_t h = vector_hash(v, nv);
+	if (x->nmemo) {
+		for (size_t i = h & (x->nmemo - 1);; i = (i + 1) & (x->nmemo - 1)) {
+			const struct memo *mo = &x->memo[i];
+			if (mo->n == 0)
+				break;
+			if (mo->h == h && mo->n == nv && same_vector(x->mkey + mo->first, v, nv)) {
+				*best = mo->best;
+				*top = mo->score;
+				return TAGEVAL_OK;
+			}
+		}
+	}
+	if (++x->tgen == 0) {
+		memset(x->tstamp, 0, x->tcap * sizeof *x->tstamp);
+		x->tgen = 1;
+	}
+	size_t nt = 0;
+	for (size_t c = 0; c < nv; c++)
+		for (size_t i = rowstart[v[c].row]; i < rowstart[v[c].row + 1]; i++) {
+			uint32_t j = x->tr[i].sense;
+			if (x->tstamp[j] != x->tgen) {
+				x->tstamp[j] = x->tgen;
+				x->score[j] = 0.0;
+				x->touched[nt++] = j;
+			}
+			x->score[j] += v[c].f * x->tr[i].v;
+		}
+	*best = 0;
+	*top = 0.0;
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t j = x->touched[i];
+		if (x->score[j] > *top || (x->score[j] == *top && *top > 0.0 && j < *best)) {
+			*best = j;
+			*top = x->score[j];
+		}
+	}
+	/* remember it (the table at most half full) */
+	if (2 * (x->memoused + 1) > x->nmemo) {
+		size_t n = x->nmemo ? 2 * x->nmemo : 64;
+		struct memo *m = calloc(n, sizeof *m);
+		if (m == NULL)
+			return TAGEVAL_ENOMEM;
+		for (size_t i = 0; i < x->nmemo; i++) {
+			if (x->memo[i].n == 0)
+				continue;
+			size_t k = x->memo[i].h & (n - 1);
+			while (m[k].n != 0)
+				k = (k + 1) & (n - 1);
+			m[k] = x->memo[i];
+		}
+		free(x->memo);
+		x->memo = m;
+		x->nmemo = n;
+	}
+	if (x->nmkey + nv > UINT32_MAX ||
+	    tv_grow((void **)&x->mkey, &x->mkeycap, x->nmkey + nv, sizeof *x->mkey))
+		return TAGEVAL_ENOMEM;
+	memcpy(x->mkey + x->nmkey, v, nv * sizeof *v);
+	size_t k = h & (x->nmemo - 1);
+	while (x->memo[k].n != 0)
+		k = (k + 1) & (x->nmemo - 1);
+	x->memo[k] = (struct memo){ h, (uint32_t)x->nmkey, (uint32_t)nv, *best, *top };
+	x->nmkey += nv;
+	x->memoused++;
+	return TAGEVAL_OK;
+}
+
 static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
 		    struct scratch *x, struct tageval_key *key,
 		    struct tageval_supervised_result *res, struct tageval_error *err)
@@ -651,8 +888,29 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			rowstart[k] = i;
 		}
 	}
-	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c] */
-	if (tv_grow((void **)&x->score, &x->scorecap, ns + 1, sizeof *x->score))
+	/* the rows of a dense table as lists too, in the same (cluster, sense)
+	 * order as the sparse ones */
+	if (dense) {
+		size_t nz = 0;
+		for (size_t i = 0; i < nk * ns; i++)
+			nz += S[i] != 0.0;
+		if (tv_grow((void **)&x->tr, &x->trcap, nz + 1, sizeof *x->tr) ||
+		    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+			return TAGEVAL_ENOMEM;
+		rowstart = x->rowstart;
+		x->ntr = 0;
+		for (size_t k = 0; k < nk; k++) {
+			rowstart[k] = x->ntr;
+			for (size_t j = 0; j < ns; j++)
+				if (S[k * ns + j] != 0.0)
+					x->tr[x->ntr++] = (struct triple){ (uint32_t)k, (uint32_t)j,
+									   S[k * ns + j] };
+		}
+		rowstart[nk] = x->ntr;
+	}
+	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c]; the
+	 *    first sense of highest score wins, if that score is above 0 */
+	if (step3_fit(x, ns, nk))
 		return TAGEVAL_ENOMEM;
 	for (uint32_t p = first; p < last; p++) {
 		const struct grouped *g = &s->g[p];
@@ -673,7 +931,10 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			return rc;
 		if (g->sys_n == 0 || ns == 0)
 			continue;
-		memset(x->score, 0, ns * sizeof *x->score);
+		/* the clusters that count: known to the mapping, of weight above 0 */
+		if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
+			return TAGEVAL_ENOMEM;
+		size_t nv = 0;
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		for (uint32_t c = 0; c < g->sys_n; c++) {
@@ -683,27 +944,22 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			uint32_t k = x->crow[e->label];
 			if (!(rowsum[k] > 0.0))
 				continue; /* its mapping instances gave it weight 0 */
-			double f = e->w / rowsum[k];
-			if (dense) {
-				const double *row = S + (size_t)k * ns;
-				for (size_t j = 0; j < ns; j++)
-					x->score[j] += f * row[j];
-			} else {
-				for (size_t i = rowstart[k]; i < rowstart[k + 1]; i++)
-					x->score[x->tr[i].sense] += f * x->tr[i].v;
-			}
+			x->vec[nv++] = (struct wcl){ k, e->w / rowsum[k] };
 		}
-		size_t best = 0;
-		for (size_t j = 1; j < ns; j++)
-			if (x->score[j] > x->score[best])
-				best = j;
-		if (!(x->score[best] > 0.0))
+		uint32_t best = 0;
+		double top = 0.0;
+		if (nv == 1)
+			rc = best_of_row(x, rowstart, x->vec[0], &best, &top);
+		else if (nv > 1)
+			rc = best_of_vector(x, rowstart, nv, &best, &top);
+		if (rc)
+			return rc;
+		if (!(top > 0.0))
 			continue;
 		res->answered++;
 		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 			return TAGEVAL_ENOMEM;
-		x->ans[x->nans++] =
-			(struct answer){ wname, iname, index, x->names[best].id, x->score[best] };
+		x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
 	}
 	return TAGEVAL_OK;
 }

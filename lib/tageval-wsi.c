@@ -168,6 +168,27 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	return TAGEVAL_OK;
 }
 
+/* Tied labels by label id, then by position on the line: the first of each
+ * label's run is its first occurrence. */
+struct tied {
+	uint32_t label;
+	uint32_t pos;
+};
+
+static int by_label_pos(const void *a, const void *b)
+{
+	const struct tied *x = a, *y = b;
+	if (x->label != y->label)
+		return x->label < y->label ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int by_pos(const void *a, const void *b)
+{
+	const struct tied *x = a, *y = b;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 /* The SemEval-2007 cluster: the label of largest weight, or the set of tied ones. */
 static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct tv_winst *in,
 			struct tageval_error *err)
@@ -175,48 +196,56 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	struct tv_wlabel one;
 	const struct tv_wlabel *lab = tv_wsi_sys(w->sys_pool, in, &one);
 	double best = lab[0].w;
-	size_t nbest = 0;
+	size_t ntied = 0, first = 0;
 	for (size_t i = 0; i < in->sys_n; i++)
 		if (lab[i].w > best)
 			best = lab[i].w;
-	size_t len = 0;
 	for (size_t i = 0; i < in->sys_n; i++)
-		if (lab[i].w == best) {
-			/* a label tied with an earlier one of the same name counts once */
-			int dup = 0;
-			for (size_t j = 0; j < i; j++)
-				dup |= lab[j].w == best && lab[j].label == lab[i].label;
-			if (dup)
-				continue;
-			nbest++;
-			len += strlen(tv_intern_str(&w->labels, lab[i].label)) + 1;
-		}
+		if (lab[i].w == best && ntied++ == 0)
+			first = i;
+	if (ntied == 1) {
+		in->cl_p = lab[first].label;
+		return TAGEVAL_OK;
+	}
+	/* a label tied with an earlier one of the same name counts once: sorting
+	 * the tied labels finds the repeats in n log n (a pairwise search was
+	 * quadratic in the length of the line) */
+	struct tied *t = malloc(ntied * sizeof *t);
+	if (t == NULL)
+		return tv_nomem(err);
+	size_t k = 0;
+	for (size_t i = 0; i < in->sys_n; i++)
+		if (lab[i].w == best)
+			t[k++] = (struct tied){ lab[i].label, (uint32_t)i };
+	qsort(t, ntied, sizeof *t, by_label_pos);
+	size_t nbest = 0;
+	for (size_t i = 0; i < ntied; i++)
+		if (i == 0 || t[i].label != t[i - 1].label)
+			t[nbest++] = t[i];
 	if (nbest == 1) {
-		for (size_t i = 0; i < in->sys_n; i++)
-			if (lab[i].w == best) {
-				in->cl_p = lab[i].label;
-				return TAGEVAL_OK;
-			}
+		in->cl_p = t[0].label;
+		free(t);
+		return TAGEVAL_OK;
 	}
 	/* a tie: the labels in line order, separated by a byte no field contains */
+	qsort(t, nbest, sizeof *t, by_pos);
+	size_t len = 0;
+	for (size_t i = 0; i < nbest; i++)
+		len += strlen(tv_intern_str(&w->labels, t[i].label)) + 1;
 	char *tmp = malloc(len + 1);
-	if (tmp == NULL)
+	if (tmp == NULL) {
+		free(t);
 		return tv_nomem(err);
+	}
 	size_t off = 0;
-	for (size_t i = 0; i < in->sys_n; i++) {
-		if (lab[i].w != best)
-			continue;
-		int dup = 0;
-		for (size_t j = 0; j < i; j++)
-			dup |= lab[j].w == best && lab[j].label == lab[i].label;
-		if (dup)
-			continue;
-		const char *s = tv_intern_str(&w->labels, lab[i].label) + 1;
+	for (size_t i = 0; i < nbest; i++) {
+		const char *s = tv_intern_str(&w->labels, t[i].label) + 1;
 		size_t sl = strlen(s);
 		memcpy(tmp + off, s, sl);
 		off += sl;
 		tmp[off++] = ' ';
 	}
+	free(t);
 	int rc = intern_kind(w, KIND_TIE, tmp, off, &in->cl_p);
 	free(tmp);
 	(void)l;

@@ -741,7 +741,9 @@ TAGEVAL_EXPORT int tageval_supervised_add_buffers(struct tageval_supervised *sup
 						  const char *mapping, size_t mapping_size,
 						  const char *test, size_t test_size,
 						  struct tageval_error *err);
-/** @k folds (k >= 2): each word's instances shuffled, instance i in fold i mod k. */
+/** @k folds (k >= 2): each word's instances shuffled, instance i in fold i mod k.
+ *  TAGEVAL_EFORMAT, before anything is allocated, when @k is above the
+ *  instances of every selected word (a fold would test nothing). */
 TAGEVAL_EXPORT int tageval_supervised_add_folds(struct tageval_supervised *sup, size_t k,
 						unsigned long seed, struct tageval_error *err);
 /** @n random splits with round(@fraction * n_w) test instances of each word. */

@@ -6,6 +6,7 @@
  * value is worked out in the comment next to it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,6 +494,160 @@ START_TEST(baseline_no_map)
 }
 END_TEST
 
+/*
+ * The random baselines are scored from each lexelt's answer prepared once
+ * (tv_spread), not tag by tag: their figures must be, to the bit, those of a
+ * system that writes the same answers out in full.  A tree of 1,751 senses
+ * (1/1751 is not exact, and a key tag high in the tree earns a run of
+ * hundreds of such weights, added one by one), a factor above the number of
+ * children (fractional credits), a chain, a tag outside the map, repeated
+ * and nested key tags, and two lexelts whose items alternate.
+ */
+struct text {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct text *t, const char *s)
+{
+	size_t k = strlen(s);
+	if (t->n + k + 1 > t->cap) {
+		t->cap = (t->n + k + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		ck_assert_ptr_nonnull(t->s);
+	}
+	memcpy(t->s + t->n, s, k + 1);
+	t->n += k;
+}
+
+/* Children of r.i: r.i.1 .. r.i.K(i); r.3 declares 5 more than it has. */
+#define SPREAD_KIDS(i) (100u + 37u * (i))
+
+/* The tree of r as the report lists it: a tag, then its children's trees,
+ * last child first (a depth-first walk with a stack). */
+static void put_tree_r(struct text *t)
+{
+	char b[64];
+	put(t, " r");
+	for (unsigned i = 7; i >= 1; i--) {
+		snprintf(b, sizeof b, " r.%u", i);
+		put(t, b);
+		for (unsigned j = SPREAD_KIDS(i); j >= 1; j--) {
+			snprintf(b, sizeof b, " r.%u.%u", i, j);
+			put(t, b);
+		}
+	}
+}
+
+START_TEST(baseline_random_spread_same_bits)
+{
+	struct text m = { 0 }, k = { 0 }, sys = { 0 }, sysm = { 0 };
+	char b[128];
+	/* map: r {r.1 .. r.7}, r.i {r.i.1 .. r.i.K(i)}; q - q.1 - q.1.1 {3} */
+	put(&m, "r\nq\n");
+	for (unsigned i = 1; i <= 7; i++) {
+		snprintf(b, sizeof b, "r.%u 7 r\n", i);
+		put(&m, b);
+		for (unsigned j = 1; j <= SPREAD_KIDS(i); j++) {
+			snprintf(b, sizeof b, "r.%u.%u %u r.%u\n", i, j,
+				 SPREAD_KIDS(i) + (i == 3 ? 5 : 0), i);
+			put(&m, b);
+		}
+	}
+	put(&m, "q.1 1 q\nq.1.1 1 q.1\nq.1.1.a 3 q.1.1\nq.1.1.b 3 q.1.1\nq.1.1.c 3 q.1.1\n");
+	/* key: w.n items (x.v items between them) */
+	static const char *const wn[] = {
+		"r.1.1", "r", "r.2", "r.2.5 r", "r.3 r.4.2", "q.1.1", "q", "r.5.1 r.5.1",
+		"U", "zz", "r.6 r.6.3", "r.7.9 q.1", "r.3.7", "q.1.1.b r.1 r.1.20",
+	};
+	static const char *const xv[] = { "b1", "b2", "b1 b2", "b3" };
+	size_t nw = sizeof wn / sizeof wn[0], nx = sizeof xv / sizeof xv[0];
+	for (size_t i = 0; i < nw; i++) {
+		snprintf(b, sizeof b, "w.n %zu %s\n", i + 1, wn[i]);
+		put(&k, b);
+		if (i < nx) {
+			snprintf(b, sizeof b, "x.v %zu %s\n", i + 1, xv[i]);
+			put(&k, b);
+		}
+	}
+	/* the baselines' answers written out: w.n's senses are the trees of
+	 * r, q and zz (in the order their tags first appear in the key), U is
+	 * not a sense; x.v's are b1 b2 b3 */
+	/* (in the key's order: the sums over all items are added in line order) */
+	for (size_t i = 0; i < nw; i++) {
+		snprintf(b, sizeof b, "w.n %zu", i + 1);
+		put(&sys, b);
+		put_tree_r(&sys);
+		put(&sys, " q q.1 q.1.1 q.1.1.c q.1.1.b q.1.1.a zz\n");
+		snprintf(b, sizeof b, "w.n %zu r q zz\n", i + 1);
+		put(&sysm, b);
+		if (i < nx) {
+			snprintf(b, sizeof b, "x.v %zu b1 b2 b3\n", i + 1);
+			put(&sys, b);
+			put(&sysm, b);
+		}
+	}
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *kk = NULL;
+	struct tageval_report *r = NULL;
+	ck_assert_ptr_nonnull(inv);
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(inv, m.s, m.n, "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_key_read_buffer(inv, k.s, k.n, "key", &kk, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_new(inv, kk, NULL, &r, &err), TAGEVAL_OK);
+	/* 1 + 7 + (137 + 174 + ... + 359) = 8 + 7 * 100 + 37 * 28 = 1744 in r's
+	 * tree, 6 in q's, zz: 1751 */
+	ck_assert_uint_eq(tageval_report_lexelt(r, 0)->polysemy, 1751);
+	ck_assert_str_eq(tageval_report_lexelt(r, 0)->name, "w.n");
+	ck_assert_int_eq(tageval_report_add_baseline(r, TAGEVAL_BASELINE_RANDOM, &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_add_baseline(r, TAGEVAL_BASELINE_RANDOM_MAIN, &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_add_system_buffer(r, "all-senses", sys.s, sys.n, "sys",
+							  &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_add_system_buffer(r, "all-main", sysm.s, sysm.n, "sysm",
+							  &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_report_granularities(r), 3);
+	for (size_t base = 0; base < 2; base++)
+		for (size_t g = 0; g < 3; g++) {
+			struct tageval_score x, y;
+			ck_assert_int_eq(tageval_report_system_score(r, base, g, &x), TAGEVAL_OK);
+			ck_assert_int_eq(tageval_report_system_score(r, base + 2, g, &y),
+					 TAGEVAL_OK);
+			ck_assert_msg(x.correct == y.correct && x.attempted == y.attempted &&
+					      x.scored == y.scored,
+				      "baseline %zu granularity %zu: correct %a, written out %a",
+				      base, g, x.correct, y.correct);
+			for (size_t sub = 0; sub < tageval_report_subsets(r); sub++)
+				for (int min = 0; min <= 1; min++) {
+					struct tageval_report_cell c, d;
+					tageval_report_cell(r, sub, base, g, min, &c);
+					tageval_report_cell(r, sub, base + 2, g, min, &d);
+					ck_assert_msg(c.correct == d.correct &&
+							      c.attempted == d.attempted,
+						      "baseline %zu subset %zu granularity %zu "
+						      "minimal %d: %a against %a",
+						      base, sub, g, min, c.correct, d.correct);
+				}
+		}
+	/* and the sums are not trivial: item 2 (key r) earns the run of r's
+	 * 1744 tags, 1744 / 1751 of a point; the mixed total is above the
+	 * fine one */
+	struct tageval_score fine, mixed;
+	tageval_report_system_score(r, 0, 0, &fine);
+	tageval_report_system_score(r, 0, 1, &mixed);
+	ck_assert(mixed.correct > fine.correct + 1744.0 / 1751 - 1e-9);
+	tageval_report_free(r);
+	tageval_key_free(kk);
+	tageval_inventory_free(inv);
+	free(m.s);
+	free(k.s);
+	free(sys.s);
+	free(sysm.s);
+}
+END_TEST
+
 /* ------------------------------------------------------------ systems, ranking */
 
 START_TEST(systems_cells)
@@ -679,6 +834,7 @@ static Suite *report_suite(void)
 		{ "baseline_random_main", baseline_random_main },
 		{ "baseline_commonest", baseline_commonest },
 		{ "baseline_no_map", baseline_no_map },
+		{ "baseline_random_spread_same_bits", baseline_random_spread_same_bits },
 		{ "systems_cells", systems_cells },
 		{ "ranking_precision_then_recall", ranking_precision_then_recall },
 		{ "ranking_nobody_attempted", ranking_nobody_attempted },

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# gen-scaling.sh CASE N DIR - writes, deterministically, one adversarial input
+# of size N for run-scaling.sh (inputs whose cost grew with the square of N):
+#
+#   ties        DIR/gold      "w i1 g1"
+#               DIR/clusters  "w i1 c0 c1 ... c(N-1)": N tied labels on one
+#                             line (the SemEval-2007 tie set of fscore and
+#                             vmeasure)
+#   report      DIR/map       root r with N children s0 ... s(N-1) (factor N)
+#               DIR/key       N items of w.n, item i tagged s_i; every 10th
+#                             also r, every 7th also s_(i+1): the lexelt has
+#                             N + 1 senses (the random baselines of wsd-report
+#                             answer all of them on every item)
+#               DIR/sys       one answer line
+#   supervised  DIR/gold      word w.n, N instances, instance i of sense g_i
+#               DIR/clusters  every instance in cluster c0, every 3rd also in
+#                             c(i mod 5) with weight 0.5: N senses, each test
+#                             instance's vector spans them (wsi-supervised)
+#
+# Only awk and sh; no randomness, so N alone fixes the files.
+set -eu
+if [ $# -ne 3 ]; then
+	echo "usage: gen-scaling.sh ties|report|supervised N DIR" >&2
+	exit 2
+fi
+case_=$1 n=$2 dir=$3
+case $n in '' | *[!0-9]* | 0) echo "gen-scaling.sh: N must be a positive integer" >&2; exit 2 ;; esac
+mkdir -p "$dir"
+case $case_ in
+ties)
+	printf 'w i1 g1\n' >"$dir/gold"
+	awk -v n="$n" 'BEGIN {
+		printf "w i1"
+		for (i = 0; i < n; i++)
+			printf " c%d", i
+		printf "\n"
+	}' >"$dir/clusters"
+	;;
+report)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		map = dir "/map"; key = dir "/key"
+		print "r" > map
+		for (i = 0; i < n; i++) {
+			printf "s%d %d r\n", i, n > map
+			printf "w.n w.n.%d s%d", i, i > key
+			if (i % 10 == 0)
+				printf " r" > key
+			if (i % 7 == 0)
+				printf " s%d", (i + 1) % n > key
+			printf "\n" > key
+		}
+		print "w.n w.n.0 s0" > (dir "/sys")
+	}'
+	;;
+supervised)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		gold = dir "/gold"; cl = dir "/clusters"
+		for (i = 0; i < n; i++) {
+			printf "w.n w.n.%d g%d\n", i, i > gold
+			if (i % 3 == 0)
+				printf "w.n w.n.%d c0/0.5 c%d/0.5\n", i, i % 5 + 1 > cl
+			else
+				printf "w.n w.n.%d c0\n", i > cl
+		}
+	}'
+	;;
+*)
+	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report or supervised)" >&2
+	exit 2
+	;;
+esac
