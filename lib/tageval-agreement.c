@@ -10,6 +10,25 @@
  * the marginals are summed into dense vectors over the tags, of which only
  * the touched entries are read and reset.  Memory grows with the items and
  * the tags, never with their product.
+ *
+ * Inner products without spreading tags over leaves.  In a tree, the leaf
+ * distributions D(s) and D(t) of two tags overlap only when one is below the
+ * other, and then, for s above t, D(s) restricted to t's leaves is
+ * Pr(t | s) D(t), so
+ *
+ *   <D(s), D(t)> = Pr(t | s) S(t),   S(t) = |D(t)|^2
+ *                = pself(t)^2 + sum over children c of Pr(c | t)^2 S(c)
+ *
+ * and Pr(t | s) = R(t) / R(s), with R(x) the product of the downward
+ * probabilities from x's root (or from the last edge of probability 0
+ * above x: a "segment"; a tag above that edge reaches x with probability 0).
+ * R is kept as a mantissa and a 64-bit exponent: a chain of 2,000 tags of
+ * factor 2 is far below the smallest double.  The inner product of two
+ * mixtures sum_i w_i D(s_i) and sum_j v_j D(t_j) is then one walk over their
+ * tags in preorder (sweep), keeping for the tags on the current root path the
+ * sums of w_i / R(s_i): linear in the tags after their sort.  With a DAG the
+ * entries are leaves, each its own tree of one, and the walk is a dot
+ * product.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +40,219 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "tageval-agreement.h"
+
+/* m 2^e, m in [0.5, 1) or 0: numbers far outside a double's range */
+struct xd {
+	double m;
+	int64_t e;
+};
+
+static struct xd xd_of(double v)
+{
+	int e;
+	double m = frexp(v, &e);
+	return (struct xd){ m, m == 0.0 ? 0 : e };
+}
+
+static struct xd xd_mul(struct xd a, double v)
+{
+	struct xd b = xd_of(a.m * v);
+	b.e += b.m == 0.0 ? 0 : a.e;
+	return b;
+}
+
+/* w / x */
+static struct xd xd_div(double w, struct xd x)
+{
+	struct xd b = xd_of(w / x.m);
+	b.e = b.m == 0.0 ? 0 : b.e - x.e;
+	return b;
+}
+
+static struct xd xd_add(struct xd a, struct xd b)
+{
+	if (a.m == 0.0)
+		return b;
+	if (b.m == 0.0)
+		return a;
+	if (a.e < b.e) {
+		struct xd t = a;
+		a = b;
+		b = t;
+	}
+	int64_t d = a.e - b.e;
+	if (d > 1100)
+		return a;
+	struct xd r = xd_of(a.m + ldexp(b.m, (int)-d));
+	r.e += r.m == 0.0 ? 0 : a.e;
+	return r;
+}
+
+/* a x c as a double (0 below the smallest, never above 1 here) */
+static double xd_prod(struct xd a, struct xd c)
+{
+	int64_t e = a.e + c.e;
+	if (a.m == 0.0 || c.m == 0.0 || e < -1200)
+		return 0.0;
+	if (e > 1100)
+		e = 1100;
+	return ldexp(a.m * c.m, (int)e);
+}
+
+/* The map's shape as the sweep needs it, by tag id (tags from tv_geom.n on,
+ * and every tag with a DAG, are trees of one: key t, end t + 1, R 1, S 1). */
+struct tv_geom {
+	size_t n;
+	const uint32_t *pre, *end;
+	uint32_t *seg;
+	struct xd *r;
+	double *s;
+};
+
+static int geom_init(const struct tageval_annotations *a, struct tv_geom *g)
+{
+	const struct tageval_inventory *inv = a->inv;
+	memset(g, 0, sizeof *g);
+	if (a->pre == NULL || inv->dag)
+		return TAGEVAL_OK;
+	size_t n = a->npre;
+	uint32_t *order = malloc(n * sizeof *order);
+	g->seg = malloc(n * sizeof *g->seg);
+	g->r = malloc(n * sizeof *g->r);
+	g->s = malloc(n * sizeof *g->s);
+	if (order == NULL || g->seg == NULL || g->r == NULL || g->s == NULL) {
+		free(order);
+		return TAGEVAL_ENOMEM;
+	}
+	g->n = n;
+	g->pre = a->pre;
+	g->end = a->pre_end;
+	for (size_t x = 0; x < n; x++)
+		order[a->pre[x]] = (uint32_t)x;
+	/* R and the segments downwards: parents come first in preorder */
+	for (size_t k = 0; k < n; k++) {
+		uint32_t x = order[k];
+		const struct tv_node *nd = &inv->node[x];
+		if (nd->parents.n == 0) {
+			g->seg[x] = x;
+			g->r[x] = xd_of(1.0);
+		}
+		for (size_t i = 0; i < nd->children.n; i++) {
+			uint32_t c = nd->children.v[i];
+			if (nd->pdown[i] > 0.0) {
+				g->seg[c] = g->seg[x];
+				g->r[c] = xd_mul(g->r[x], nd->pdown[i]);
+			} else {
+				g->seg[c] = c;
+				g->r[c] = xd_of(1.0);
+			}
+		}
+	}
+	/* S upwards */
+	for (size_t k = n; k-- > 0;) {
+		uint32_t x = order[k];
+		const struct tv_node *nd = &inv->node[x];
+		if (nd->children.n == 0) {
+			g->s[x] = 1.0;
+			continue;
+		}
+		double v = nd->pself * nd->pself;
+		for (size_t i = 0; i < nd->children.n; i++)
+			v += nd->pdown[i] * nd->pdown[i] * g->s[nd->children.v[i]];
+		g->s[x] = v;
+	}
+	free(order);
+	return TAGEVAL_OK;
+}
+
+static void geom_free(struct tv_geom *g)
+{
+	free(g->seg);
+	free(g->r);
+	free(g->s);
+}
+
+/* A tag of a sweep, with the weights it has in the two mixtures. */
+struct mixent {
+	uint32_t tag, key;
+	double wa, wb;
+};
+
+struct frame {
+	uint32_t end, seg;
+	struct xd ca, cb;
+};
+
+/* Scratch for the sweeps, room for every tag. */
+struct sweep_ws {
+	struct mixent *e;
+	struct frame *st;
+	struct tv_leafp *x, *y;
+};
+
+/* Whether tag @t has tags below it (entries of a DAG are leaves). */
+static int inner(const struct tv_geom *g, uint32_t t)
+{
+	return t < g->n && g->end[t] > g->pre[t] + 1;
+}
+
+static int any_inner(const struct tv_geom *g, const struct tv_leafp *x, size_t n)
+{
+	for (size_t i = 0; i < n && g->n > 0; i++)
+		if (inner(g, x[i].leaf))
+			return 1;
+	return 0;
+}
+
+static int by_leafkey(const void *x, const void *y)
+{
+	uint32_t a = ((const struct tv_leafp *)x)->key, b = ((const struct tv_leafp *)y)->key;
+	return (a > b) - (a < b);
+}
+
+/* The term of a tag t below the tags on the stack, whose sum of w / R(s)
+ * is @c: sum of w Pr(t | s) S(t). */
+static double below(const struct tv_geom *g, uint32_t t, struct xd c)
+{
+	return g->s[t] * xd_prod(g->r[t], c);
+}
+
+/*
+ * sum over i, j of wa_i wb_j <D(tag_i), D(tag_j)>, for @n distinct tags in
+ * increasing key order.
+ */
+static double sweep(const struct tv_geom *g, const struct mixent *e, size_t n, struct frame *st)
+{
+	double sum = 0.0;
+	size_t sp = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t t = e[i].tag;
+		if (t >= g->n) {
+			sum += e[i].wa * e[i].wb; /* a tree of one */
+			continue;
+		}
+		while (sp > 0 && e[i].key >= st[sp - 1].end)
+			sp--;
+		struct xd ca = { 0.0, 0 }, cb = { 0.0, 0 };
+		if (sp > 0 && st[sp - 1].seg == g->seg[t]) {
+			ca = st[sp - 1].ca;
+			cb = st[sp - 1].cb;
+		}
+		sum += e[i].wa * e[i].wb * g->s[t];
+		if (e[i].wb != 0.0 && ca.m != 0.0)
+			sum += e[i].wb * below(g, t, ca);
+		if (e[i].wa != 0.0 && cb.m != 0.0)
+			sum += e[i].wa * below(g, t, cb);
+		if (g->end[t] > e[i].key + 1) {
+			st[sp].end = g->end[t];
+			st[sp].seg = g->seg[t];
+			st[sp].ca = e[i].wa != 0.0 ? xd_add(ca, xd_div(e[i].wa, g->r[t])) : ca;
+			st[sp].cb = e[i].wb != 0.0 ? xd_add(cb, xd_div(e[i].wb, g->r[t])) : cb;
+			sp++;
+		}
+	}
+	return sum;
+}
 
 /* What one used item contributes. */
 struct item_sum {
@@ -127,6 +359,7 @@ static const struct tv_leafp *entries(const struct tageval_annotations *a, const
 {
 	if (r->n & TV_REC_INLINE) {
 		one->leaf = r->first;
+		one->key = r->first < a->npre ? a->pre[r->first] : r->first;
 		one->p = 1.0;
 		*n = 1;
 		return one;
@@ -135,19 +368,52 @@ static const struct tv_leafp *entries(const struct tageval_annotations *a, const
 	return a->pool + r->first;
 }
 
-static double dot(const struct tv_leafp *x, size_t nx, const struct tv_leafp *y, size_t ny)
+/*
+ * <X, Y> for two annotations (entries in id order).  Between leaves, the
+ * sum over the common leaves in id order; with tags above others, a sweep
+ * in preorder.
+ */
+static double dot(const struct tv_geom *g, struct sweep_ws *ws, const struct tv_leafp *x,
+		  size_t nx, const struct tv_leafp *y, size_t ny)
 {
-	double s = 0.0;
-	size_t i = 0, j = 0;
-	while (i < nx && j < ny) {
-		if (x[i].leaf < y[j].leaf)
-			i++;
-		else if (x[i].leaf > y[j].leaf)
-			j++;
-		else
-			s += x[i++].p * y[j++].p;
+	size_t i = 0, j = 0, n = 0;
+	if (!any_inner(g, x, nx) && !any_inner(g, y, ny)) {
+		double s = 0.0;
+		while (i < nx && j < ny) {
+			if (x[i].leaf < y[j].leaf)
+				i++;
+			else if (x[i].leaf > y[j].leaf)
+				j++;
+			else
+				s += x[i++].p * y[j++].p;
+		}
+		return s;
 	}
-	return s;
+	if (nx > 1) {
+		memcpy(ws->x, x, nx * sizeof *x);
+		qsort(ws->x, nx, sizeof *x, by_leafkey);
+		x = ws->x;
+	}
+	if (ny > 1) {
+		memcpy(ws->y, y, ny * sizeof *y);
+		qsort(ws->y, ny, sizeof *y, by_leafkey);
+		y = ws->y;
+	}
+	struct mixent *e = ws->e;
+	while (i < nx || j < ny) {
+		if (j == ny || (i < nx && x[i].key < y[j].key)) {
+			e[n++] = (struct mixent){ x[i].leaf, x[i].key, x[i].p, 0.0 };
+			i++;
+		} else if (i == nx || x[i].key > y[j].key) {
+			e[n++] = (struct mixent){ y[j].leaf, y[j].key, 0.0, y[j].p };
+			j++;
+		} else {
+			e[n++] = (struct mixent){ x[i].leaf, x[i].key, x[i].p, y[j].p };
+			i++;
+			j++;
+		}
+	}
+	return sweep(g, e, n, ws->st);
 }
 
 static const struct tv_rec *rec_of(const struct tageval_annotations *a, size_t c, uint32_t item)
@@ -159,7 +425,8 @@ static const struct tv_rec *rec_of(const struct tageval_annotations *a, size_t c
 }
 
 /* The per-item numbers of @item, which has @m >= 2 annotations. */
-static void summarise(const struct tageval_annotations *a, uint32_t item, struct item_sum *s)
+static void summarise(const struct tageval_annotations *a, const struct tv_geom *g,
+		      struct sweep_ws *ws, uint32_t item, struct item_sum *s)
 {
 	size_t m = a->nann;
 	double sum_ip = 0.0;
@@ -174,7 +441,7 @@ static void summarise(const struct tageval_annotations *a, uint32_t item, struct
 		struct tv_leafp one_c;
 		size_t nc;
 		const struct tv_leafp *ec = entries(a, rc, &one_c, &nc);
-		s->selfsq += dot(ec, nc, ec, nc);
+		s->selfsq += dot(g, ws, ec, nc, ec, nc);
 		for (size_t d = c + 1; d < m; d++) {
 			const struct tv_rec *rd = rec_of(a, d, item);
 			if (rd == NULL)
@@ -182,7 +449,7 @@ static void summarise(const struct tageval_annotations *a, uint32_t item, struct
 			struct tv_leafp one_d;
 			size_t nd;
 			const struct tv_leafp *ed = entries(a, rd, &one_d, &nd);
-			sum_ip += dot(ec, nc, ed, nd);
+			sum_ip += dot(g, ws, ec, nc, ed, nd);
 			pairs++;
 		}
 	}
@@ -223,7 +490,14 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 /* 1 - x is treated as 0 below this: sums of probabilities carry rounding. */
 #define TV_EPS 1e-12
 
-static void finish(const struct acc *ac, struct tageval_agreement_figures *f)
+static int by_mixkey(const void *x, const void *y)
+{
+	uint32_t a = ((const struct mixent *)x)->key, b = ((const struct mixent *)y)->key;
+	return (a > b) - (a < b);
+}
+
+static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
+		   struct sweep_ws *ws, const struct acc *ac, struct tageval_agreement_figures *f)
 {
 	memset(f, 0, sizeof *f);
 	f->items = (size_t)ac->items;
@@ -237,10 +511,34 @@ static void finish(const struct acc *ac, struct tageval_agreement_figures *f)
 		return;
 	}
 	double n = ac->annotations, sumsq = 0.0, pr_e = 0.0;
-	for (size_t i = 0; i < ac->ntouched; i++) {
-		double v = ac->marg[ac->touched[i]];
-		sumsq += v * v;
-		pr_e += (v / n) * (v / n);
+	struct mixent *e = ws->e;
+	size_t nt = ac->ntouched;
+	int tree = 0;
+	for (size_t i = 0; i < nt && !tree; i++)
+		tree = inner(g, ac->touched[i]);
+	if (!tree) {
+		/* leaves only: sums over them */
+		for (size_t i = 0; i < nt; i++) {
+			double v = ac->marg[ac->touched[i]];
+			sumsq += v * v;
+			pr_e += (v / n) * (v / n);
+		}
+		nt = 0;
+	}
+	/* the touched tags in key order, for the sweeps */
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t l = ac->touched[i];
+		e[i].tag = l;
+		e[i].key = l < a->npre ? a->pre[l] : l;
+	}
+	qsort(e, nt, sizeof *e, by_mixkey);
+	if (tree) {
+		for (size_t i = 0; i < nt; i++)
+			e[i].wa = e[i].wb = ac->marg[e[i].tag];
+		sumsq = sweep(g, e, nt, ws->st);
+		for (size_t i = 0; i < nt; i++)
+			e[i].wa = e[i].wb = ac->marg[e[i].tag] / n;
+		pr_e = sweep(g, e, nt, ws->st);
 	}
 	f->pr_a = ac->sum_a / ac->items;
 	f->pr_e = pr_e;
@@ -257,10 +555,17 @@ static void finish(const struct acc *ac, struct tageval_agreement_figures *f)
 				const double *x = ac->margc + c * ac->ntags;
 				const double *y = ac->margc + d * ac->ntags;
 				double s = 0.0;
-				for (size_t i = 0; i < ac->ntouched; i++) {
+				for (size_t i = 0; !tree && i < ac->ntouched; i++) {
 					uint32_t l = ac->touched[i];
 					s += (x[l] / ac->items) * (y[l] / ac->items);
 				}
+				for (size_t i = 0; tree && i < nt; i++) {
+					uint32_t l = e[i].tag;
+					e[i].wa = x[l] / ac->items;
+					e[i].wb = y[l] / ac->items;
+				}
+				if (tree)
+					s = sweep(g, e, nt, ws->st);
 				sep += s;
 				pairs++;
 			}
@@ -313,7 +618,8 @@ static double pick(const struct tageval_agreement_figures *f, enum tageval_coeff
 }
 
 /* Percentile bootstrap over the used items, with GSL's MT19937. */
-static int bootstrap(const struct tageval_annotations *a, const struct item_sum *used, size_t nused,
+static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
+		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
 		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
 		     struct acc *ac, struct tageval_error *err)
 {
@@ -338,7 +644,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct item_sum 
 			if (count[i])
 				accumulate(a, ac, &used[i], (double)count[i]);
 		struct tageval_agreement_figures f;
-		finish(ac, &f);
+		finish(a, g, ws, ac, &f);
 		for (int which = 0; which < 3; which++) {
 			int undefined;
 			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
@@ -379,10 +685,18 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	if (o.bootstrap > 0)
 		used = malloc((nitems ? nitems : 1) * sizeof *used);
 	struct acc pooled, lex;
+	struct tv_geom g;
+	struct sweep_ws ws;
 	int rc = TAGEVAL_OK;
 	memset(&pooled, 0, sizeof pooled);
 	memset(&lex, 0, sizeof lex);
+	memset(&g, 0, sizeof g);
+	ws.e = malloc((ntags ? ntags : 1) * sizeof *ws.e);
+	ws.st = malloc((ntags ? ntags : 1) * sizeof *ws.st);
+	ws.x = malloc((ntags ? ntags : 1) * sizeof *ws.x);
+	ws.y = malloc((ntags ? ntags : 1) * sizeof *ws.y);
 	if (ag == NULL || start == NULL || order == NULL || (o.bootstrap > 0 && used == NULL) ||
+	    !ws.e || !ws.st || !ws.x || !ws.y || geom_init(a, &g) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
 		goto out;
@@ -427,22 +741,27 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 			if (present < 2)
 				continue;
 			struct item_sum *sum = used ? &used[nused] : &one;
-			summarise(a, t, sum);
+			summarise(a, &g, &ws, t, sum);
 			accumulate(a, &lex, sum, 1.0);
 			accumulate(a, &pooled, sum, 1.0);
 			nused++;
 		}
-		finish(&lex, &ag->lex[l]);
+		finish(a, &g, &ws, &lex, &ag->lex[l]);
 	}
-	finish(&pooled, &ag->pooled);
+	finish(a, &g, &ws, &pooled, &ag->pooled);
 	if (nused == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
 			      "no item annotated by two or more annotators");
 		goto out;
 	}
 	if (o.bootstrap > 0)
-		rc = bootstrap(a, used, nused, &o, ag, &lex, err);
+		rc = bootstrap(a, &g, &ws, used, nused, &o, ag, &lex, err);
 out:
+	geom_free(&g);
+	free(ws.e);
+	free(ws.st);
+	free(ws.x);
+	free(ws.y);
 	acc_free(&pooled);
 	acc_free(&lex);
 	free(start);

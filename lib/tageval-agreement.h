@@ -5,8 +5,13 @@
 
 #include "tageval-inventory.h"
 
+/* An entry of an annotation: with a tree-shaped map (or none), a tag of the
+ * line and its share of the line's weight; with a DAG, a leaf and its
+ * probability.  Entries are in id order; @key is the tag's place in a
+ * preorder walk of the map (tags outside it come after), or the leaf's id. */
 struct tv_leafp {
 	uint32_t leaf;
+	uint32_t key;
 	double p;
 };
 
@@ -31,7 +36,11 @@ struct tageval_annotations {
 	size_t *nrec;               /* allocated records per annotator */
 	struct tv_leafp *pool;
 	size_t npool, poolcap;
-	/* tag -> leaf distribution cache */
+	/* tree-shaped map: tag -> preorder number, and one past its subtree's */
+	uint32_t *pre, *pre_end;
+	size_t npre;
+	int pre_done;
+	/* DAG: tag -> leaf distribution cache */
 	uint32_t *cache_off, *cache_n;
 	size_t cachecap;
 	struct tv_leafp *cpool;

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Annotations of several annotators: each (annotator, item) annotation is
- * kept as a distribution over the leaves of the inventory.
+ * Annotations of several annotators.  With a tree-shaped map (or none), each
+ * (annotator, item) annotation is kept as the line's tags and their shares
+ * of its weight, the mixture of the tags' leaf distributions, which the
+ * agreement computation never spreads over the leaves: a tag high in a deep
+ * map has as many leaves as the map has levels, and a distribution kept per
+ * tag would cost the square of the map's size.  With a DAG, each annotation
+ * is kept as its distribution over the leaves.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +44,8 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->rec);
 	free(a->nrec);
 	free(a->pool);
+	free(a->pre);
+	free(a->pre_end);
 	free(a->cache_off);
 	free(a->cache_n);
 	free(a->cpool);
@@ -92,6 +99,67 @@ static int tag_dist(struct tageval_annotations *a, uint32_t t, const struct tv_l
 	*d = a->cpool + a->cache_off[t];
 	*n = a->cache_n[t];
 	return TAGEVAL_OK;
+}
+
+/*
+ * A tree-shaped map's preorder: pre[x] numbers the tags of the map so that
+ * the tags below x are those numbered pre[x] .. pre_end[x] - 1 (roots and
+ * children in id order).  Computed once, at the first annotation: the map
+ * is read before any.
+ */
+static int preorder(struct tageval_annotations *a)
+{
+	const struct tageval_inventory *inv = a->inv;
+	size_t n = inv->nnode;
+	a->pre_done = 1;
+	if (inv->dag || n == 0)
+		return TAGEVAL_OK;
+	a->pre = malloc(n * sizeof *a->pre);
+	a->pre_end = malloc(n * sizeof *a->pre_end);
+	uint32_t *stack = malloc(n * sizeof *stack);
+	uint32_t *next = malloc(n * sizeof *next); /* next child to visit */
+	if (a->pre == NULL || a->pre_end == NULL || stack == NULL || next == NULL) {
+		free(stack);
+		free(next);
+		return TAGEVAL_ENOMEM;
+	}
+	uint32_t count = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (inv->node[r].parents.n > 0)
+			continue;
+		size_t sp = 0;
+		stack[sp++] = (uint32_t)r;
+		next[r] = 0;
+		a->pre[r] = count++;
+		while (sp > 0) {
+			uint32_t x = stack[sp - 1];
+			const struct tv_vec *cs = &inv->node[x].children;
+			if (next[x] < cs->n) {
+				uint32_t c = cs->v[next[x]++];
+				next[c] = 0;
+				a->pre[c] = count++;
+				stack[sp++] = c;
+			} else {
+				a->pre_end[x] = count;
+				sp--;
+			}
+		}
+	}
+	a->npre = n;
+	free(stack);
+	free(next);
+	return TAGEVAL_OK;
+}
+
+static uint32_t tag_key(const struct tageval_annotations *a, uint32_t t)
+{
+	return t < a->npre ? a->pre[t] : t;
+}
+
+static int by_tag(const void *x, const void *y)
+{
+	uint32_t a = ((const struct tv_leafp *)x)->leaf, b = ((const struct tv_leafp *)y)->leaf;
+	return (a > b) - (a < b);
 }
 
 static int scratch_fit(struct tageval_annotations *a)
@@ -164,12 +232,15 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		k++;
 	}
 	/* distinct tags; a repeat on a weighted line is an error */
+	if (scratch_fit(a))
+		return tv_nomem(err);
+	if (++a->gen == 0) {
+		memset(a->stamp, 0, a->scratchcap * sizeof *a->stamp);
+		a->gen = 1;
+	}
 	size_t d = 0;
 	for (size_t i = 0; i < k; i++) {
-		size_t j = 0;
-		while (j < d && a->tags[j] != a->tags[i])
-			j++;
-		if (j < d) {
+		if (a->stamp[a->tags[i]] == a->gen) {
 			if (weighted) {
 				const char *name = tv_inventory_name(a->inv, a->tags[i]);
 				tv_quote(q, sizeof q, name, strlen(name));
@@ -178,6 +249,7 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 			}
 			continue;
 		}
+		a->stamp[a->tags[i]] = a->gen;
 		a->tags[d] = a->tags[i];
 		a->weights[d] = a->weights[i];
 		d++;
@@ -189,6 +261,30 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		quote_id(q, sizeof q, l);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"the weights of \"%s\" do not have a positive finite sum", q);
+	}
+	if (!a->pre_done && preorder(a))
+		return tv_nomem(err);
+	if (!a->inv->dag) {
+		/* the tags themselves, in id order */
+		if (d == 1) {
+			rec->first = a->tags[0];
+			rec->n = 1 | TV_REC_INLINE;
+			return TAGEVAL_OK;
+		}
+		if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + d, sizeof *a->pool) ||
+		    a->npool + d > UINT32_MAX)
+			return tv_nomem(err);
+		struct tv_leafp *e = a->pool + a->npool;
+		for (size_t i = 0; i < d; i++) {
+			e[i].leaf = a->tags[i];
+			e[i].key = tag_key(a, a->tags[i]);
+			e[i].p = (weighted ? a->weights[i] : 1.0) / total;
+		}
+		qsort(e, d, sizeof *e, by_tag);
+		rec->first = (uint32_t)a->npool;
+		rec->n = (uint32_t)d;
+		a->npool += d;
+		return TAGEVAL_OK;
 	}
 	if (scratch_fit(a))
 		return tv_nomem(err);
@@ -229,6 +325,7 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 	rec->n = (uint32_t)nt;
 	for (size_t i = 0; i < nt; i++) {
 		a->pool[a->npool].leaf = a->touched[i];
+		a->pool[a->npool].key = a->touched[i];
 		a->pool[a->npool].p = a->scratch[a->touched[i]];
 		a->npool++;
 	}

@@ -121,6 +121,113 @@ double tv_walk_subsumes(const struct tageval_inventory *inv, struct tv_walk *w,
 	return 0.0;
 }
 
+void tv_lift_clear(struct tv_lift *l)
+{
+	for (size_t j = 0; j < l->nlev; j++) {
+		free(l->up[j]);
+		free(l->prod[j]);
+	}
+	free(l->up);
+	free(l->prod);
+	free(l->depth);
+	memset(l, 0, sizeof *l);
+}
+
+int tv_lift_build(const struct tageval_inventory *inv, struct tv_lift *l)
+{
+	size_t n = inv->nnode;
+	tv_lift_clear(l);
+	l->depth = malloc((n ? n : 1) * sizeof *l->depth);
+	uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+	uint8_t *done = calloc(n ? n : 1, 1);
+	if (l->depth == NULL || stack == NULL || done == NULL) {
+		free(stack);
+		free(done);
+		tv_lift_clear(l);
+		return TAGEVAL_ENOMEM;
+	}
+	/* depths: up to a tag whose depth is known, then back down */
+	uint32_t maxdepth = 0;
+	for (size_t x = 0; x < n; x++) {
+		size_t sp = 0;
+		uint32_t y = (uint32_t)x;
+		while (!done[y] && inv->node[y].parents.n > 0) {
+			stack[sp++] = y;
+			y = inv->node[y].parents.v[0];
+		}
+		if (!done[y]) {
+			done[y] = 1;
+			l->depth[y] = 0;
+		}
+		while (sp > 0) {
+			uint32_t c = stack[--sp];
+			l->depth[c] = l->depth[inv->node[c].parents.v[0]] + 1;
+			done[c] = 1;
+		}
+		if (l->depth[x] > maxdepth)
+			maxdepth = l->depth[x];
+	}
+	free(stack);
+	free(done);
+	l->built = 1;
+	if (maxdepth <= TV_LIFT_WALK)
+		return TAGEVAL_OK;
+	size_t nlev = 0;
+	while (nlev < 32 && (maxdepth >> nlev) != 0)
+		nlev++;
+	l->up = calloc(nlev, sizeof *l->up);
+	l->prod = calloc(nlev, sizeof *l->prod);
+	if (l->up == NULL || l->prod == NULL) {
+		tv_lift_clear(l);
+		return TAGEVAL_ENOMEM;
+	}
+	l->nlev = nlev;
+	for (size_t j = 0; j < nlev; j++) {
+		l->up[j] = malloc(n * sizeof *l->up[j]);
+		l->prod[j] = malloc(n * sizeof *l->prod[j]);
+		if (l->up[j] == NULL || l->prod[j] == NULL) {
+			tv_lift_clear(l);
+			return TAGEVAL_ENOMEM;
+		}
+	}
+	for (size_t x = 0; x < n; x++) {
+		const struct tv_node *nd = &inv->node[x];
+		l->up[0][x] = nd->parents.n > 0 ? nd->parents.v[0] : (uint32_t)x;
+		l->prod[0][x] = nd->parents.n > 0 ? nd->pup[0] : 1.0;
+	}
+	for (size_t j = 1; j < nlev; j++)
+		for (size_t x = 0; x < n; x++) {
+			uint32_t h = l->up[j - 1][x];
+			l->up[j][x] = l->up[j - 1][h];
+			l->prod[j][x] = l->prod[j - 1][x] * l->prod[j - 1][h];
+		}
+	return TAGEVAL_OK;
+}
+
+double tv_lift_subsumes(const struct tageval_inventory *inv, const struct tv_lift *l,
+			uint32_t anc, uint32_t desc)
+{
+	if (anc == desc)
+		return 1.0;
+	if (l->depth[desc] <= l->depth[anc])
+		return 0.0;
+	uint32_t d = l->depth[desc] - l->depth[anc], x = desc;
+	double m = 1.0;
+	if (d <= TV_LIFT_WALK) {
+		for (uint32_t i = 0; i < d; i++) {
+			m *= inv->node[x].pup[0];
+			x = inv->node[x].parents.v[0];
+		}
+	} else {
+		for (size_t j = 0; j < l->nlev; j++)
+			if (d >> j & 1u) {
+				m *= l->prod[j][x];
+				x = l->up[j][x];
+			}
+	}
+	return x == anc ? m : 0.0;
+}
+
 double tageval_inventory_subsumes(const struct tageval_inventory *inv, size_t ancestor,
 				  size_t descendant)
 {

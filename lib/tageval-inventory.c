@@ -187,8 +187,11 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 	const char *sc = tv_inventory_name(inv, child), *sp = tv_inventory_name(inv, parent);
 	tv_quote(qc, sizeof qc, sc, strlen(sc));
 	tv_quote(qp, sizeof qp, sp, strlen(sp));
-	if (vec_has(&c->parents, parent))
-		return TAGEVAL_OK; /* said before */
+	/* an edge said before is kept once: checked here for scorer2 form (one
+	 * parent at most), by dedup_edges once the whole map is read for the
+	 * parent form, where a tag may have any number of parents */
+	if (single_parent && vec_has(&c->parents, parent))
+		return TAGEVAL_OK;
 	if (single_parent && c->parents.n > 0) {
 		const char *so = tv_inventory_name(inv, c->parents.v[0]);
 		char qo[80];
@@ -214,7 +217,93 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 	if (c->parents.n == 1)
 		c->parent_line = (uint32_t)line;
 	else
-		inv->dag = 1;
+		inv->dag = 1; /* perhaps: dedup_edges decides */
+	return TAGEVAL_OK;
+}
+
+/* A tag's parent entry: its parent and the edge's number. */
+struct parent_entry {
+	uint32_t parent, seq;
+};
+
+static int by_parent_seq(const void *a, const void *b)
+{
+	const struct parent_entry *x = a, *y = b;
+	if (x->parent != y->parent)
+		return (x->parent > y->parent) - (x->parent < y->parent);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	uint32_t x = ((const struct parent_entry *)a)->seq, y = ((const struct parent_entry *)b)->seq;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Parent form: an edge written on several lines is kept once, at its first
+ * line.  Each tag's parent entries are sorted by parent (n log n, where a
+ * look-up per edge would cost the square of a tag's parents), then the
+ * children lists are rebuilt in edge order, which is the order add_edge
+ * gave them.  Sets inv->dag when some tag keeps several parents.
+ */
+static int dedup_edges(struct map_reader *m)
+{
+	struct tageval_inventory *inv = m->inv;
+	size_t ne = inv->edge_line.n;
+	struct parent_entry *e = NULL;
+	size_t ecap = 0;
+	uint32_t *child_of = malloc((ne ? ne : 1) * sizeof *child_of);
+	uint32_t *parent_of = malloc((ne ? ne : 1) * sizeof *parent_of);
+	if (child_of == NULL || parent_of == NULL) {
+		free(child_of);
+		free(parent_of);
+		return tv_nomem(m->err);
+	}
+	for (size_t s = 0; s < ne; s++)
+		child_of[s] = TV_NONE;
+	inv->dag = 0;
+	for (size_t x = 0; x < inv->nnode; x++) {
+		struct tv_node *c = &inv->node[x];
+		size_t n = c->parents.n;
+		if (n > 1) {
+			if (tv_grow((void **)&e, &ecap, n, sizeof *e)) {
+				free(child_of);
+				free(parent_of);
+				return tv_nomem(m->err);
+			}
+			for (size_t i = 0; i < n; i++)
+				e[i] = (struct parent_entry){ c->parents.v[i], c->pseq.v[i] };
+			qsort(e, n, sizeof *e, by_parent_seq);
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++)
+				if (k == 0 || e[i].parent != e[k - 1].parent)
+					e[k++] = e[i];
+			qsort(e, k, sizeof *e, by_seq);
+			for (size_t i = 0; i < k; i++) {
+				c->parents.v[i] = e[i].parent;
+				c->pseq.v[i] = e[i].seq;
+			}
+			c->parents.n = c->pseq.n = k;
+			if (k > 1)
+				inv->dag = 1;
+		}
+		for (size_t i = 0; i < c->parents.n; i++) {
+			child_of[c->pseq.v[i]] = (uint32_t)x;
+			parent_of[c->pseq.v[i]] = c->parents.v[i];
+		}
+	}
+	for (size_t x = 0; x < inv->nnode; x++)
+		inv->node[x].children.n = 0;
+	/* the capacity holds every child pushed before, duplicates included */
+	for (size_t s = 0; s < ne; s++)
+		if (child_of[s] != TV_NONE) {
+			struct tv_vec *cs = &inv->node[parent_of[s]].children;
+			cs->v[cs->n++] = child_of[s];
+		}
+	free(e);
+	free(child_of);
+	free(parent_of);
 	return TAGEVAL_OK;
 }
 
@@ -395,6 +484,8 @@ static int read_map(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	for (size_t i = 0; rc == TAGEVAL_OK && i < m.nlines; i++)
 		rc = scorer2_form ? apply_scorer2_line(&m, &m.lines[i])
 				  : apply_parent_line(&m, &m.lines[i]);
+	if (rc == TAGEVAL_OK && !scorer2_form && inv->dag)
+		rc = dedup_edges(&m);
 	if (rc == TAGEVAL_OK)
 		rc = compute_roots(&m);
 	if (rc == TAGEVAL_OK && tv_set_uniform(inv))
@@ -501,18 +592,45 @@ uint32_t tv_factor(const struct tageval_inventory *inv, uint32_t id)
 
 /* ------------------------------------------------------------ downward probabilities */
 
-/* P(child | parent) for every edge, from pdown: fills each child's pup. */
-static void fill_up(struct tageval_inventory *inv)
+/*
+ * P(child | parent) for every edge, from pdown: fills each child's pup.
+ * Every children list is in edge order, so walking the edges in that order
+ * and counting each parent's children so far finds an edge's place in its
+ * parent's list without a search (a search costs the square of a tag's
+ * parents or children).
+ */
+static int fill_up(struct tageval_inventory *inv)
 {
-	for (size_t x = 0; x < inv->nnode; x++) {
-		const struct tv_node *n = &inv->node[x];
-		for (size_t i = 0; i < n->children.n; i++) {
-			struct tv_node *c = &inv->node[n->children.v[i]];
-			for (size_t j = 0; j < c->parents.n; j++)
-				if (c->parents.v[j] == x)
-					c->pup[j] = n->pdown[i];
+	size_t ne = inv->edge_line.n, nn = inv->nnode;
+	uint32_t *child_of = malloc((ne ? ne : 1) * sizeof *child_of);
+	uint32_t *index_of = malloc((ne ? ne : 1) * sizeof *index_of);
+	uint32_t *seen = calloc(nn ? nn : 1, sizeof *seen);
+	if (child_of == NULL || index_of == NULL || seen == NULL) {
+		free(child_of);
+		free(index_of);
+		free(seen);
+		return TAGEVAL_ENOMEM;
+	}
+	for (size_t s = 0; s < ne; s++)
+		child_of[s] = TV_NONE;
+	for (size_t x = 0; x < nn; x++) {
+		const struct tv_node *c = &inv->node[x];
+		for (size_t j = 0; j < c->parents.n; j++) {
+			child_of[c->pseq.v[j]] = (uint32_t)x;
+			index_of[c->pseq.v[j]] = (uint32_t)j;
 		}
 	}
+	for (size_t s = 0; s < ne; s++) {
+		if (child_of[s] == TV_NONE)
+			continue;
+		struct tv_node *c = &inv->node[child_of[s]];
+		uint32_t j = index_of[s], p = c->parents.v[j];
+		c->pup[j] = inv->node[p].pdown[seen[p]++];
+	}
+	free(child_of);
+	free(index_of);
+	free(seen);
+	return TAGEVAL_OK;
 }
 
 int tv_set_uniform(struct tageval_inventory *inv)
@@ -531,7 +649,8 @@ int tv_set_uniform(struct tageval_inventory *inv)
 			n->pdown[i] = 1.0 / b;
 		n->pself = k > 0 ? (b - (double)k) / b : 0.0;
 	}
-	fill_up(inv);
+	if (fill_up(inv))
+		return TAGEVAL_ENOMEM;
 	inv->estimated = 0;
 	return TAGEVAL_OK;
 }
@@ -638,7 +757,10 @@ static int estimate(struct tageval_inventory *inv, struct tv_reader *r, double a
 			nd->pdown[i] = (sub[nd->children.v[i]] + alpha) / d;
 		nd->pself = b > (double)k ? (self + alpha * (b - (double)k)) / d : 0.0;
 	}
-	fill_up(inv);
+	if (fill_up(inv)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
 	inv->estimated = 1;
 out:
 	free(c);

@@ -60,4 +60,29 @@ void tv_walk_clear(struct tv_walk *w);
 double tv_walk_subsumes(const struct tageval_inventory *inv, struct tv_walk *w,
 			uint32_t anc, uint32_t desc);
 
+/*
+ * Ancestors in a tree-shaped map, in time logarithmic in the depth: each
+ * tag's depth and, when the map is deeper than TV_LIFT_WALK, its 2^j-th
+ * ancestors and the products of the probabilities up to them (binary
+ * lifting; memory: the tags times the logarithm of the depth).
+ */
+#define TV_LIFT_WALK 64
+
+struct tv_lift {
+	uint32_t *depth;
+	uint32_t **up;   /* [level][tag] */
+	double **prod;   /* [level][tag] */
+	size_t nlev;
+	int built;
+};
+
+int tv_lift_build(const struct tageval_inventory *inv, struct tv_lift *l);
+void tv_lift_clear(struct tv_lift *l);
+/* Pr(desc | anc) in a tree (0 when anc is not above desc): the product of
+ * the probabilities on the way up, walked step by step when the two are at
+ * most TV_LIFT_WALK levels apart (the order of chain_subsumes), else
+ * through the 2^j-th ancestors. */
+double tv_lift_subsumes(const struct tageval_inventory *inv, const struct tv_lift *l,
+			uint32_t anc, uint32_t desc);
+
 #endif

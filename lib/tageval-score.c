@@ -42,6 +42,7 @@ struct tageval_scorer {
 	uint32_t *pool;
 	size_t npool;
 	struct tv_walk walk;
+	struct tv_lift lift; /* tree-shaped maps: ancestors by depth */
 	/* per-line scratch */
 	struct guess *g;
 	size_t ng, gcap;
@@ -71,6 +72,7 @@ void tageval_scorer_free(struct tageval_scorer *s)
 	free(s->inst);
 	free(s->pool);
 	tv_walk_clear(&s->walk);
+	tv_lift_clear(&s->lift);
 	free(s->g);
 	free(s->mark);
 	free(s->markgen);
@@ -242,6 +244,14 @@ static double credit(struct tageval_scorer *s, uint32_t a, uint32_t k)
 		return 0.0; /* a tag outside the map has no relatives */
 	if (!inv->dag && inv->root[a] != inv->root[k])
 		return 0.0; /* different trees */
+	if (!inv->dag) {
+		/* by depth: a chain's length is not paid once per answer */
+		if (!s->lift.built && tv_lift_build(inv, &s->lift))
+			return -1.0;
+		if (tv_lift_subsumes(inv, &s->lift, k, a) != 0.0)
+			return 1.0;
+		return tv_lift_subsumes(inv, &s->lift, a, k);
+	}
 	/* an answer below a key tag is as good as the key tag */
 	double up = tv_walk_subsumes(s->inv, &s->walk, k, a);
 	if (up != 0.0)
