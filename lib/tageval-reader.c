@@ -284,7 +284,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 	return rc;
 }
 
-int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
+int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **field,
 		 size_t nfield, char **buf, size_t *cap)
 {
 	memset(l, 0, sizeof *l);

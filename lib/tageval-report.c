@@ -48,13 +48,13 @@ void tageval_report_free(struct tageval_report *r)
 /* The map line that first gives a tag a second parent (the map's name is the caller's). */
 static int dag_error(const struct tageval_inventory *inv, struct tageval_error *err)
 {
-	size_t line = 0;
+	uint64_t line = 0;
 	uint32_t tag = 0, parent = 0;
 	for (size_t t = 0; t < inv->nnode; t++) {
 		const struct tv_node *n = &inv->node[t];
 		if (n->parents.n < 2)
 			continue;
-		size_t l = inv->edge_line.v[n->pseq.v[1]];
+		uint64_t l = inv->edge_line.v[n->pseq.v[1]];
 		if (line == 0 || l < line) {
 			line = l;
 			tag = (uint32_t)t;
@@ -74,7 +74,10 @@ int tageval_report_new(struct tageval_inventory *inv, const struct tageval_key *
 		       const struct tageval_key *train, struct tageval_report **out,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, key, "key");
 	if (key->inv != inv || (train && train->inv != inv))
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the keys must be read with the report's inventory");
@@ -190,6 +193,9 @@ static int subset_allowed(const struct tageval_report *r, const char *name, cons
 int tageval_report_add_subset(struct tageval_report *r, const char *name, const char *path,
 			      struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	TV_NEED(err, path, "path");
 	int rc = subset_allowed(r, name, path, err);
 	if (rc)
 		return rc;
@@ -205,6 +211,11 @@ int tageval_report_add_subset_buffer(struct tageval_report *r, const char *name,
 				     const char *data, size_t size, const char *source,
 				     struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, source, "name");
 	int rc = subset_allowed(r, name, source, err);
 	if (rc)
 		return rc;
@@ -366,6 +377,9 @@ static int feed_buffer(struct tageval_report *r, struct tageval_scorer *sc, cons
 int tageval_report_add_system(struct tageval_report *r, const char *name, const char *path,
 			      struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	TV_NEED(err, path, "path");
 	if (strcmp(path, "-") == 0)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"a system's answers cannot come from standard input: "
@@ -377,6 +391,10 @@ int tageval_report_add_system_buffer(struct tageval_report *r, const char *name,
 				     const char *data, size_t size, const char *source,
 				     struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
 	struct buffer b = { data, size, source ? source : name };
 	return score_system(r, name, 0, feed_buffer, &b, err);
 }
@@ -431,6 +449,7 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 int tageval_report_add_baseline(struct tageval_report *r, enum tageval_baseline which,
 				struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
 	const char *name = tageval_baseline_name(which);
 	if (name == NULL)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown baseline %d", (int)which);
@@ -444,32 +463,39 @@ int tageval_report_add_baseline(struct tageval_report *r, enum tageval_baseline 
 
 size_t tageval_report_granularities(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->ngran;
 }
 
 enum tageval_granularity tageval_report_granularity(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, TAGEVAL_FINE);
 	return i < r->ngran ? r->gran[i] : TAGEVAL_FINE;
 }
 
 size_t tageval_report_systems(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nsys;
 }
 
 const char *tageval_report_system_name(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nsys ? r->sys[i].name : NULL;
 }
 
 int tageval_report_system_is_baseline(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, 0);
 	return i < r->nsys && r->sys[i].baseline;
 }
 
 int tageval_report_system_score(const struct tageval_report *r, size_t i, size_t g,
 				struct tageval_score *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (i >= r->nsys || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	*out = r->sys[i].score[g];
@@ -478,17 +504,22 @@ int tageval_report_system_score(const struct tageval_report *r, size_t i, size_t
 
 size_t tageval_report_subsets(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nsub;
 }
 
 const struct tageval_report_subset *tageval_report_subset(const struct tageval_report *r,
 							  size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nsub ? &r->sub[i].pub : NULL;
 }
 
 int tageval_report_find_subset(const struct tageval_report *r, const char *name, size_t *i)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(name, TAGEVAL_EINVAL);
+	TV_NULL_RET(i, TAGEVAL_EINVAL);
 	for (size_t k = 0; k < r->nsub; k++)
 		if (strcmp(r->sub[k].name, name) == 0) {
 			*i = k;
@@ -499,17 +530,20 @@ int tageval_report_find_subset(const struct tageval_report *r, const char *name,
 
 size_t tageval_report_lexelts(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nlex;
 }
 
 const struct tageval_report_lexelt *tageval_report_lexelt(const struct tageval_report *r,
 							  size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nlex ? &r->lex[i].pub : NULL;
 }
 
 void tageval_report_medians(const struct tageval_report *r, double *polysemy, double *entropy)
 {
+	TV_NULL_RET(r, );
 	if (polysemy)
 		*polysemy = r->median_polysemy;
 	if (entropy)
@@ -524,6 +558,8 @@ static double ratio(double num, double den)
 int tageval_report_cell(const struct tageval_report *r, size_t subset, size_t system, size_t g,
 			int minimal, struct tageval_report_cell *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (subset >= r->nsub || system >= r->nsys || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	const double *c = cell_at(r, &r->sys[system], subset, g, minimal);
@@ -546,6 +582,8 @@ static int above(const struct tageval_report_cell *a, const struct tageval_repor
 int tageval_report_summarize(const struct tageval_report *r, size_t subset, size_t g,
 			     int minimal, struct tageval_report_summary *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (subset >= r->nsub || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	memset(out, 0, sizeof *out);

@@ -60,6 +60,7 @@ struct tageval_scorer {
 
 void tageval_score_options_init(struct tageval_score_options *o)
 {
+	TV_NULL_RET(o, );
 	memset(o, 0, sizeof *o);
 	o->granularity = TAGEVAL_FINE;
 }
@@ -82,6 +83,11 @@ void tageval_scorer_free(struct tageval_scorer *s)
 
 void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score *out)
 {
+	TV_NULL_RET(out, );
+	if (s == NULL) {
+		memset(out, 0, sizeof *out);
+		return;
+	}
 	*out = s->totals;
 }
 
@@ -113,7 +119,7 @@ static void mark_start(struct tageval_scorer *s)
 	}
 }
 
-static int ambiguous(const struct tageval_scorer *s, const char *file, size_t line, uint32_t tag,
+static int ambiguous(const struct tageval_scorer *s, const char *file, uint64_t line, uint32_t tag,
 		     struct tageval_error *err)
 {
 	const char *name = tv_inventory_name(s->inv, tag);
@@ -160,7 +166,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			if (coarse) {
 				t = tv_coarse(s->inv, t);
 				if (t == TV_NONE)
-					return ambiguous(s, key->name, in->line,
+					return ambiguous(s, key->name, tv_key_line(key, i),
 							 key->tags[in->tags + j], err);
 			}
 			if (dedup) {
@@ -172,7 +178,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			cnt++;
 		}
 		if (cnt > UINT16_MAX)
-			return tv_error(err, TAGEVAL_EFORMAT, key->name, in->line,
+			return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
 					"more than %u sense tags for one instance", UINT16_MAX);
 		e->cnt = (uint16_t)cnt;
 		if (cnt == 1) {
@@ -199,7 +205,10 @@ int tageval_scorer_new(struct tageval_inventory *inv, const struct tageval_key *
 		       const struct tageval_score_options *opts, struct tageval_scorer **out,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, out, "scorer");
 	*out = NULL;
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, key, "key");
 	if (key->inv != inv)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the key was read with another inventory");
@@ -217,9 +226,9 @@ int tageval_scorer_new(struct tageval_inventory *inv, const struct tageval_key *
 		tageval_score_options_init(&s->opts);
 	if (s->opts.granularity != TAGEVAL_FINE && s->opts.granularity != TAGEVAL_COARSE &&
 	    s->opts.granularity != TAGEVAL_MIXED) {
+		int g = (int)s->opts.granularity; /* read before s is freed */
 		tageval_scorer_free(s);
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown granularity %d",
-				(int)s->opts.granularity);
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown granularity %d", g);
 	}
 	int rc = build_key(s, err);
 	if (rc) {
@@ -500,6 +509,8 @@ static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct ta
 
 int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -512,6 +523,10 @@ int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tagev
 int tageval_scorer_read_buffer(struct tageval_scorer *s, const char *data, size_t size,
 			       const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -525,6 +540,13 @@ int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char 
 		       const char *const *tags, const double *weights, size_t ntags,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	TV_NEED(err, lexelt, "lexelt");
+	TV_NEED(err, instance, "instance");
+	if (tags == NULL && ntags > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL tags", __func__);
+	for (size_t i = 0; i < ntags; i++)
+		TV_NEED(err, tags[i], "tag");
 	size_t len = tv_join_id(&s->idbuf, &s->idcap, lexelt, instance);
 	if (len == (size_t)-1)
 		return tv_nomem(err);
@@ -549,4 +571,9 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 	if (field != small)
 		free(field);
 	return rc;
+}
+
+int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_answers(s, r, err);
 }

@@ -18,6 +18,25 @@
  * A function that returns an object through an out-parameter sets it to NULL
  * when it fails, after freeing anything it had built.
  *
+ * Line numbers are uint64_t: a file of more than 2^32 lines reports the
+ * right line.
+ *
+ * NULL arguments: a pointer may be NULL only where this header says so --
+ * err everywhere, the options of tageval_scorer_new(),
+ * tageval_agreement_compute() and tageval_wsi_evaluate(), the train key of
+ * tageval_report_new(), pos of tageval_supervised_new(), name of
+ * tageval_key_new(), source of tageval_report_add_system_buffer(), weights
+ * of tageval_scorer_add(), mapped of tageval_supervised_evaluate(),
+ * replicates of tageval_agreement_interval(), the outputs of
+ * tageval_agreement_macro() and tageval_report_medians(), the argument of a
+ * _free(), and data / tags when their size is 0.  Any other NULL changes
+ * nothing and is answered: TAGEVAL_EINVAL from a function returning a status
+ * (with the message "function: NULL argument" in err); 0, NULL, or the
+ * value given for an out-of-range index from one returning a count, a
+ * pointer or a number (NaN from tageval_agreement_macro() and from
+ * tageval_entropy() with n > 0); nothing from a void function, except that
+ * tageval_scorer_result() with a NULL scorer stores zero totals.
+ *
  * Borrowed pointers: strings returned as `const char *` belong to the object
  * they come from and stay valid until that object is freed.  An object that is
  * built on another one (a key on an inventory, a scorer on both) keeps a
@@ -35,6 +54,7 @@
 #define TAGEVAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +84,7 @@ enum tageval_status {
 /** Where and why something failed.  Caller-owned; no allocation inside. */
 struct tageval_error {
 	int code;                                /**< a tageval_status */
-	size_t line;                             /**< 1-based; 0 = no line */
+	uint64_t line;                           /**< 1-based (64 bits: any file); 0 = no line */
 	char file[TAGEVAL_ERROR_FILE_MAX];       /**< file name, "" if none */
 	char message[TAGEVAL_ERROR_MESSAGE_MAX]; /**< no file/line prefix */
 };
@@ -271,7 +291,7 @@ enum tageval_answer_status {
 /** What the scorer did with one answer line; all pointers are borrowed for the call. */
 struct tageval_answer_event {
 	enum tageval_answer_status status;
-	size_t line;                     /**< 1-based line number in the answer file */
+	uint64_t line;                   /**< 1-based line number in the answer file */
 	const char *lexelt;
 	const char *instance;
 	double score;                    /**< the credit earned (SCORED only) */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,10 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	case TAGEVAL_ANSWER_INVALID:
 	case TAGEVAL_ANSWER_EXCLUDED:
 		/* the reference counts lines from 0 */
-		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %zu): %s\n",
+		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n",
 			ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		if (run->verbose)
-			printf("Unable to score answer for \"%s_%s\" (line %zu): %s\n\n",
+			printf("Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n\n",
 			       ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		return;
 	case TAGEVAL_ANSWER_FILTERED:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -12,7 +13,7 @@
 void tools_print_error(const char *prog, const struct tageval_error *err)
 {
 	if (err->file[0] && err->line)
-		fprintf(stderr, "%s: %s:%zu: %s\n", prog, err->file, err->line, err->message);
+		fprintf(stderr, "%s: %s:%" PRIu64 ": %s\n", prog, err->file, err->line, err->message);
 	else if (err->file[0])
 		fprintf(stderr, "%s: %s: %s\n", prog, err->file, err->message);
 	else

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE /* memmem */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 	if (part->size > 0 && part->data[part->size - 1] != '\n')
 		lines++;
 	if (err->line > lines)
-		fuzz_fail("%s: error on line %zu of a file of %zu lines: %s", name, err->line,
+		fuzz_fail("%s: error on line %" PRIu64 " of a file of %zu lines: %s", name, err->line,
 			  lines, err->message);
 }
 
