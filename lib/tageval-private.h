@@ -113,12 +113,18 @@ struct tv_reader {
 	size_t cap, start, end;
 	uint64_t lineno;  /* 1-based number of the line last returned */
 	int eof;          /* no more bytes to read into buf */
+	int sniffed;      /* the first bytes were looked at (gzip magic) */
+	int bom_done;     /* the first line was looked at (UTF-8 byte-order mark) */
+	struct tv_gunzip *gz; /* the input is gzip-compressed: its inflater */
 	/* the fields of the current line (pointers into buf, NUL-terminated) */
 	char **field;
 	size_t nfield, fieldcap;
 };
 
-/* Opens @path ("-" = stdin, named "<stdin>"). */
+/* Opens @path ("-" = stdin, named "<stdin>").  Whatever the source (a file,
+ * a pipe, memory), input that starts with the gzip magic bytes 1f 8b is
+ * decompressed (concatenated members as zcat does), and a UTF-8 byte-order
+ * mark at the start of the text is skipped. */
 int tv_reader_open(struct tv_reader *r, const char *path, struct tageval_error *err);
 /* Reads from memory; @name is used in messages. */
 int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,

@@ -67,6 +67,12 @@ int tageval_wsi_instance(const struct tageval_wsi *w, size_t i, const char **wor
 	return TAGEVAL_OK;
 }
 
+size_t tageval_wsi_answered(const struct tageval_wsi *w)
+{
+	TV_NULL_RET(w, 0);
+	return w->answered;
+}
+
 size_t tageval_wsi_ignored(const struct tageval_wsi *w)
 {
 	TV_NULL_RET(w, 0);
@@ -268,6 +274,7 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	in->sys_first = (uint32_t)w->nsys;
 	in->sys_n = (uint32_t)nlab;
 	in->sys_line = l->lineno;
+	w->answered++;
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
 		size_t len;

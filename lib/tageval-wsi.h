@@ -54,6 +54,7 @@ struct tageval_wsi {
 	struct tv_wlabel *sys_pool;
 	size_t nsys, syscap;
 	size_t ignored;
+	size_t answered;          /* gold instances given a system line */
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */

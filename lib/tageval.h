@@ -551,6 +551,11 @@ TAGEVAL_EXPORT int tageval_wsi_instance(const struct tageval_wsi *wsi, size_t i,
 /** Gold instances; system lines ignored because the gold key lacks their instance. */
 TAGEVAL_EXPORT size_t tageval_wsi_instances(const struct tageval_wsi *wsi);
 TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
+/**
+ * Gold instances the system's clusters answer (one line each); with
+ * tageval_wsi_ignored() 0 too, the clusters file has no answer line.
+ */
+TAGEVAL_EXPORT size_t tageval_wsi_answered(const struct tageval_wsi *wsi);
 
 /**
  * The figures of one target word, or the totals over the selected words.

@@ -259,6 +259,10 @@ int main(int argc, char **argv)
 		goto fail;
 	struct tageval_score result;
 	tageval_scorer_result(scorer, &result);
+	if (result.scored + result.not_in_key + result.invalid + result.excluded +
+	    result.filtered == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(answers));
 	if (json)
 		print_json(answers, keyfile, &opts, &result);
 	else

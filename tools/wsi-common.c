@@ -247,6 +247,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 		goto out;
 	}
 	size_t ignored = tageval_wsi_ignored(wsi);
+	if (ignored + tageval_wsi_answered(wsi) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(clusters));
 	if (ignored)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),

@@ -250,6 +250,9 @@ int main(int argc, char **argv)
 				goto out;
 		}
 	}
+	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(clusters));
 	if (tageval_wsi_ignored(wsi))
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, tageval_wsi_ignored(wsi), tageval_wsi_ignored(wsi) == 1 ? "" : "s",

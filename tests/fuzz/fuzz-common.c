@@ -76,6 +76,25 @@ char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
 	if (buf == NULL)
 		abort();
 	size_t o = 0, end = p->size;
+	if (p->size >= 2 && (unsigned char)p->data[0] == 0x1f &&
+	    (unsigned char)p->data[1] == 0x8b) {
+		/* gzip: its text is read as a whole, its bytes are no lines */
+		memcpy(buf, p->data, p->size);
+		out->data = buf;
+		out->size = p->size;
+		return buf;
+	}
+	if (p->size >= 3 && memcmp(p->data, "\xef\xbb\xbf", 3) == 0) {
+		/* a byte-order mark stays at the start of the text */
+		memcpy(buf, p->data, 3);
+		struct fuzz_part rest = { p->data + 3, p->size - 3 };
+		char *r = fuzz_reverse_lines(&rest, out);
+		memcpy(buf + 3, out->data, out->size);
+		out->data = buf;
+		out->size = 3 + out->size;
+		free(r);
+		return buf;
+	}
 	while (end > 0) {
 		size_t start = end;
 		if (p->data[end - 1] == '\n' && end == p->size)
