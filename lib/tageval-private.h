@@ -260,6 +260,11 @@ int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,
 		       struct tageval_key **key, struct tageval_error *err);
 struct tageval_scorer;
 int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err);
+/* Reads the answers of @r once and scores every line with each of the @n
+ * scorers in turn (all on the same key), so that a pipe can feed several
+ * granularities. */
+int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,
+		    struct tageval_error *err);
 
 /* tageval_scorer_add() for the key's instance of index @inst. */
 int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt,

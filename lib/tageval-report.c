@@ -266,13 +266,15 @@ static double *cell_at(const struct tageval_report *r, const struct tv_system *s
 /* The scorer's event: the answer's credit and mass go to every subset of its instance. */
 static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 {
-	struct tageval_report *r = userdata;
+	const struct tv_gctx *ctx = userdata;
+	struct tageval_report *r = ctx->r;
+	size_t g = ctx->g;
 	if (ev->status != TAGEVAL_ANSWER_SCORED || r->oom)
 		return;
 	size_t i = ev->index; /* a scored answer is in the key */
-	int single = (r->single[i] >> r->cur_g) & 1u;
+	int single = (r->single[i] >> g) & 1u;
 	for (uint32_t k = r->inst_off[i]; k < r->inst_off[i + 1]; k++) {
-		double *c = cell_at(r, r->cur, r->inst_sub[k], r->cur_g, 0);
+		double *c = cell_at(r, r->cur, r->inst_sub[k], g, 0);
 		c[0] += ev->score;
 		c[1] += ev->attempted;
 		if (single) {
@@ -316,9 +318,10 @@ static int system_begin(struct tageval_report *r, const char *name, int baseline
 	return TAGEVAL_OK;
 }
 
-/* One scorer per granularity; @feed gives it the answers. */
-typedef int (*feed_fn)(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-		       struct tageval_error *err);
+/* One scorer per granularity, side by side; @feed gives them the answers,
+ * each answer to every scorer, so that a file is read once. */
+typedef int (*feed_fn)(struct tageval_report *r, struct tageval_scorer *const *sc,
+		       const void *arg, struct tageval_error *err);
 
 static int score_system(struct tageval_report *r, const char *name, int baseline, feed_fn feed,
 			const void *arg, struct tageval_error *err)
@@ -327,6 +330,7 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 	if (rc)
 		return rc;
 	struct tv_system *s = &r->sys[r->nsys];
+	struct tageval_scorer *sc[TV_MAX_GRAN] = { NULL };
 	r->cur = s;
 	r->oom = 0;
 	for (size_t g = 0; g < r->ngran && rc == TAGEVAL_OK; g++) {
@@ -334,17 +338,19 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 		tageval_score_options_init(&o);
 		o.granularity = r->gran[g];
 		o.on_answer = on_answer;
-		o.userdata = r;
-		struct tageval_scorer *sc = NULL;
-		r->cur_g = g;
-		rc = tageval_scorer_new(r->inv, r->key, &o, &sc, err);
+		r->gctx[g].r = r;
+		r->gctx[g].g = g;
+		o.userdata = &r->gctx[g];
+		rc = tageval_scorer_new(r->inv, r->key, &o, &sc[g], err);
+	}
+	if (rc == TAGEVAL_OK)
+		rc = feed(r, sc, arg, err);
+	if (rc == TAGEVAL_OK && r->oom)
+		rc = tv_nomem(err);
+	for (size_t g = 0; g < r->ngran; g++) {
 		if (rc == TAGEVAL_OK)
-			rc = feed(r, sc, arg, err);
-		if (rc == TAGEVAL_OK && r->oom)
-			rc = tv_nomem(err);
-		if (rc == TAGEVAL_OK)
-			tageval_scorer_result(sc, &s->score[g]);
-		tageval_scorer_free(sc);
+			tageval_scorer_result(sc[g], &s->score[g]);
+		tageval_scorer_free(sc[g]);
 	}
 	r->cur = NULL;
 	if (rc) {
@@ -355,10 +361,16 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 	return TAGEVAL_OK;
 }
 
-static int feed_file(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
+static int feed_file(struct tageval_report *r, struct tageval_scorer *const *sc, const void *arg,
 		     struct tageval_error *err)
 {
-	return tageval_scorer_read(sc, arg, err);
+	struct tv_reader rd;
+	int rc = tv_reader_open(&rd, arg, err);
+	if (rc)
+		return rc;
+	rc = tv_scorers_read(sc, r->ngran, &rd, err);
+	tv_reader_close(&rd);
+	return rc;
 }
 
 struct buffer {
@@ -367,11 +379,17 @@ struct buffer {
 	const char *source;
 };
 
-static int feed_buffer(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-		       struct tageval_error *err)
+static int feed_buffer(struct tageval_report *r, struct tageval_scorer *const *sc,
+		       const void *arg, struct tageval_error *err)
 {
 	const struct buffer *b = arg;
-	return tageval_scorer_read_buffer(sc, b->data, b->size, b->source, err);
+	struct tv_reader rd;
+	int rc = tv_reader_open_buffer(&rd, b->data, b->size, b->source, err);
+	if (rc)
+		return rc;
+	rc = tv_scorers_read(sc, r->ngran, &rd, err);
+	tv_reader_close(&rd);
+	return rc;
 }
 
 int tageval_report_add_system(struct tageval_report *r, const char *name, const char *path,
@@ -380,10 +398,6 @@ int tageval_report_add_system(struct tageval_report *r, const char *name, const 
 	TV_NEED(err, r, "report");
 	TV_NEED(err, name, "name");
 	TV_NEED(err, path, "path");
-	if (strcmp(path, "-") == 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0,
-				"a system's answers cannot come from standard input: "
-				"they are read once per granularity");
 	return score_system(r, name, 0, feed_file, path, err);
 }
 
@@ -413,8 +427,8 @@ const char *tageval_baseline_name(enum tageval_baseline which)
 }
 
 /* The baseline's answer for every test instance, in key order. */
-static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-			 struct tageval_error *err)
+static int feed_baseline(struct tageval_report *r, struct tageval_scorer *const *sc,
+			 const void *arg, struct tageval_error *err)
 {
 	enum tageval_baseline which = *(const enum tageval_baseline *)arg;
 	const char **names = NULL;
@@ -440,7 +454,9 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 		const char *instance = id + r->key->inst[i].lexelt_len + 1;
 		/* unweighted: the scorer spreads the answer uniformly; the key's
 		 * instance i, by its index rather than its name */
-		rc = tv_scorer_add_at(sc, (uint32_t)i, lx->name, instance, names, NULL, n, err);
+		for (size_t g = 0; g < r->ngran && rc == TAGEVAL_OK; g++)
+			rc = tv_scorer_add_at(sc[g], (uint32_t)i, lx->name, instance, names, NULL,
+					      n, err);
 	}
 	free(names);
 	return rc;

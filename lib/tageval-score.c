@@ -470,9 +470,11 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
  * stages (slots, string pointers, strings, then the instance records) so that their
  * cache misses overlap; the lines are then scored in file order.
  */
-static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,
+		    struct tageval_error *err)
 {
-	const struct tv_intern *ids = &s->key->ids;
+	/* the scorers share their key: the look-ups are done once */
+	const struct tv_intern *ids = &sc[0]->key->ids;
 	struct tv_batch b = { 0 };
 	int rc;
 	do {
@@ -492,19 +494,23 @@ static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct ta
 			l->inst = TV_NONE;
 			if (l->id && tv_intern_find_hashed(ids, l->id, l->idlen, l->hash, &inst)) {
 				l->inst = inst;
-				__builtin_prefetch(&s->inst[inst]);
+				__builtin_prefetch(&sc[0]->inst[inst]);
 			}
 		}
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = score_line(s, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-		}
+		int lrc = TAGEVAL_OK;
+		for (size_t k = 0; k < b.n && lrc == TAGEVAL_OK; k++)
+			for (size_t j = 0; j < n && lrc == TAGEVAL_OK; j++)
+				lrc = score_line(sc[j], &b.line[k], err);
+		if (lrc)
+			rc = lrc;
 	} while (rc == TAGEVAL_OK && b.n > 0);
 	tv_batch_clear(&b);
 	return rc;
+}
+
+static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+{
+	return tv_scorers_read(&s, 1, r, err);
 }
 
 int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tageval_error *err)

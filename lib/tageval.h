@@ -696,8 +696,8 @@ TAGEVAL_EXPORT double tageval_entropy(const double *weights, size_t n);
  * scored against one test key at every granularity (fine; with a sense map
  * also mixed and coarse), fully and minimally, on task subsets, with the
  * sense entropy of each lexelt and subset and, per subset, the average,
- * best and worst system.  Each system file is read once per granularity;
- * the scorer's per-answer events add every answer's credit and mass to all
+ * best and worst system.  Each system file is read once, every granularity
+ * scored from that read (a scorer per granularity, side by side); the scorer's per-answer events add every answer's credit and mass to all
  * the subsets holding its instance.  wsd-report(1) gives the definitions:
  *
  * - a lexelt is the first field of a key line; its senses are every tag of
@@ -825,8 +825,9 @@ TAGEVAL_EXPORT int tageval_report_add_subset_buffer(struct tageval_report *repor
 						    struct tageval_error *err);
 
 /**
- * Scores the answer file @path (not "-": it is read once per granularity)
- * of a system called @name with tageval_scorer_read() at every granularity.
+ * Scores the answer file @path ("-" = standard input) of a system called
+ * @name with the rules of tageval_scorer_read() at every granularity, from
+ * one read of the file (so a pipe or a named pipe will do).
  * Errors: an empty name or one already used by a system or baseline
  * (TAGEVAL_EINVAL), the scorer's; after an error the system is not added.
  */

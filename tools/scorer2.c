@@ -212,14 +212,9 @@ int main(int argc, char **argv)
 	}
 	const char *answers = argv[optind], *keyfile = argv[optind + 1];
 	const char *mapfile = nargs == 3 ? argv[optind + 2] : NULL;
-	int stdin_users = 0;
 	const char *const files[] = { answers, keyfile, mapfile, instances_file, tags_file };
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-		stdin_users += files[i] != NULL && strcmp(files[i], "-") == 0;
-	if (stdin_users > 1) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+	if (tools_check_stdin(prog, files, sizeof files / sizeof files[0]))
 		return EXIT_INVALID_USAGE;
-	}
 	if (opts.granularity != TAGEVAL_FINE && mapfile == NULL) {
 		fprintf(stderr, "Fine-grained scoring will be used since no sense map was given\n");
 		opts.granularity = TAGEVAL_FINE;

@@ -228,10 +228,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 		return EXIT_INVALID_USAGE;
 	}
 	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	if (strcmp(clusters, "-") == 0 && strcmp(gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+	const char *const files[] = { clusters, gold };
+	if (tools_check_stdin(prog, files, 2))
 		return EXIT_INVALID_USAGE;
-	}
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();

@@ -151,7 +151,7 @@ seed fscore 000 "$tmp/huge.clusters" "$tmp/huge.gold"
 # the small input files of the CLI cases (most of them malformed on purpose)
 for f in "$root"/tests/cli/*/*/*; do
 	case ${f##*/} in
-	args | expected-* | setup | needs-shared | stdout-to-dev-full | stdin-file) continue ;;
+	args | expected-* | setup | needs-shared | stdout-to-dev-full | stdin-file | stdin-closed) continue ;;
 	esac
 	[ -f "$f" ] && [ "$(wc -c <"$f")" -le 4096 ] || continue
 	case $f in
