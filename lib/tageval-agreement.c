@@ -290,6 +290,7 @@ struct tageval_agreement {
 
 void tageval_agreement_options_init(struct tageval_agreement_options *o)
 {
+	TV_NULL_RET(o, );
 	memset(o, 0, sizeof *o);
 	o->seed = 1;
 	o->confidence = 0.95;
@@ -665,7 +666,9 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 			      const struct tageval_agreement_options *opts,
 			      struct tageval_agreement **out, struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, a, "ann");
 	struct tageval_agreement_options o;
 	if (opts)
 		o = *opts;
@@ -777,28 +780,33 @@ out:
 
 const struct tageval_agreement_figures *tageval_agreement_pooled(const struct tageval_agreement *ag)
 {
+	TV_NULL_RET(ag, NULL);
 	return &ag->pooled;
 }
 
 size_t tageval_agreement_lexelts(const struct tageval_agreement *ag)
 {
+	TV_NULL_RET(ag, 0);
 	return ag->nlex;
 }
 
 const char *tageval_agreement_lexelt_name(const struct tageval_agreement *ag, size_t i)
 {
+	TV_NULL_RET(ag, NULL);
 	return i < ag->nlex ? ag->lexname[i] : NULL;
 }
 
 const struct tageval_agreement_figures *tageval_agreement_lexelt(const struct tageval_agreement *ag,
 								  size_t i)
 {
+	TV_NULL_RET(ag, NULL);
 	return i < ag->nlex ? &ag->lex[i] : NULL;
 }
 
 double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_coefficient which,
 			       size_t *used, size_t *left_out)
 {
+	TV_NULL_RET(ag, NAN);
 	double sum = 0.0;
 	size_t n = 0, out = 0;
 	for (size_t i = 0; i < ag->nlex; i++) {
@@ -820,12 +828,16 @@ double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_
 
 size_t tageval_agreement_single(const struct tageval_agreement *ag, size_t annotator)
 {
+	TV_NULL_RET(ag, 0);
 	return annotator < ag->m ? ag->single[annotator] : 0;
 }
 
 int tageval_agreement_interval(const struct tageval_agreement *ag, enum tageval_coefficient which,
 			       double *low, double *high, size_t *replicates)
 {
+	TV_NULL_RET(ag, TAGEVAL_EINVAL);
+	TV_NULL_RET(low, TAGEVAL_EINVAL);
+	TV_NULL_RET(high, TAGEVAL_EINVAL);
 	int w = (int)which;
 	if (w < 0 || w > 2 || ag->replicates == 0 || ag->nboot[w] * 2 < ag->replicates ||
 	    ag->nboot[w] == 0)

@@ -22,7 +22,7 @@ struct tv_leafp {
 struct tv_rec {
 	uint32_t first;
 	uint32_t n;
-	uint32_t line;
+	uint64_t line; /* 64 bits: a file may have more than 4G lines */
 };
 
 struct tageval_annotations {

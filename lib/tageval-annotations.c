@@ -16,7 +16,9 @@
 
 int tageval_annotations_new(struct tageval_inventory *inv, struct tageval_annotations **out)
 {
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	*out = NULL;
+	TV_NULL_RET(inv, TAGEVAL_EINVAL);
 	struct tageval_annotations *a = calloc(1, sizeof *a);
 	if (a == NULL)
 		return TAGEVAL_ENOMEM;
@@ -60,11 +62,13 @@ void tageval_annotations_free(struct tageval_annotations *a)
 
 size_t tageval_annotations_annotators(const struct tageval_annotations *a)
 {
+	TV_NULL_RET(a, 0);
 	return a->nann;
 }
 
 size_t tageval_annotations_items(const struct tageval_annotations *a)
 {
+	TV_NULL_RET(a, 0);
 	return a->nitems;
 }
 
@@ -375,9 +379,9 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	if (rec->n != 0) {
 		quote_id(q, sizeof q, l);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %u)", q, rec->line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, rec->line);
 	}
-	rec->line = (uint32_t)l->lineno;
+	rec->line = l->lineno;
 	return annotate(a, l, rec, err);
 }
 
@@ -432,6 +436,8 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 			     struct tageval_error *err)
 {
+	TV_NEED(err, a, "ann");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -444,6 +450,10 @@ int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *data,
 				    size_t size, const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, a, "ann");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)

@@ -6,6 +6,8 @@
 
 double tageval_entropy(const double *w, size_t n)
 {
+	if (w == NULL && n > 0)
+		return NAN;
 	double sum = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		if (!(w[i] >= 0.0) || !isfinite(w[i]))

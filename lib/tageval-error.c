@@ -33,7 +33,7 @@ TAGEVAL_EXPORT const char *tageval_version(void)
 	return TAGEVAL_VERSION;
 }
 
-int tv_error(struct tageval_error *err, int code, const char *file, size_t line,
+int tv_error(struct tageval_error *err, int code, const char *file, uint64_t line,
 	     const char *fmt, ...)
 {
 	if (err == NULL)

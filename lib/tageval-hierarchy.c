@@ -231,6 +231,7 @@ double tv_lift_subsumes(const struct tageval_inventory *inv, const struct tv_lif
 double tageval_inventory_subsumes(const struct tageval_inventory *inv, size_t ancestor,
 				  size_t descendant)
 {
+	TV_NULL_RET(inv, 0.0);
 	if (ancestor >= inv->tags.n || descendant >= inv->tags.n)
 		return 0.0;
 	struct tv_walk w = { 0 };
@@ -268,21 +269,25 @@ void tageval_dist_free(struct tageval_dist *d)
 
 size_t tageval_dist_size(const struct tageval_dist *d)
 {
+	TV_NULL_RET(d, 0);
 	return d->n;
 }
 
 size_t tageval_dist_leaf(const struct tageval_dist *d, size_t i)
 {
+	TV_NULL_RET(d, (size_t)-1);
 	return i < d->n ? d->e[i].leaf : (size_t)-1;
 }
 
 double tageval_dist_prob(const struct tageval_dist *d, size_t i)
 {
+	TV_NULL_RET(d, 0.0);
 	return i < d->n ? d->e[i].prob : 0.0;
 }
 
 double tageval_dist_get(const struct tageval_dist *d, size_t leaf)
 {
+	TV_NULL_RET(d, 0.0);
 	size_t lo = 0, hi = d->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -316,7 +321,9 @@ static int by_leaf(const void *a, const void *b)
 int tageval_inventory_distribute(const struct tageval_inventory *inv, size_t id,
 				 struct tageval_dist *d)
 {
+	TV_NULL_RET(d, TAGEVAL_EINVAL);
 	d->n = 0;
+	TV_NULL_RET(inv, TAGEVAL_EINVAL);
 	if (id >= inv->tags.n)
 		return TAGEVAL_EINVAL;
 	uint32_t t = (uint32_t)id;

@@ -32,11 +32,15 @@ void tageval_inventory_free(struct tageval_inventory *inv)
 
 size_t tageval_inventory_size(const struct tageval_inventory *inv)
 {
+	TV_NULL_RET(inv, 0);
 	return inv->tags.n;
 }
 
 int tageval_inventory_find(const struct tageval_inventory *inv, const char *tag, size_t *id)
 {
+	TV_NULL_RET(inv, TAGEVAL_EINVAL);
+	TV_NULL_RET(tag, TAGEVAL_EINVAL);
+	TV_NULL_RET(id, TAGEVAL_EINVAL);
 	uint32_t v;
 	if (!tv_intern_find(&inv->tags, tag, strlen(tag), &v))
 		return TAGEVAL_ENOTFOUND;
@@ -52,6 +56,9 @@ int tv_inventory_intern(struct tageval_inventory *inv, const char *s, size_t len
 
 int tageval_inventory_intern(struct tageval_inventory *inv, const char *tag, size_t *id)
 {
+	TV_NULL_RET(inv, TAGEVAL_EINVAL);
+	TV_NULL_RET(tag, TAGEVAL_EINVAL);
+	TV_NULL_RET(id, TAGEVAL_EINVAL);
 	uint32_t v;
 	int rc = tv_inventory_intern(inv, tag, strlen(tag), &v);
 	if (rc == TAGEVAL_OK)
@@ -66,6 +73,7 @@ const char *tv_inventory_name(const struct tageval_inventory *inv, uint32_t id)
 
 const char *tageval_inventory_name(const struct tageval_inventory *inv, size_t id)
 {
+	TV_NULL_RET(inv, NULL);
 	if (id >= inv->tags.n)
 		return NULL;
 	return tv_intern_str(&inv->tags, (uint32_t)id);
@@ -101,7 +109,7 @@ static int vec_has(const struct tv_vec *v, uint32_t x)
 
 /* A map line kept until the form of the whole file is known. */
 struct map_line {
-	size_t line;
+	uint64_t line;
 	size_t first; /* index of its first field in the field list */
 	size_t n;
 };
@@ -135,7 +143,7 @@ static int node_of(struct map_reader *m, const char *s, uint32_t *id)
 	return TAGEVAL_OK;
 }
 
-static int set_factor(struct map_reader *m, uint32_t parent, const char *text, size_t line)
+static int set_factor(struct map_reader *m, uint32_t parent, const char *text, uint64_t line)
 {
 	struct tageval_inventory *inv = m->inv;
 	unsigned long long v = 0;
@@ -160,7 +168,7 @@ static int set_factor(struct map_reader *m, uint32_t parent, const char *text, s
 		const char *s = tv_inventory_name(inv, parent);
 		tv_quote(q, sizeof q, s, strlen(s));
 		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
-				"tag \"%s\" has branching factor %llu here but %u at line %u",
+				"tag \"%s\" has branching factor %llu here but %u at line %" PRIu64 "",
 				q, v, n->factor, n->factor_line);
 	}
 	if (n->factor == 0) {
@@ -173,12 +181,12 @@ static int set_factor(struct map_reader *m, uint32_t parent, const char *text, s
 					q, n->children.n, v);
 		}
 		n->factor = (uint32_t)v;
-		n->factor_line = (uint32_t)line;
+		n->factor_line = line;
 	}
 	return TAGEVAL_OK;
 }
 
-static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_t line,
+static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, uint64_t line,
 		    int single_parent)
 {
 	struct tageval_inventory *inv = m->inv;
@@ -197,7 +205,7 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 		char qo[80];
 		tv_quote(qo, sizeof qo, so, strlen(so));
 		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
-				"two chains for tag \"%s\": parent \"%s\" here, \"%s\" at line %u",
+				"two chains for tag \"%s\": parent \"%s\" here, \"%s\" at line %" PRIu64 "",
 				qc, qp, qo, c->parent_line);
 	}
 	/* longer cycles are found once the whole map is read (find_cycle) */
@@ -208,14 +216,17 @@ static int add_edge(struct map_reader *m, uint32_t child, uint32_t parent, size_
 	struct tv_node *p = &inv->node[parent];
 	if (p->factor != 0 && p->children.n + 1 > p->factor)
 		return tv_error(m->err, TAGEVAL_EFORMAT, m->name, line,
-				"tag \"%s\" has more children than its branching factor %u (line %u)",
+				"tag \"%s\" has more children than its branching factor %u (line %" PRIu64 ")",
 				qp, p->factor, p->factor_line);
 	uint32_t seq = (uint32_t)inv->edge_line.n;
 	if (vec_push(&c->parents, parent) || vec_push(&c->pseq, seq) ||
-	    vec_push(&p->children, child) || vec_push(&inv->edge_line, (uint32_t)line))
+	    vec_push(&p->children, child) ||
+	    tv_grow((void **)&inv->edge_line.v, &inv->edge_line.cap, inv->edge_line.n + 1,
+		    sizeof *inv->edge_line.v))
 		return tv_nomem(m->err);
+	inv->edge_line.v[inv->edge_line.n++] = line;
 	if (c->parents.n == 1)
-		c->parent_line = (uint32_t)line;
+		c->parent_line = line;
 	else
 		inv->dag = 1; /* perhaps: dedup_edges decides */
 	return TAGEVAL_OK;
@@ -532,6 +543,8 @@ static int read_and_close(struct tageval_inventory *inv, struct tv_reader *r,
 int tageval_inventory_read_map(struct tageval_inventory *inv, const char *path,
 			       struct tageval_error *err)
 {
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, path, "path");
 	int rc = map_allowed(inv, err);
 	if (rc)
 		return rc;
@@ -546,6 +559,10 @@ int tageval_inventory_read_map(struct tageval_inventory *inv, const char *path,
 int tageval_inventory_read_map_buffer(struct tageval_inventory *inv, const char *data,
 				      size_t size, const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, inv, "inv");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	int rc = map_allowed(inv, err);
 	if (rc)
 		return rc;
@@ -569,6 +586,8 @@ uint32_t tv_coarse(const struct tageval_inventory *inv, uint32_t id)
 int tageval_inventory_coarse(const struct tageval_inventory *inv, size_t id, size_t *coarse,
 			     struct tageval_error *err)
 {
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, coarse, "coarse");
 	if (id >= inv->tags.n)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no tag with id %zu", id);
 	uint32_t c = tv_coarse(inv, (uint32_t)id);
@@ -788,6 +807,8 @@ static int estimate_checked(struct tageval_inventory *inv, struct tv_reader *r, 
 int tageval_inventory_estimate_downward(struct tageval_inventory *inv, const char *path,
 					double alpha, struct tageval_error *err)
 {
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -801,6 +822,10 @@ int tageval_inventory_estimate_downward_buffer(struct tageval_inventory *inv, co
 					       size_t size, const char *name, double alpha,
 					       struct tageval_error *err)
 {
+	TV_NEED(err, inv, "inv");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)

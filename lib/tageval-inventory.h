@@ -21,8 +21,8 @@ struct tv_node {
 	double *pup;          /* P(this tag | parents[i]) */
 	double pself;         /* the mass a parent keeps as itself (b > k) */
 	uint32_t factor;      /* declared branching factor, 0 = number of children */
-	uint32_t factor_line;
-	uint32_t parent_line; /* line that gave the first parent */
+	uint64_t factor_line; /* 64 bits: a file may have more than 4G lines */
+	uint64_t parent_line; /* line that gave the first parent */
 };
 
 struct tageval_inventory {
@@ -33,7 +33,10 @@ struct tageval_inventory {
 	int have_map;
 	int frozen;            /* key or answers have added tags */
 	int dag;               /* some tag has several parents */
-	struct tv_vec edge_line; /* edge number -> line of the map */
+	struct {
+		uint64_t *v;
+		size_t n, cap;
+	} edge_line;             /* edge number -> line of the map */
 	int estimated;         /* downward probabilities estimated from a corpus */
 };
 

@@ -33,11 +33,28 @@ void tageval_key_free(struct tageval_key *key)
 	free(key->idbuf);
 	free(key->inst);
 	free(key->tags);
+	free(key->linehi);
 	free(key);
+}
+
+uint64_t tv_key_line(const struct tageval_key *key, size_t i)
+{
+	/* the last change at or before instance i */
+	size_t lo = 0, hi = key->nlinehi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key->linehi[mid].inst <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint64_t high = lo > 0 ? key->linehi[lo - 1].hi : 0;
+	return high << 32 | key->inst[i].line;
 }
 
 size_t tageval_key_size(const struct tageval_key *key)
 {
+	TV_NULL_RET(key, 0);
 	return key->ninst;
 }
 
@@ -60,8 +77,8 @@ static int key_line(struct tageval_key *key, const struct tv_line *l, struct tag
 	if (!added) {
 		quote_id(q, sizeof q, l->field[0], l->field[1]);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %u)", q,
-				key->inst[idx].line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				tv_key_line(key, idx));
 	}
 	return append(key, l, err);
 }
@@ -76,6 +93,16 @@ static int append(struct tageval_key *key, const struct tv_line *l, struct tagev
 		return tv_nomem(err);
 	if (key->ntags + ntags > UINT32_MAX)
 		return tv_nomem(err);
+	uint32_t high = (uint32_t)(l->lineno >> 32);
+	uint32_t cur = key->nlinehi > 0 ? key->linehi[key->nlinehi - 1].hi : 0;
+	if (high != cur) {
+		if (tv_grow((void **)&key->linehi, &key->linehicap, key->nlinehi + 1,
+			    sizeof *key->linehi))
+			return tv_nomem(err);
+		key->linehi[key->nlinehi].inst = key->ninst;
+		key->linehi[key->nlinehi].hi = high;
+		key->nlinehi++;
+	}
 	struct tv_instance *in = &key->inst[key->ninst];
 	in->tags = (uint32_t)key->ntags;
 	in->ntags = (uint32_t)ntags;
@@ -100,7 +127,9 @@ static int append(struct tageval_key *key, const struct tv_line *l, struct tagev
 
 int tageval_key_new(struct tageval_inventory *inv, const char *name, struct tageval_key **out)
 {
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	*out = NULL;
+	TV_NULL_RET(inv, TAGEVAL_EINVAL);
 	struct tageval_key *key = calloc(1, sizeof *key);
 	if (key == NULL)
 		return TAGEVAL_ENOMEM;
@@ -150,6 +179,13 @@ static int add_fields(struct tageval_key *key, const char *lexelt, const char *i
 int tageval_key_add(struct tageval_key *key, const char *lexelt, const char *instance,
 		    const char *const *tags, size_t ntags, struct tageval_error *err)
 {
+	TV_NEED(err, key, "key");
+	TV_NEED(err, lexelt, "lexelt");
+	TV_NEED(err, instance, "instance");
+	if (tags == NULL && ntags > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL tags", __func__);
+	for (size_t i = 0; i < ntags; i++)
+		TV_NEED(err, tags[i], "tag");
 	return add_fields(key, lexelt, instance, tags, ntags, 1, err);
 }
 
@@ -196,8 +232,11 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 int tageval_key_read(struct tageval_inventory *inv, const char *path, struct tageval_key **key,
 		     struct tageval_error *err)
 {
-	struct tv_reader r;
+	TV_NEED(err, key, "key");
 	*key = NULL;
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, path, "path");
+	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
 		return rc;
@@ -209,8 +248,13 @@ int tageval_key_read(struct tageval_inventory *inv, const char *path, struct tag
 int tageval_key_read_buffer(struct tageval_inventory *inv, const char *data, size_t size,
 			    const char *name, struct tageval_key **key, struct tageval_error *err)
 {
-	struct tv_reader r;
+	TV_NEED(err, key, "key");
 	*key = NULL;
+	TV_NEED(err, inv, "inv");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
+	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
 		return rc;
@@ -308,6 +352,8 @@ int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag)
 int tageval_filter_read_instances(struct tageval_filter *f, const char *path,
 				  struct tageval_error *err)
 {
+	TV_NEED(err, f, "filter");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -321,6 +367,10 @@ int tageval_filter_read_instances_buffer(struct tageval_filter *f, const char *d
 					 size_t size, const char *name,
 					 struct tageval_error *err)
 {
+	TV_NEED(err, f, "filter");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -333,6 +383,9 @@ int tageval_filter_read_instances_buffer(struct tageval_filter *f, const char *d
 int tageval_filter_read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
 			     const char *path, struct tageval_error *err)
 {
+	TV_NEED(err, f, "filter");
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -346,6 +399,11 @@ int tageval_filter_read_tags_buffer(struct tageval_filter *f, struct tageval_inv
 				    const char *data, size_t size, const char *name,
 				    struct tageval_error *err)
 {
+	TV_NEED(err, f, "filter");
+	TV_NEED(err, inv, "inv");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -353,4 +411,11 @@ int tageval_filter_read_tags_buffer(struct tageval_filter *f, struct tageval_inv
 	rc = read_tags(f, inv, &r, err);
 	tv_reader_close(&r);
 	return rc;
+}
+
+int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,
+		       struct tageval_key **key, struct tageval_error *err)
+{
+	*key = NULL;
+	return read_key(inv, r, key, err);
 }

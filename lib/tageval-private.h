@@ -3,6 +3,7 @@
 #ifndef TAGEVAL_PRIVATE_H
 #define TAGEVAL_PRIVATE_H
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,9 +18,26 @@
 /* ------------------------------------------------------------ errors */
 
 /* Fills @err (if not NULL) and returns @code. @line 0 = no line. */
-int tv_error(struct tageval_error *err, int code, const char *file, size_t line,
+int tv_error(struct tageval_error *err, int code, const char *file, uint64_t line,
 	     const char *fmt, ...) TV_PRINTF(5, 6);
 int tv_nomem(struct tageval_error *err);
+
+/*
+ * Argument checks of the public functions: @p NULL returns TAGEVAL_EINVAL
+ * with the message "function: NULL name" (@name as tageval.h calls it).
+ * TV_NULL_RET(p, v) is for functions without an error argument.
+ */
+#define TV_NEED(err, p, name)                                                        \
+	do {                                                                         \
+		if ((p) == NULL)                                                     \
+			return tv_error((err), TAGEVAL_EINVAL, "", 0, "%s: NULL %s", \
+					__func__, (name));                           \
+	} while (0)
+#define TV_NULL_RET(p, v)         \
+	do {                      \
+		if ((p) == NULL)  \
+			return v; \
+	} while (0)
 
 /* Quotes at most a readable prefix of a token for a message. */
 void tv_quote(char *out, size_t outsize, const char *s, size_t len);
@@ -104,14 +122,20 @@ struct tv_reader {
 	 * lines are split and tokenized in place */
 	char *buf;
 	size_t cap, start, end;
-	size_t lineno;    /* 1-based number of the line last returned */
+	uint64_t lineno;  /* 1-based number of the line last returned */
 	int eof;          /* no more bytes to read into buf */
+	int sniffed;      /* the first bytes were looked at (gzip magic) */
+	int bom_done;     /* the first line was looked at (UTF-8 byte-order mark) */
+	struct tv_gunzip *gz; /* the input is gzip-compressed: its inflater */
 	/* the fields of the current line (pointers into buf, NUL-terminated) */
 	char **field;
 	size_t nfield, fieldcap;
 };
 
-/* Opens @path ("-" = stdin, named "<stdin>"). */
+/* Opens @path ("-" = stdin, named "<stdin>").  Whatever the source (a file,
+ * a pipe, memory), input that starts with the gzip magic bytes 1f 8b is
+ * decompressed (concatenated members as zcat does), and a UTF-8 byte-order
+ * mark at the start of the text is skipped. */
 int tv_reader_open(struct tv_reader *r, const char *path, struct tageval_error *err);
 /* Reads from memory; @name is used in messages. */
 int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
@@ -129,7 +153,7 @@ int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err);
 /* One line of a batch: its fields, and its id ("lexelt instance") when it has two. */
 struct tv_line {
 	const char *name; /* the file's name */
-	size_t lineno;
+	uint64_t lineno;
 	size_t nfield;
 	char **field;
 	const char *id;   /* NULL when the line has fewer than two fields */
@@ -143,7 +167,7 @@ struct tv_line {
 /* Fills @l for a line given through the API rather than read from a file:
  * @field holds lexelt, instance and the tags; the id is joined into *buf
  * and hashed with the key of @ids. */
-int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
+int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **field,
 		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids);
 
 #define TV_BATCH 64
@@ -203,8 +227,18 @@ const char *tv_inventory_name(const struct tageval_inventory *inv, uint32_t id);
 struct tv_instance {
 	uint32_t tags;  /* offset into key->tags */
 	uint32_t ntags;
-	uint32_t line;  /* 1-based line in the key file */
+	uint32_t line;  /* the low 32 bits of the 1-based line in the key file
+			 * (the high bits: tv_key_line()) */
 	uint32_t lexelt_len;
+};
+
+/* Where the high 32 bits of the instances' line numbers change: from
+ * instance @inst on (until the next change) they are @hi.  A key file's
+ * lines only grow, so a file of more than 4G lines adds one change per 4G
+ * lines, and the instances keep 16 bytes each. */
+struct tv_linehi {
+	size_t inst;
+	uint32_t hi;
 };
 
 struct tageval_key {
@@ -217,7 +251,13 @@ struct tageval_key {
 	char *name;
 	char *idbuf;                /* for tageval_key_add */
 	size_t idcap;
+	struct tv_linehi *linehi;   /* sorted by inst */
+	size_t nlinehi, linehicap;
 };
+
+/* The 1-based line of instance @i (0 for an instance of tageval_key_add()
+ * numbered so), all 64 bits. */
+uint64_t tv_key_line(const struct tageval_key *key, size_t i);
 
 /*
  * Appends an instance without interning its id: the caller knows the ids
@@ -228,7 +268,18 @@ struct tageval_key {
 int tv_key_append(struct tageval_key *key, const char *lexelt, const char *instance,
 		  const char *const *tags, size_t ntags, struct tageval_error *err);
 
+/* tageval_key_read() and tageval_scorer_read() from an open reader (tests
+ * use them to start a reader at a line number beyond 2^32). */
+int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,
+		       struct tageval_key **key, struct tageval_error *err);
 struct tageval_scorer;
+int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err);
+/* Reads the answers of @r once and scores every line with each of the @n
+ * scorers in turn (all on the same key), so that a pipe can feed several
+ * granularities. */
+int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,
+		    struct tageval_error *err);
+
 /* tageval_scorer_add() for the key's instance of index @inst. */
 int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
 		     const char *instance, const char *const *tags, const double *weights,

@@ -2,14 +2,19 @@
 /*
  * The line reader shared by every file format: any line length, LF or CRLF,
  * a last line without a newline, NUL bytes and stray carriage returns
- * reported with their line, "!!" comments cut, fields split on blanks.
+ * reported with their line, "!!" comments cut, fields split on blanks; a
+ * UTF-8 byte-order mark at the start skipped, gzip-compressed input
+ * (detected by its magic bytes, whatever the source) decompressed on the
+ * way through zlib.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "tageval-private.h"
 
@@ -56,14 +61,156 @@ int tv_reader_open_buffer(struct tv_reader *r, const char *data, size_t size,
 	return TAGEVAL_OK;
 }
 
+/* The inflater of a gzip-compressed input: the compressed bytes are read
+ * into @in, the text comes out into the reader's chunk. */
+#define GZ_IN ((size_t)64 * 1024)
+struct tv_gunzip {
+	z_stream z;
+	int raw_eof;          /* no more compressed bytes */
+	int member_done;      /* the last inflate() ended a member */
+	unsigned char in[GZ_IN];
+};
+
+static void gunzip_free(struct tv_reader *r)
+{
+	if (r->gz) {
+		inflateEnd(&r->gz->z);
+		free(r->gz);
+		r->gz = NULL;
+	}
+}
+
 void tv_reader_close(struct tv_reader *r)
 {
+	gunzip_free(r);
 	if (r->own && r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
 	free(r->field);
 	memset(r, 0, sizeof *r);
 	r->fd = -1;
+}
+
+/* Reads up to @room bytes of the source (file or memory) into @dst; *got = 0
+ * at its end. */
+static int raw_read(struct tv_reader *r, void *dst, size_t room, size_t *got,
+		    struct tageval_error *err)
+{
+	*got = 0;
+	if (r->fd < 0) {
+		size_t n = r->memleft < room ? r->memleft : room;
+		memcpy(dst, r->mem, n);
+		r->mem += n;
+		r->memleft -= n;
+		*got = n;
+		return TAGEVAL_OK;
+	}
+	for (;;) {
+		ssize_t n = read(r->fd, dst, room);
+		if (n >= 0) {
+			*got = (size_t)n;
+			return TAGEVAL_OK;
+		}
+		if (errno != EINTR)
+			return tv_error(err, TAGEVAL_EIO, r->name, 0, "read error: %s",
+					strerror(errno));
+	}
+}
+
+static int gz_error(struct tv_reader *r, const char *what, struct tageval_error *err)
+{
+	return tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "%s", what);
+}
+
+/* Inflates into the chunk after r->end, at most @room bytes, reading
+ * compressed bytes as needed; a new member may follow the end of one. */
+static int inflate_some(struct tv_reader *r, size_t room, struct tageval_error *err)
+{
+	struct tv_gunzip *g = r->gz;
+	z_stream *z = &g->z;
+	z->next_out = (unsigned char *)r->buf + r->end;
+	z->avail_out = room > UINT_MAX ? UINT_MAX : (unsigned)room;
+	for (;;) {
+		if (z->avail_in == 0 && !g->raw_eof) {
+			size_t n;
+			int rc = raw_read(r, g->in, GZ_IN, &n, err);
+			if (rc)
+				return rc;
+			z->next_in = g->in;
+			z->avail_in = (unsigned)n;
+			if (n == 0)
+				g->raw_eof = 1;
+		}
+		if (g->member_done) {
+			if (z->avail_in == 0) { /* the end of the last member */
+				r->eof = 1;
+				return TAGEVAL_OK;
+			}
+			/* another member follows, as zcat reads them */
+			if (inflateReset(z) != Z_OK)
+				return gz_error(r, "corrupt gzip data", err);
+			g->member_done = 0;
+		}
+		unsigned before = z->avail_out;
+		int zr = inflate(z, Z_NO_FLUSH);
+		size_t made = before - z->avail_out;
+		r->end += made;
+		if (zr == Z_STREAM_END)
+			g->member_done = 1;
+		else if (zr == Z_MEM_ERROR)
+			return tv_nomem(err);
+		else if (zr == Z_NEED_DICT || zr == Z_DATA_ERROR || zr == Z_STREAM_ERROR) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "corrupt gzip data (%s)",
+				 z->msg ? z->msg : "invalid data");
+			return gz_error(r, msg, err);
+		} else if (zr == Z_BUF_ERROR && z->avail_in == 0 && g->raw_eof)
+			return gz_error(r, "truncated gzip data (the file ends inside a member)",
+					err);
+		if (made > 0)
+			return TAGEVAL_OK;
+		if (z->avail_in == 0 && g->raw_eof && !g->member_done)
+			return gz_error(r, "truncated gzip data (the file ends inside a member)",
+					err);
+	}
+}
+
+/* The first read (at most GZ_IN bytes; two at least, or the end; the chunk
+ * always has room for them): either the gzip magic 1f 8b, whose bytes go to
+ * a new inflater, or text. */
+static int sniff(struct tv_reader *r, size_t room, struct tageval_error *err)
+{
+	r->sniffed = 1;
+	size_t limit = room < GZ_IN ? room : GZ_IN, have = 0;
+	while (have < 2) {
+		size_t n;
+		int rc = raw_read(r, r->buf + r->end + have, limit - have, &n, err);
+		if (rc)
+			return rc;
+		if (n == 0)
+			break;
+		have += n;
+	}
+	const unsigned char *p = (const unsigned char *)r->buf + r->end;
+	if (have < 2 || p[0] != 0x1f || p[1] != 0x8b) {
+		r->end += have;
+		if (have == 0)
+			r->eof = 1;
+		return TAGEVAL_OK;
+	}
+	struct tv_gunzip *g = calloc(1, sizeof *g);
+	if (g == NULL)
+		return tv_nomem(err);
+	/* 16 + MAX_WBITS: the gzip format only */
+	if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK) {
+		free(g);
+		return tv_nomem(err);
+	}
+	r->gz = g;
+	memcpy(g->in, p, have);
+	g->z.next_in = g->in;
+	g->z.avail_in = (unsigned)have;
+	return inflate_some(r, room, err);
 }
 
 /*
@@ -90,30 +237,18 @@ static int refill(struct tv_reader *r, struct tageval_error *err)
 		r->cap = cap;
 	}
 	size_t room = r->cap - r->end - 1;
-	if (r->fd < 0) {
-		size_t n = r->memleft < room ? r->memleft : room;
-		memcpy(r->buf + r->end, r->mem, n);
-		r->mem += n;
-		r->memleft -= n;
-		r->end += n;
-		if (n == 0)
-			r->eof = 1;
-		return TAGEVAL_OK;
-	}
-	for (;;) {
-		ssize_t n = read(r->fd, r->buf + r->end, room);
-		if (n > 0) {
-			r->end += (size_t)n;
-			return TAGEVAL_OK;
-		}
-		if (n == 0) {
-			r->eof = 1;
-			return TAGEVAL_OK;
-		}
-		if (errno != EINTR)
-			return tv_error(err, TAGEVAL_EIO, r->name, 0, "read error: %s",
-					strerror(errno));
-	}
+	if (!r->sniffed)
+		return sniff(r, room, err);
+	if (r->gz)
+		return inflate_some(r, room, err);
+	size_t n;
+	int rc = raw_read(r, r->buf + r->end, room, &n, err);
+	if (rc)
+		return rc;
+	r->end += n;
+	if (n == 0)
+		r->eof = 1;
+	return TAGEVAL_OK;
 }
 
 static int is_blank(char c)
@@ -169,6 +304,14 @@ static int next_line(struct tv_reader *r, int may_refill, char **line, size_t *l
 static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error *err)
 {
 	r->lineno++;
+	if (!r->bom_done) {
+		/* a UTF-8 byte-order mark, as some editors write, is not text */
+		r->bom_done = 1;
+		if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			s += 3;
+			len -= 3;
+		}
+	}
 	if (len > 0 && s[len - 1] == '\r')
 		s[--len] = '\0';
 	if (memchr(s, '\0', len) != NULL)
@@ -285,7 +428,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 	return rc;
 }
 
-int tv_line_make(struct tv_line *l, const char *name, size_t lineno, char **field,
+int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **field,
 		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids)
 {
 	memset(l, 0, sizeof *l);

@@ -48,13 +48,13 @@ void tageval_report_free(struct tageval_report *r)
 /* The map line that first gives a tag a second parent (the map's name is the caller's). */
 static int dag_error(const struct tageval_inventory *inv, struct tageval_error *err)
 {
-	size_t line = 0;
+	uint64_t line = 0;
 	uint32_t tag = 0, parent = 0;
 	for (size_t t = 0; t < inv->nnode; t++) {
 		const struct tv_node *n = &inv->node[t];
 		if (n->parents.n < 2)
 			continue;
-		size_t l = inv->edge_line.v[n->pseq.v[1]];
+		uint64_t l = inv->edge_line.v[n->pseq.v[1]];
 		if (line == 0 || l < line) {
 			line = l;
 			tag = (uint32_t)t;
@@ -74,7 +74,10 @@ int tageval_report_new(struct tageval_inventory *inv, const struct tageval_key *
 		       const struct tageval_key *train, struct tageval_report **out,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, key, "key");
 	if (key->inv != inv || (train && train->inv != inv))
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the keys must be read with the report's inventory");
@@ -190,6 +193,9 @@ static int subset_allowed(const struct tageval_report *r, const char *name, cons
 int tageval_report_add_subset(struct tageval_report *r, const char *name, const char *path,
 			      struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	TV_NEED(err, path, "path");
 	int rc = subset_allowed(r, name, path, err);
 	if (rc)
 		return rc;
@@ -205,6 +211,11 @@ int tageval_report_add_subset_buffer(struct tageval_report *r, const char *name,
 				     const char *data, size_t size, const char *source,
 				     struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, source, "name");
 	int rc = subset_allowed(r, name, source, err);
 	if (rc)
 		return rc;
@@ -255,13 +266,15 @@ static double *cell_at(const struct tageval_report *r, const struct tv_system *s
 /* The scorer's event: the answer's credit and mass go to every subset of its instance. */
 static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 {
-	struct tageval_report *r = userdata;
+	const struct tv_gctx *ctx = userdata;
+	struct tageval_report *r = ctx->r;
+	size_t g = ctx->g;
 	if (ev->status != TAGEVAL_ANSWER_SCORED || r->oom)
 		return;
 	size_t i = ev->index; /* a scored answer is in the key */
-	int single = (r->single[i] >> r->cur_g) & 1u;
+	int single = (r->single[i] >> g) & 1u;
 	for (uint32_t k = r->inst_off[i]; k < r->inst_off[i + 1]; k++) {
-		double *c = cell_at(r, r->cur, r->inst_sub[k], r->cur_g, 0);
+		double *c = cell_at(r, r->cur, r->inst_sub[k], g, 0);
 		c[0] += ev->score;
 		c[1] += ev->attempted;
 		if (single) {
@@ -305,9 +318,10 @@ static int system_begin(struct tageval_report *r, const char *name, int baseline
 	return TAGEVAL_OK;
 }
 
-/* One scorer per granularity; @feed gives it the answers. */
-typedef int (*feed_fn)(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-		       struct tageval_error *err);
+/* One scorer per granularity, side by side; @feed gives them the answers,
+ * each answer to every scorer, so that a file is read once. */
+typedef int (*feed_fn)(struct tageval_report *r, struct tageval_scorer *const *sc,
+		       const void *arg, struct tageval_error *err);
 
 static int score_system(struct tageval_report *r, const char *name, int baseline, feed_fn feed,
 			const void *arg, struct tageval_error *err)
@@ -316,6 +330,7 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 	if (rc)
 		return rc;
 	struct tv_system *s = &r->sys[r->nsys];
+	struct tageval_scorer *sc[TV_MAX_GRAN] = { NULL };
 	r->cur = s;
 	r->oom = 0;
 	for (size_t g = 0; g < r->ngran && rc == TAGEVAL_OK; g++) {
@@ -323,17 +338,19 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 		tageval_score_options_init(&o);
 		o.granularity = r->gran[g];
 		o.on_answer = on_answer;
-		o.userdata = r;
-		struct tageval_scorer *sc = NULL;
-		r->cur_g = g;
-		rc = tageval_scorer_new(r->inv, r->key, &o, &sc, err);
+		r->gctx[g].r = r;
+		r->gctx[g].g = g;
+		o.userdata = &r->gctx[g];
+		rc = tageval_scorer_new(r->inv, r->key, &o, &sc[g], err);
+	}
+	if (rc == TAGEVAL_OK)
+		rc = feed(r, sc, arg, err);
+	if (rc == TAGEVAL_OK && r->oom)
+		rc = tv_nomem(err);
+	for (size_t g = 0; g < r->ngran; g++) {
 		if (rc == TAGEVAL_OK)
-			rc = feed(r, sc, arg, err);
-		if (rc == TAGEVAL_OK && r->oom)
-			rc = tv_nomem(err);
-		if (rc == TAGEVAL_OK)
-			tageval_scorer_result(sc, &s->score[g]);
-		tageval_scorer_free(sc);
+			tageval_scorer_result(sc[g], &s->score[g]);
+		tageval_scorer_free(sc[g]);
 	}
 	r->cur = NULL;
 	if (rc) {
@@ -344,10 +361,16 @@ static int score_system(struct tageval_report *r, const char *name, int baseline
 	return TAGEVAL_OK;
 }
 
-static int feed_file(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
+static int feed_file(struct tageval_report *r, struct tageval_scorer *const *sc, const void *arg,
 		     struct tageval_error *err)
 {
-	return tageval_scorer_read(sc, arg, err);
+	struct tv_reader rd;
+	int rc = tv_reader_open(&rd, arg, err);
+	if (rc)
+		return rc;
+	rc = tv_scorers_read(sc, r->ngran, &rd, err);
+	tv_reader_close(&rd);
+	return rc;
 }
 
 struct buffer {
@@ -356,20 +379,25 @@ struct buffer {
 	const char *source;
 };
 
-static int feed_buffer(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-		       struct tageval_error *err)
+static int feed_buffer(struct tageval_report *r, struct tageval_scorer *const *sc,
+		       const void *arg, struct tageval_error *err)
 {
 	const struct buffer *b = arg;
-	return tageval_scorer_read_buffer(sc, b->data, b->size, b->source, err);
+	struct tv_reader rd;
+	int rc = tv_reader_open_buffer(&rd, b->data, b->size, b->source, err);
+	if (rc)
+		return rc;
+	rc = tv_scorers_read(sc, r->ngran, &rd, err);
+	tv_reader_close(&rd);
+	return rc;
 }
 
 int tageval_report_add_system(struct tageval_report *r, const char *name, const char *path,
 			      struct tageval_error *err)
 {
-	if (strcmp(path, "-") == 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0,
-				"a system's answers cannot come from standard input: "
-				"they are read once per granularity");
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	TV_NEED(err, path, "path");
 	return score_system(r, name, 0, feed_file, path, err);
 }
 
@@ -377,6 +405,10 @@ int tageval_report_add_system_buffer(struct tageval_report *r, const char *name,
 				     const char *data, size_t size, const char *source,
 				     struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
 	struct buffer b = { data, size, source ? source : name };
 	return score_system(r, name, 0, feed_buffer, &b, err);
 }
@@ -394,15 +426,17 @@ const char *tageval_baseline_name(enum tageval_baseline which)
 	return NULL;
 }
 
-/* The baseline's answer for every test instance, in key order.  Each
- * lexelt's answer is prepared once for the scorer (tv_spread), so that an
- * item costs its key tags rather than the lexelt's senses. */
-static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, const void *arg,
-			 struct tageval_error *err)
+/* The baseline's answer for every test instance, in key order, to the
+ * scorer of every granularity.  Each lexelt's answer is prepared once per
+ * scorer (tv_spread), so that an item costs its key tags rather than the
+ * lexelt's senses. */
+static int feed_baseline(struct tageval_report *r, struct tageval_scorer *const *sc,
+			 const void *arg, struct tageval_error *err)
 {
 	enum tageval_baseline which = *(const enum tageval_baseline *)arg;
-	struct tv_spread *sp = calloc(r->nlex ? r->nlex : 1, sizeof *sp);
-	uint8_t *ready = calloc(r->nlex ? r->nlex : 1, 1);
+	size_t nl = r->nlex ? r->nlex : 1, ng = r->ngran ? r->ngran : 1;
+	struct tv_spread *sp = calloc(nl * ng, sizeof *sp);
+	uint8_t *ready = calloc(nl, 1);
 	int rc = sp && ready ? TAGEVAL_OK : tv_nomem(err);
 	for (size_t i = 0; i < r->key->ninst && rc == TAGEVAL_OK; i++) {
 		uint32_t l = r->inst_lexelt[i];
@@ -416,7 +450,9 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 		if (n == 0)
 			continue; /* abstains */
 		if (!ready[l]) {
-			if ((rc = tv_spread_prepare(sc, tags, n, &sp[l], err)))
+			for (size_t g = 0; g < r->ngran && rc == TAGEVAL_OK; g++)
+				rc = tv_spread_prepare(sc[g], tags, n, &sp[l * ng + g], err);
+			if (rc)
 				break;
 			ready[l] = 1;
 		}
@@ -424,10 +460,12 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 		const char *instance = id + r->key->inst[i].lexelt_len + 1;
 		/* unweighted: the scorer spreads the answer uniformly; the key's
 		 * instance i, by its index rather than its name */
-		rc = tv_scorer_add_spread(sc, (uint32_t)i, lx->name, instance, &sp[l], tags, n, err);
+		for (size_t g = 0; g < r->ngran && rc == TAGEVAL_OK; g++)
+			rc = tv_scorer_add_spread(sc[g], (uint32_t)i, lx->name, instance,
+						  &sp[l * ng + g], tags, n, err);
 	}
-	for (size_t l = 0; sp && l < r->nlex; l++)
-		tv_spread_clear(&sp[l]);
+	for (size_t k = 0; sp && k < nl * ng; k++)
+		tv_spread_clear(&sp[k]);
 	free(sp);
 	free(ready);
 	return rc;
@@ -436,6 +474,7 @@ static int feed_baseline(struct tageval_report *r, struct tageval_scorer *sc, co
 int tageval_report_add_baseline(struct tageval_report *r, enum tageval_baseline which,
 				struct tageval_error *err)
 {
+	TV_NEED(err, r, "report");
 	const char *name = tageval_baseline_name(which);
 	if (name == NULL)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown baseline %d", (int)which);
@@ -449,32 +488,39 @@ int tageval_report_add_baseline(struct tageval_report *r, enum tageval_baseline 
 
 size_t tageval_report_granularities(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->ngran;
 }
 
 enum tageval_granularity tageval_report_granularity(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, TAGEVAL_FINE);
 	return i < r->ngran ? r->gran[i] : TAGEVAL_FINE;
 }
 
 size_t tageval_report_systems(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nsys;
 }
 
 const char *tageval_report_system_name(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nsys ? r->sys[i].name : NULL;
 }
 
 int tageval_report_system_is_baseline(const struct tageval_report *r, size_t i)
 {
+	TV_NULL_RET(r, 0);
 	return i < r->nsys && r->sys[i].baseline;
 }
 
 int tageval_report_system_score(const struct tageval_report *r, size_t i, size_t g,
 				struct tageval_score *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (i >= r->nsys || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	*out = r->sys[i].score[g];
@@ -483,17 +529,22 @@ int tageval_report_system_score(const struct tageval_report *r, size_t i, size_t
 
 size_t tageval_report_subsets(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nsub;
 }
 
 const struct tageval_report_subset *tageval_report_subset(const struct tageval_report *r,
 							  size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nsub ? &r->sub[i].pub : NULL;
 }
 
 int tageval_report_find_subset(const struct tageval_report *r, const char *name, size_t *i)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(name, TAGEVAL_EINVAL);
+	TV_NULL_RET(i, TAGEVAL_EINVAL);
 	for (size_t k = 0; k < r->nsub; k++)
 		if (strcmp(r->sub[k].name, name) == 0) {
 			*i = k;
@@ -504,17 +555,20 @@ int tageval_report_find_subset(const struct tageval_report *r, const char *name,
 
 size_t tageval_report_lexelts(const struct tageval_report *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nlex;
 }
 
 const struct tageval_report_lexelt *tageval_report_lexelt(const struct tageval_report *r,
 							  size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nlex ? &r->lex[i].pub : NULL;
 }
 
 void tageval_report_medians(const struct tageval_report *r, double *polysemy, double *entropy)
 {
+	TV_NULL_RET(r, );
 	if (polysemy)
 		*polysemy = r->median_polysemy;
 	if (entropy)
@@ -529,6 +583,8 @@ static double ratio(double num, double den)
 int tageval_report_cell(const struct tageval_report *r, size_t subset, size_t system, size_t g,
 			int minimal, struct tageval_report_cell *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (subset >= r->nsub || system >= r->nsys || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	const double *c = cell_at(r, &r->sys[system], subset, g, minimal);
@@ -551,6 +607,8 @@ static int above(const struct tageval_report_cell *a, const struct tageval_repor
 int tageval_report_summarize(const struct tageval_report *r, size_t subset, size_t g,
 			     int minimal, struct tageval_report_summary *out)
 {
+	TV_NULL_RET(r, TAGEVAL_EINVAL);
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (subset >= r->nsub || g >= r->ngran)
 		return TAGEVAL_EINVAL;
 	memset(out, 0, sizeof *out);

@@ -56,9 +56,13 @@ struct tageval_report {
 	uint32_t *inst_sub;
 	struct tv_system *sys;
 	size_t nsys, syscap;
-	/* scratch of the scoring callback */
+	/* scratch of the scoring callback: the system, and for each granularity
+	 * the callback's user data (the scorers of a system run side by side) */
 	struct tv_system *cur;
-	size_t cur_g;
+	struct tv_gctx {
+		struct tageval_report *r;
+		size_t g;
+	} gctx[TV_MAX_GRAN];
 	int oom;                /* the callback ran out of memory */
 	char *idbuf;
 	size_t idcap;

@@ -61,6 +61,7 @@ struct tageval_scorer {
 
 void tageval_score_options_init(struct tageval_score_options *o)
 {
+	TV_NULL_RET(o, );
 	memset(o, 0, sizeof *o);
 	o->granularity = TAGEVAL_FINE;
 }
@@ -84,6 +85,11 @@ void tageval_scorer_free(struct tageval_scorer *s)
 
 void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score *out)
 {
+	TV_NULL_RET(out, );
+	if (s == NULL) {
+		memset(out, 0, sizeof *out);
+		return;
+	}
 	*out = s->totals;
 }
 
@@ -115,7 +121,7 @@ static void mark_start(struct tageval_scorer *s)
 	}
 }
 
-static int ambiguous(const struct tageval_scorer *s, const char *file, size_t line, uint32_t tag,
+static int ambiguous(const struct tageval_scorer *s, const char *file, uint64_t line, uint32_t tag,
 		     struct tageval_error *err)
 {
 	const char *name = tv_inventory_name(s->inv, tag);
@@ -162,7 +168,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			if (coarse) {
 				t = tv_coarse(s->inv, t);
 				if (t == TV_NONE)
-					return ambiguous(s, key->name, in->line,
+					return ambiguous(s, key->name, tv_key_line(key, i),
 							 key->tags[in->tags + j], err);
 			}
 			if (dedup) {
@@ -174,7 +180,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			cnt++;
 		}
 		if (cnt > UINT16_MAX)
-			return tv_error(err, TAGEVAL_EFORMAT, key->name, in->line,
+			return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
 					"more than %u sense tags for one instance", UINT16_MAX);
 		e->cnt = (uint16_t)cnt;
 		if (cnt == 1) {
@@ -201,7 +207,10 @@ int tageval_scorer_new(struct tageval_inventory *inv, const struct tageval_key *
 		       const struct tageval_score_options *opts, struct tageval_scorer **out,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, out, "scorer");
 	*out = NULL;
+	TV_NEED(err, inv, "inv");
+	TV_NEED(err, key, "key");
 	if (key->inv != inv)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the key was read with another inventory");
@@ -219,9 +228,9 @@ int tageval_scorer_new(struct tageval_inventory *inv, const struct tageval_key *
 		tageval_score_options_init(&s->opts);
 	if (s->opts.granularity != TAGEVAL_FINE && s->opts.granularity != TAGEVAL_COARSE &&
 	    s->opts.granularity != TAGEVAL_MIXED) {
+		int g = (int)s->opts.granularity; /* read before s is freed */
 		tageval_scorer_free(s);
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown granularity %d",
-				(int)s->opts.granularity);
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "unknown granularity %d", g);
 	}
 	int rc = build_key(s, err);
 	if (rc) {
@@ -471,9 +480,11 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
  * stages (slots, string pointers, strings, then the instance records) so that their
  * cache misses overlap; the lines are then scored in file order.
  */
-static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,
+		    struct tageval_error *err)
 {
-	const struct tv_intern *ids = &s->key->ids;
+	/* the scorers share their key: the look-ups are done once */
+	const struct tv_intern *ids = &sc[0]->key->ids;
 	struct tv_batch b = { .ids = ids };
 	int rc;
 	do {
@@ -493,23 +504,29 @@ static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct ta
 			l->inst = TV_NONE;
 			if (l->id && tv_intern_find_hashed(ids, l->id, l->idlen, l->hash, &inst)) {
 				l->inst = inst;
-				__builtin_prefetch(&s->inst[inst]);
+				__builtin_prefetch(&sc[0]->inst[inst]);
 			}
 		}
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = score_line(s, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-		}
+		int lrc = TAGEVAL_OK;
+		for (size_t k = 0; k < b.n && lrc == TAGEVAL_OK; k++)
+			for (size_t j = 0; j < n && lrc == TAGEVAL_OK; j++)
+				lrc = score_line(sc[j], &b.line[k], err);
+		if (lrc)
+			rc = lrc;
 	} while (rc == TAGEVAL_OK && b.n > 0);
 	tv_batch_clear(&b);
 	return rc;
 }
 
+static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+{
+	return tv_scorers_read(&s, 1, r, err);
+}
+
 int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -522,6 +539,10 @@ int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tagev
 int tageval_scorer_read_buffer(struct tageval_scorer *s, const char *data, size_t size,
 			       const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -535,6 +556,13 @@ int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char 
 		       const char *const *tags, const double *weights, size_t ntags,
 		       struct tageval_error *err)
 {
+	TV_NEED(err, s, "scorer");
+	TV_NEED(err, lexelt, "lexelt");
+	TV_NEED(err, instance, "instance");
+	if (tags == NULL && ntags > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL tags", __func__);
+	for (size_t i = 0; i < ntags; i++)
+		TV_NEED(err, tags[i], "tag");
 	size_t len = tv_join_id(&s->idbuf, &s->idcap, lexelt, instance);
 	if (len == (size_t)-1)
 		return tv_nomem(err);
@@ -870,4 +898,9 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 		s->opts.on_answer(&ev, s->opts.userdata);
 	}
 	return TAGEVAL_OK;
+}
+
+int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_answers(s, r, err);
 }

@@ -77,6 +77,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 
 size_t tageval_supervised_splits(const struct tageval_supervised *s)
 {
+	TV_NULL_RET(s, 0);
 	return s->nsplits;
 }
 
@@ -98,7 +99,9 @@ static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 			   struct tageval_supervised **out, struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, w, "wsi");
 	if (!w->have_gold || !w->have_system)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"read the gold key and the clusters first");
@@ -178,7 +181,7 @@ static struct split *new_split(struct tageval_supervised *s)
 /* Reads one split file; @line[idx] receives the line of each instance (for
  * the messages about an instance listed twice). */
 static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
-		       int role, uint32_t *line, const char *mapping_name,
+		       int role, uint64_t *line, const char *mapping_name,
 		       struct tageval_error *err)
 {
 	const struct tageval_wsi *w = s->w;
@@ -210,13 +213,13 @@ static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv
 			}
 			if (sp->role[idx] == role) {
 				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "duplicate instance \"%s\" (first at line %u)", q,
+					      "duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
 					      line[idx]);
 				break;
 			}
 			if (sp->role[idx] != ROLE_NONE) {
 				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "instance \"%s\" is also in the mapping key (%s:%u)", q,
+					      "instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
 					      mapping_name, line[idx]);
 				break;
 			}
@@ -230,7 +233,7 @@ static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv
 				break;
 			}
 			sp->role[idx] = (uint8_t)role;
-			line[idx] = (uint32_t)l->lineno;
+			line[idx] = l->lineno;
 			size_t nlab = l->nfield - 2;
 			if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab,
 				    sizeof *sp->pool)) {
@@ -268,7 +271,7 @@ static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, 
 	if (sp == NULL)
 		return tv_nomem(err);
 	size_t n = s->w->n ? s->w->n : 1;
-	uint32_t *line = malloc(n * sizeof *line);
+	uint64_t *line = malloc(n * sizeof *line);
 	int rc = TAGEVAL_OK;
 	if (!(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
 	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)) || line == NULL)
@@ -292,6 +295,9 @@ static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, 
 int tageval_supervised_add_files(struct tageval_supervised *s, const char *mapping,
 				 const char *test, struct tageval_error *err)
 {
+	TV_NEED(err, s, "sup");
+	TV_NEED(err, mapping, "mapping");
+	TV_NEED(err, test, "test");
 	struct tv_reader m, t;
 	int rc = tv_reader_open(&m, mapping, err);
 	if (rc)
@@ -310,6 +316,9 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
 				   size_t mapping_size, const char *test, size_t test_size,
 				   struct tageval_error *err)
 {
+	TV_NEED(err, s, "sup");
+	if ((mapping == NULL && mapping_size > 0) || (test == NULL && test_size > 0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
 	struct tv_reader m, t;
 	int rc = tv_reader_open_buffer(&m, mapping, mapping_size, "mapping", err);
 	if (rc)
@@ -339,6 +348,7 @@ static size_t shuffled(const struct tageval_supervised *s, size_t word, gsl_rng 
 int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
 				 struct tageval_error *err)
 {
+	TV_NEED(err, s, "sup");
 	if (k < 2 || k > 1000000)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
 	const struct tageval_wsi *w = s->w;
@@ -399,6 +409,7 @@ out:
 int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, double fraction,
 				  unsigned long seed, struct tageval_error *err)
 {
+	TV_NEED(err, s, "sup");
 	if (nsplit < 1 || nsplit > 1000000)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of splits must be 1 or more");
 	if (!(fraction > 0.0 && fraction < 1.0))
@@ -968,9 +979,11 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 				struct tageval_supervised_result *res, char **mapped,
 				struct tageval_error *err)
 {
+	TV_NEED(err, res, "res");
 	memset(res, 0, sizeof *res);
 	if (mapped)
 		*mapped = NULL;
+	TV_NEED(err, s, "sup");
 	if (i >= s->nsplits)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
 	const struct split *sp = &s->splits[i];

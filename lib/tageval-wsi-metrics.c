@@ -99,7 +99,10 @@ int tv_wsi_metrics_2007(const struct tv_cells *t, double *scratch, struct tageva
 int tageval_wsi_table_figures(const double *n, size_t nclusters, size_t nclasses, double beta,
 			      struct tageval_wsi_figures *out)
 {
+	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	memset(out, 0, sizeof *out);
+	if (n == NULL)
+		return TAGEVAL_EINVAL;
 	if (nclusters == 0 || nclasses == 0 || !(beta >= 0.0))
 		return TAGEVAL_EINVAL;
 	size_t cells = 0;

@@ -50,12 +50,16 @@ void tageval_wsi_free(struct tageval_wsi *w)
 
 size_t tageval_wsi_instances(const struct tageval_wsi *w)
 {
+	TV_NULL_RET(w, 0);
 	return w->n;
 }
 
 int tageval_wsi_instance(const struct tageval_wsi *w, size_t i, const char **word,
 			 const char **instance)
 {
+	TV_NULL_RET(w, TAGEVAL_EINVAL);
+	TV_NULL_RET(word, TAGEVAL_EINVAL);
+	TV_NULL_RET(instance, TAGEVAL_EINVAL);
 	if (i >= w->n)
 		return TAGEVAL_EINVAL;
 	*word = tv_intern_str(&w->words, w->in[i].word);
@@ -63,8 +67,15 @@ int tageval_wsi_instance(const struct tageval_wsi *w, size_t i, const char **wor
 	return TAGEVAL_OK;
 }
 
+size_t tageval_wsi_answered(const struct tageval_wsi *w)
+{
+	TV_NULL_RET(w, 0);
+	return w->answered;
+}
+
 size_t tageval_wsi_ignored(const struct tageval_wsi *w)
 {
+	TV_NULL_RET(w, 0);
 	return w->ignored;
 }
 
@@ -120,7 +131,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		char q[80];
 		tv_quote(q, sizeof q, inst, ilen);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %u)", q, w->in[idx].gold_line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, w->in[idx].gold_line);
 	}
 	size_t nlab = l->nfield - 2;
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
@@ -136,7 +147,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return tv_nomem(err);
 	w->lastword = in->word;
 	w->nwordcache = 1;
-	in->gold_line = (uint32_t)l->lineno;
+	in->gold_line = l->lineno;
 	in->gold_first = (uint32_t)w->ngold;
 	in->gold_n = (uint32_t)nlab;
 	in->cl_j = in->cl_p = w->unanswered;
@@ -285,13 +296,14 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	if (in->sys_n != 0) {
 		tv_quote(q, sizeof q, inst, ilen);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %u)", q, in->sys_line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, in->sys_line);
 	}
 	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
 		return tv_nomem(err);
 	in->sys_first = (uint32_t)w->nsys;
 	in->sys_n = (uint32_t)nlab;
-	in->sys_line = (uint32_t)l->lineno;
+	in->sys_line = l->lineno;
+	w->answered++;
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
 		size_t len;
@@ -375,6 +387,8 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 
 int tageval_wsi_read_gold(struct tageval_wsi *w, const char *path, struct tageval_error *err)
 {
+	TV_NEED(err, w, "wsi");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -387,6 +401,10 @@ int tageval_wsi_read_gold(struct tageval_wsi *w, const char *path, struct tageva
 int tageval_wsi_read_gold_buffer(struct tageval_wsi *w, const char *data, size_t size,
 				 const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, w, "wsi");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -398,6 +416,8 @@ int tageval_wsi_read_gold_buffer(struct tageval_wsi *w, const char *data, size_t
 
 int tageval_wsi_read_clusters(struct tageval_wsi *w, const char *path, struct tageval_error *err)
 {
+	TV_NEED(err, w, "wsi");
+	TV_NEED(err, path, "path");
 	struct tv_reader r;
 	int rc = tv_reader_open(&r, path, err);
 	if (rc)
@@ -410,6 +430,10 @@ int tageval_wsi_read_clusters(struct tageval_wsi *w, const char *path, struct ta
 int tageval_wsi_read_clusters_buffer(struct tageval_wsi *w, const char *data, size_t size,
 				     const char *name, struct tageval_error *err)
 {
+	TV_NEED(err, w, "wsi");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	TV_NEED(err, name, "name");
 	struct tv_reader r;
 	int rc = tv_reader_open_buffer(&r, data, size, name, err);
 	if (rc)
@@ -462,6 +486,7 @@ struct tageval_wsi_result {
 
 void tageval_wsi_options_init(struct tageval_wsi_options *o)
 {
+	TV_NULL_RET(o, );
 	o->pos = NULL;
 	o->beta = 1.0;
 }
@@ -479,22 +504,26 @@ void tageval_wsi_result_free(struct tageval_wsi_result *r)
 
 size_t tageval_wsi_result_words(const struct tageval_wsi_result *r)
 {
+	TV_NULL_RET(r, 0);
 	return r->nwords;
 }
 
 const char *tageval_wsi_result_word(const struct tageval_wsi_result *r, size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nwords ? r->name[i] : NULL;
 }
 
 const struct tageval_wsi_figures *tageval_wsi_result_figures(const struct tageval_wsi_result *r,
 							     size_t i)
 {
+	TV_NULL_RET(r, NULL);
 	return i < r->nwords ? &r->fig[i] : NULL;
 }
 
 const struct tageval_wsi_figures *tageval_wsi_result_total(const struct tageval_wsi_result *r)
 {
+	TV_NULL_RET(r, NULL);
 	return &r->total;
 }
 
@@ -648,7 +677,9 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
 			 struct tageval_wsi_result **out, struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, w, "wsi");
 	struct tageval_wsi_options o;
 	if (opts)
 		o = *opts;

@@ -8,16 +8,16 @@
 /* One gold instance and what the system said of it. */
 struct tv_winst {
 	uint32_t word;
-	uint32_t gold_line;
 	uint32_t class_j;    /* first gold label, weight cut off */
 	uint32_t class_l;    /* first gold token as written */
 	uint32_t gold_first; /* gold labels (weights cut off) in gold_pool */
 	uint32_t gold_n;
 	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
 	uint32_t sys_n;
-	uint32_t sys_line;
 	uint32_t cl_j;       /* first system label (SemEval-2010) */
 	uint32_t cl_p;       /* label(s) of largest weight (SemEval-2007) */
+	uint64_t gold_line;  /* 64 bits: a file may have more than 4G lines */
+	uint64_t sys_line;
 };
 
 struct tv_wlabel {
@@ -54,6 +54,7 @@ struct tageval_wsi {
 	struct tv_wlabel *sys_pool;
 	size_t nsys, syscap;
 	size_t ignored;
+	size_t answered;          /* gold instances given a system line */
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */

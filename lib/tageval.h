@@ -18,6 +18,25 @@
  * A function that returns an object through an out-parameter sets it to NULL
  * when it fails, after freeing anything it had built.
  *
+ * Line numbers are uint64_t: a file of more than 2^32 lines reports the
+ * right line.
+ *
+ * NULL arguments: a pointer may be NULL only where this header says so --
+ * err everywhere, the options of tageval_scorer_new(),
+ * tageval_agreement_compute() and tageval_wsi_evaluate(), the train key of
+ * tageval_report_new(), pos of tageval_supervised_new(), name of
+ * tageval_key_new(), source of tageval_report_add_system_buffer(), weights
+ * of tageval_scorer_add(), mapped of tageval_supervised_evaluate(),
+ * replicates of tageval_agreement_interval(), the outputs of
+ * tageval_agreement_macro() and tageval_report_medians(), the argument of a
+ * _free(), and data / tags when their size is 0.  Any other NULL changes
+ * nothing and is answered: TAGEVAL_EINVAL from a function returning a status
+ * (with the message "function: NULL argument" in err); 0, NULL, or the
+ * value given for an out-of-range index from one returning a count, a
+ * pointer or a number (NaN from tageval_agreement_macro() and from
+ * tageval_entropy() with n > 0); nothing from a void function, except that
+ * tageval_scorer_result() with a NULL scorer stores zero totals.
+ *
  * Borrowed pointers: strings returned as `const char *` belong to the object
  * they come from and stay valid until that object is freed.  An object that is
  * built on another one (a key on an inventory, a scorer on both) keeps a
@@ -35,6 +54,7 @@
 #define TAGEVAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +84,7 @@ enum tageval_status {
 /** Where and why something failed.  Caller-owned; no allocation inside. */
 struct tageval_error {
 	int code;                                /**< a tageval_status */
-	size_t line;                             /**< 1-based; 0 = no line */
+	uint64_t line;                           /**< 1-based (64 bits: any file); 0 = no line */
 	char file[TAGEVAL_ERROR_FILE_MAX];       /**< file name, "" if none */
 	char message[TAGEVAL_ERROR_MESSAGE_MAX]; /**< no file/line prefix */
 };
@@ -271,7 +291,7 @@ enum tageval_answer_status {
 /** What the scorer did with one answer line; all pointers are borrowed for the call. */
 struct tageval_answer_event {
 	enum tageval_answer_status status;
-	size_t line;                     /**< 1-based line number in the answer file */
+	uint64_t line;                   /**< 1-based line number in the answer file */
 	const char *lexelt;
 	const char *instance;
 	double score;                    /**< the credit earned (SCORED only) */
@@ -531,6 +551,11 @@ TAGEVAL_EXPORT int tageval_wsi_instance(const struct tageval_wsi *wsi, size_t i,
 /** Gold instances; system lines ignored because the gold key lacks their instance. */
 TAGEVAL_EXPORT size_t tageval_wsi_instances(const struct tageval_wsi *wsi);
 TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
+/**
+ * Gold instances the system's clusters answer (one line each); with
+ * tageval_wsi_ignored() 0 too, the clusters file has no answer line.
+ */
+TAGEVAL_EXPORT size_t tageval_wsi_answered(const struct tageval_wsi *wsi);
 
 /**
  * The figures of one target word, or the totals over the selected words.
@@ -786,8 +811,8 @@ TAGEVAL_EXPORT double tageval_entropy(const double *weights, size_t n);
  * scored against one test key at every granularity (fine; with a sense map
  * also mixed and coarse), fully and minimally, on task subsets, with the
  * sense entropy of each lexelt and subset and, per subset, the average,
- * best and worst system.  Each system file is read once per granularity;
- * the scorer's per-answer events add every answer's credit and mass to all
+ * best and worst system.  Each system file is read once, every granularity
+ * scored from that read (a scorer per granularity, side by side); the scorer's per-answer events add every answer's credit and mass to all
  * the subsets holding its instance.  wsd-report(1) gives the definitions:
  *
  * - a lexelt is the first field of a key line; its senses are every tag of
@@ -915,8 +940,9 @@ TAGEVAL_EXPORT int tageval_report_add_subset_buffer(struct tageval_report *repor
 						    struct tageval_error *err);
 
 /**
- * Scores the answer file @path (not "-": it is read once per granularity)
- * of a system called @name with tageval_scorer_read() at every granularity.
+ * Scores the answer file @path ("-" = standard input) of a system called
+ * @name with the rules of tageval_scorer_read() at every granularity, from
+ * one read of the file (so a pipe or a named pipe will do).
  * Errors: an empty name or one already used by a system or baseline
  * (TAGEVAL_EINVAL), the scorer's; after an error the system is not added.
  */

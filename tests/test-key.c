@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "test-common.h"
 
@@ -225,6 +226,89 @@ START_TEST(filters)
 }
 END_TEST
 
+/* @n bytes of @text as one gzip member appended to @out at *len. */
+static void gzip_member(const char *text, size_t n, unsigned char *out, size_t *len, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+			 Z_OK);
+	z.next_in = (unsigned char *)(uintptr_t)text;
+	z.avail_in = (unsigned)n;
+	z.next_out = out + *len;
+	z.avail_out = (unsigned)(cap - *len);
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*len = cap - z.avail_out;
+	deflateEnd(&z);
+}
+
+/* Compressed input through the buffer readers (the CLI cases do files and
+ * pipes): larger than a chunk, in two members, cut short; and byte-order
+ * marks, skipped at the start of the text only. */
+START_TEST(gzip_and_bom)
+{
+	/* 60 000 key lines "w iNNNNNN tD" (D = i mod 10): 1.1 MB of text, more
+	 * than the 256 KiB chunk of the reader */
+	size_t n = 60000, k = 0;
+	char *key = malloc(n * 20);
+	ck_assert_ptr_nonnull(key);
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(key + k, "w i%06zu t%zu\n", i, (i * 7919) % 10);
+	size_t cap = k + 4096, zlen = 0;
+	unsigned char *z = malloc(cap);
+	ck_assert_ptr_nonnull(z);
+	/* two members, cut inside a line */
+	gzip_member(key, k / 3, z, &zlen, cap);
+	gzip_member(key + k / 3, k - k / 3, z, &zlen, cap);
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *kk = NULL;
+	struct tageval_scorer *sc = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(tageval_key_read_buffer(inv, (const char *)z, zlen, "key.gz", &kk, &err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_key_size(kk), n);
+	/* the same lines as answers: every one its key's tag, correct = 60 000 */
+	ck_assert_int_eq(tageval_scorer_new(inv, kk, NULL, &sc, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_scorer_read_buffer(sc, (const char *)z, zlen, "a.gz", &err),
+			 TAGEVAL_OK);
+	struct tageval_score t;
+	tageval_scorer_result(sc, &t);
+	ck_assert_double_eq(t.correct, 60000.0);
+	tageval_scorer_free(sc);
+	tageval_key_free(kk);
+	/* cut short: an error of the file, without a line */
+	ck_assert_int_eq(tageval_key_read_buffer(inv, (const char *)z, zlen / 2, "key.gz", &kk,
+						 &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_ptr_null(kk);
+	ck_assert_str_eq(err.file, "key.gz");
+	ck_assert_uint_eq(err.line, 0);
+	ck_assert_str_eq(err.message, "truncated gzip data (the file ends inside a member)");
+	/* a wrong CRC-32 (the trailer's first 4 bytes): the text is all there,
+	 * the check at the end fails */
+	z[zlen - 8] ^= 0xff;
+	ck_assert_int_eq(tageval_key_read_buffer(inv, (const char *)z, zlen, "key.gz", &kk, &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "corrupt gzip data (incorrect data check)");
+	tageval_inventory_free(inv);
+	free(z);
+	free(key);
+
+	/* a byte-order mark before the first line is not part of the lexelt:
+	 * the answer "w 01 a" is the key's, correct 1 of 1 */
+	struct scored s;
+	score_strings(NULL, "\xef\xbb\xbfw 01 a\n", "\xef\xbb\xbfw 01 a", TAGEVAL_FINE, 0, 0, &s);
+	ck_assert_int_eq(s.rc, TAGEVAL_OK);
+	ck_assert_double_eq(s.total.correct, 1.0);
+	/* elsewhere the three bytes are text: the second key line's lexelt is
+	 * "\xef\xbb\xbfw", so the answer for "w 02" is not in the key */
+	score_strings(NULL, "w 01 a\n\xef\xbb\xbfw 02 b\n", "w 02 b", TAGEVAL_FINE, 0, 0, &s);
+	ck_assert_int_eq(s.rc, TAGEVAL_OK);
+	ck_assert_uint_eq(s.total.not_in_key, 1);
+	ck_assert_double_eq(s.total.total, 2.0);
+}
+END_TEST
+
 static Suite *key_suite(void)
 {
 	Suite *s = suite_create("key");
@@ -234,6 +318,7 @@ static Suite *key_suite(void)
 	tcase_add_test(tc, chunk_boundaries);
 	tcase_add_loop_test(tc, key_errors, 0, (int)(sizeof bad_keys / sizeof bad_keys[0]));
 	tcase_add_test(tc, id_is_a_pair);
+	tcase_add_test(tc, gzip_and_bom);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("filters");
 	tcase_add_test(tc, filters);

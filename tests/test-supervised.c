@@ -13,6 +13,7 @@
  * P(sense | cluster) with the senses in bytewise order, and a test
  * instance's score vector is the sum over its clusters of weight x M[c].
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static void load(struct fx *f, const char *gold, const char *clusters, const cha
 	if (rc == TAGEVAL_OK)
 		rc = tageval_supervised_new(f->w, pos, &f->s, &err);
 	if (rc != TAGEVAL_OK)
-		ck_abort_msg("loading failed: %s:%zu: %s", err.file, err.line, err.message);
+		ck_abort_msg("loading failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
 	ck_assert_ptr_nonnull(f->s);
 	ck_assert_uint_eq(tageval_supervised_splits(f->s), 0);
 }
@@ -60,7 +61,7 @@ static void add_split(struct fx *f, const char *mapping, const char *test)
 	int rc = tageval_supervised_add_buffers(f->s, mapping, strlen(mapping), test, strlen(test),
 						&err);
 	if (rc != TAGEVAL_OK)
-		ck_abort_msg("split failed: %s:%zu: %s", err.file, err.line, err.message);
+		ck_abort_msg("split failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
 	ck_assert_uint_eq(tageval_supervised_splits(f->s), before + 1);
 }
 
@@ -70,7 +71,7 @@ static void eval(struct fx *f, size_t i, struct tageval_supervised_result *res, 
 	struct tageval_error err = { 0 };
 	int rc = tageval_supervised_evaluate(f->s, i, res, mapped, &err);
 	if (rc != TAGEVAL_OK)
-		ck_abort_msg("evaluation failed: %s:%zu: %s", err.file, err.line, err.message);
+		ck_abort_msg("evaluation failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
 	if (mapped)
 		ck_assert_ptr_nonnull(*mapped);
 }

@@ -11,6 +11,7 @@
  * the number of instances; logarithms are natural (V-measure does not depend
  * on the base; the 2007 entropy divides by log q).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ static struct tageval_wsi_result *evaluate(const char *gold, const char *sys, co
 	int rc;
 	struct tageval_wsi *w = load(gold, sys, &rc, &err);
 	if (w == NULL)
-		ck_abort_msg("reading failed: %s:%zu: %s", err.file, err.line, err.message);
+		ck_abort_msg("reading failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
 	struct tageval_wsi_options o;
 	tageval_wsi_options_init(&o);
 	ck_assert_double_eq(o.beta, 1.0);

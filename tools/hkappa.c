@@ -384,15 +384,19 @@ int main(int argc, char **argv)
 	}
 	char **files = argv + optind;
 	const char *senses = flat ? NULL : argv[argc - 1];
-	int stdin_users = senses && strcmp(senses, "-") == 0;
-	for (size_t i = 0; i < nann; i++)
-		stdin_users += strcmp(files[i], "-") == 0;
-	if (downward)
-		stdin_users += strcmp(downward, "-") == 0;
-	if (stdin_users > 1) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
+	const char **inputs = malloc((nann + 2) * sizeof *inputs);
+	if (inputs == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_DATA;
 	}
+	inputs[0] = senses;
+	inputs[1] = downward;
+	for (size_t i = 0; i < nann; i++)
+		inputs[i + 2] = files[i];
+	int bad_stdin = tools_check_stdin(prog, inputs, nann + 2);
+	free(inputs);
+	if (bad_stdin)
+		return EXIT_INVALID_USAGE;
 
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,10 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	case TAGEVAL_ANSWER_INVALID:
 	case TAGEVAL_ANSWER_EXCLUDED:
 		/* the reference counts lines from 0 */
-		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %zu): %s\n",
+		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n",
 			ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		if (run->verbose)
-			printf("Unable to score answer for \"%s_%s\" (line %zu): %s\n\n",
+			printf("Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n\n",
 			       ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		return;
 	case TAGEVAL_ANSWER_FILTERED:
@@ -211,14 +212,9 @@ int main(int argc, char **argv)
 	}
 	const char *answers = argv[optind], *keyfile = argv[optind + 1];
 	const char *mapfile = nargs == 3 ? argv[optind + 2] : NULL;
-	int stdin_users = 0;
 	const char *const files[] = { answers, keyfile, mapfile, instances_file, tags_file };
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-		stdin_users += files[i] != NULL && strcmp(files[i], "-") == 0;
-	if (stdin_users > 1) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+	if (tools_check_stdin(prog, files, sizeof files / sizeof files[0]))
 		return EXIT_INVALID_USAGE;
-	}
 	if (opts.granularity != TAGEVAL_FINE && mapfile == NULL) {
 		fprintf(stderr, "Fine-grained scoring will be used since no sense map was given\n");
 		opts.granularity = TAGEVAL_FINE;
@@ -258,6 +254,10 @@ int main(int argc, char **argv)
 		goto fail;
 	struct tageval_score result;
 	tageval_scorer_result(scorer, &result);
+	if (result.scored + result.not_in_key + result.invalid + result.excluded +
+	    result.filtered == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(answers));
 	if (json)
 		print_json(answers, keyfile, &opts, &result);
 	else

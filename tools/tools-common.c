@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools-common.h"
 
 void tools_print_error(const char *prog, const struct tageval_error *err)
 {
 	if (err->file[0] && err->line)
-		fprintf(stderr, "%s: %s:%zu: %s\n", prog, err->file, err->line, err->message);
+		fprintf(stderr, "%s: %s:%" PRIu64 ": %s\n", prog, err->file, err->line, err->message);
 	else if (err->file[0])
 		fprintf(stderr, "%s: %s: %s\n", prog, err->file, err->message);
 	else
@@ -175,4 +178,28 @@ int tools_version(const char *prog)
 const char *tools_file_name(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int tools_is_stdin(const char *path)
+{
+	return strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
+	       strcmp(path, "/dev/fd/0") == 0 || strcmp(path, "/proc/self/fd/0") == 0;
+}
+
+int tools_check_stdin(const char *prog, const char *const *files, size_t n)
+{
+	size_t users = 0;
+	for (size_t i = 0; i < n; i++)
+		users += files[i] != NULL && tools_is_stdin(files[i]);
+	if (users > 1) {
+		/* the second reader would find the stream the first one used up */
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		return -1;
+	}
+	if (users == 1 && fcntl(STDIN_FILENO, F_GETFD) == -1 && errno == EBADF) {
+		/* and a file opened later would become descriptor 0 */
+		tools_usage_error(prog, "standard input is closed");
+		return -1;
+	}
+	return 0;
 }

@@ -53,4 +53,14 @@ int tools_close_stdout(const char *prog);
 /* A file operand as messages name it: "<stdin>" for "-", as the library does. */
 const char *tools_file_name(const char *path);
 
+/* 1 when @path names standard input: "-", /dev/stdin, /dev/fd/0 or /proc/self/fd/0. */
+int tools_is_stdin(const char *path);
+
+/*
+ * The usage checks of the files a tool will read (NULL entries skipped):
+ * at most one of them may be standard input, and standard input must then
+ * be open.  Prints the usage error and returns -1, or returns 0.
+ */
+int tools_check_stdin(const char *prog, const char *const *files, size_t n);
+
 #endif

@@ -226,24 +226,29 @@ static int parse(int argc, char **argv, struct options *o)
 		struct named *s = &o->systems[o->nsystems];
 		if (split_named(argv[i], 0, s, "system"))
 			return EXIT_INVALID_USAGE;
-		if (strcmp(s->file, "-") == 0) {
-			tools_usage_error(prog, "a system cannot be read from standard input "
-					  "(it is read once per granularity)");
-			return EXIT_INVALID_USAGE;
-		}
 		o->nsystems++;
 	}
 	if (check_names(o->systems, o->nsystems, "system", o->baselines) ||
 	    check_names(o->subsets, o->nsubsets, "subset", 0))
 		return EXIT_INVALID_USAGE;
-	int stdin_users = (strcmp(o->key, "-") == 0) + (o->map && strcmp(o->map, "-") == 0) +
-			  (o->train && strcmp(o->train, "-") == 0);
-	for (size_t i = 0; i < o->nsubsets; i++)
-		stdin_users += strcmp(o->subsets[i].file, "-") == 0;
-	if (stdin_users > 1) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
+	/* every input, systems included: each is read once */
+	const char **inputs = malloc((o->nsystems + o->nsubsets + 3) * sizeof *inputs);
+	if (inputs == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_DATA;
 	}
+	size_t ninputs = 0;
+	inputs[ninputs++] = o->key;
+	inputs[ninputs++] = o->map;
+	inputs[ninputs++] = o->train;
+	for (size_t i = 0; i < o->nsystems; i++)
+		inputs[ninputs++] = o->systems[i].file;
+	for (size_t i = 0; i < o->nsubsets; i++)
+		inputs[ninputs++] = o->subsets[i].file;
+	int bad_stdin = tools_check_stdin(prog, inputs, ninputs);
+	free(inputs);
+	if (bad_stdin)
+		return EXIT_INVALID_USAGE;
 	if (o->plot && strcmp(o->plot, "-") == 0) {
 		/* standard output carries the tables */
 		tools_usage_error(prog, "--plot needs a file name, not '-'");
@@ -281,7 +286,8 @@ static int build(const struct options *o, struct tageval_inventory *inv,
 		if (tageval_report_add_system(*report, o->systems[i].name, o->systems[i].file,
 					      &err))
 			goto fail;
-		report_unscored(*report, tageval_report_systems(*report) - 1, o->systems[i].file);
+		report_unscored(*report, tageval_report_systems(*report) - 1,
+				tools_file_name(o->systems[i].file));
 	}
 	for (int b = 0; o->baselines && b <= TAGEVAL_BASELINE_COMMONEST; b++) {
 		if (b == TAGEVAL_BASELINE_COMMONEST && *train == NULL)

@@ -99,6 +99,9 @@ int main(int argc, char **argv)
 							 : "too many operands");
 		return EXIT_INVALID_USAGE;
 	}
+	const char *const files[] = { argv[optind] };
+	if (tools_check_stdin(prog, files, 1))
+		return EXIT_INVALID_USAGE;
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();

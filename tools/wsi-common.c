@@ -228,10 +228,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 		return EXIT_INVALID_USAGE;
 	}
 	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	if (strcmp(clusters, "-") == 0 && strcmp(gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+	const char *const files[] = { clusters, gold };
+	if (tools_check_stdin(prog, files, 2))
 		return EXIT_INVALID_USAGE;
-	}
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();
@@ -247,6 +246,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 		goto out;
 	}
 	size_t ignored = tageval_wsi_ignored(wsi);
+	if (ignored + tageval_wsi_answered(wsi) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(clusters));
 	if (ignored)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),

@@ -194,16 +194,26 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	int stdin_users = (strcmp(clusters, "-") == 0) + (strcmp(gold, "-") == 0);
-	for (size_t i = 0; i < ngiven; i++) {
-		const char *colon = strchr(given[i], ':');
-		stdin_users += (colon - given[i] == 1 && given[i][0] == '-') +
-			       (strcmp(colon + 1, "-") == 0);
-	}
-	if (stdin_users > 1) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+	const char **inputs = malloc((2 * ngiven + 2) * sizeof *inputs);
+	if (inputs == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		status = EXIT_DATA;
 		goto usage_out;
 	}
+	inputs[0] = clusters;
+	inputs[1] = gold;
+	for (size_t i = 0; i < ngiven; i++) { /* MAPPING:TEST, cut at the colon for the check */
+		char *colon = strchr(given[i], ':');
+		*colon = '\0';
+		inputs[2 * i + 2] = given[i];
+		inputs[2 * i + 3] = colon + 1;
+	}
+	int bad_stdin = tools_check_stdin(prog, inputs, 2 * ngiven + 2);
+	for (size_t i = 0; i < ngiven; i++)
+		given[i][strlen(given[i])] = ':';
+	free(inputs);
+	if (bad_stdin)
+		goto usage_out;
 
 	status = EXIT_DATA;
 	struct tageval_error err = { 0 };
@@ -250,6 +260,9 @@ int main(int argc, char **argv)
 				goto out;
 		}
 	}
+	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(clusters));
 	if (tageval_wsi_ignored(wsi))
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, tageval_wsi_ignored(wsi), tageval_wsi_ignored(wsi) == 1 ? "" : "s",

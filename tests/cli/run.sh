@@ -144,8 +144,13 @@ stdout=$scratch/stdout
 [ -e "$case_dir/stdout-to-dev-full" ] && stdout=/dev/full
 
 # shellcheck disable=SC2086 # the wrapper is a list of words
-(cd "$scratch/work" && exec ${TAGEVAL_TEST_WRAPPER:-} "$tool" "$@") \
-	<"$stdin" >"$stdout" 2>"$scratch/stderr"
+if [ -e "$case_dir/stdin-closed" ]; then
+	(cd "$scratch/work" && exec ${TAGEVAL_TEST_WRAPPER:-} "$tool" "$@" <&-) \
+		>"$stdout" 2>"$scratch/stderr"
+else
+	(cd "$scratch/work" && exec ${TAGEVAL_TEST_WRAPPER:-} "$tool" "$@") \
+		<"$stdin" >"$stdout" 2>"$scratch/stderr"
+fi
 status=$?
 [ "$stdout" = /dev/full ] && : >"$scratch/stdout"
 

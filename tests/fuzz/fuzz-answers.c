@@ -8,6 +8,7 @@
  * files are read and scored, the key and the map are read again with their
  * lines in reverse order: the totals must not change.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "fuzz-common.h"
@@ -16,35 +17,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct seen {
 	int conjunctive;
-	size_t events, last_line;
+	size_t events;
+	uint64_t last_line;
 };
 
 static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 {
 	struct seen *seen = userdata;
 	if (ev->line <= seen->last_line)
-		fuzz_fail("answers: event of line %zu after line %zu", ev->line, seen->last_line);
+		fuzz_fail("answers: event of line %" PRIu64 " after line %" PRIu64, ev->line,
+			  seen->last_line);
 	seen->last_line = ev->line;
 	seen->events++;
 	if (ev->status != TAGEVAL_ANSWER_SCORED)
 		return;
 	if (!fuzz_in_range(ev->attempted, 0.0, seen->conjunctive ? 1e300 : 1.0))
-		fuzz_fail("answers: line %zu attempts %g", ev->line, ev->attempted);
+		fuzz_fail("answers: line %" PRIu64 " attempts %g", ev->line, ev->attempted);
 	/* conjunctive: each key tag earns at most 1, and in mixed scoring one
 	 * general answer tag can earn credit on several of them */
 	if (!fuzz_in_range(ev->score, 0.0, seen->conjunctive ? (double)ev->n_key : ev->attempted))
-		fuzz_fail("answers: line %zu scores %g of %g attempted, %zu key tags", ev->line,
+		fuzz_fail("answers: line %" PRIu64 " scores %g of %g attempted, %zu key tags", ev->line,
 			  ev->score, ev->attempted, ev->n_key);
 	double sum = 0.0;
 	for (size_t i = 0; i < ev->n_guess; i++) {
 		if (!fuzz_in_range(ev->guess_weights[i], 0.0, 1e300))
-			fuzz_fail("answers: line %zu: weight %g", ev->line, ev->guess_weights[i]);
+			fuzz_fail("answers: line %" PRIu64 ": weight %g", ev->line, ev->guess_weights[i]);
 		sum += ev->guess_weights[i];
 		if (ev->guess_tags[i] == NULL || ev->guess_tags[i][0] == '\0')
-			fuzz_fail("answers: line %zu: empty tag", ev->line);
+			fuzz_fail("answers: line %" PRIu64 ": empty tag", ev->line);
 	}
 	if (!seen->conjunctive && ev->n_guess > 0 && !fuzz_in_range(sum, 0.0, 1.0))
-		fuzz_fail("answers: line %zu: weights sum to %g", ev->line, sum);
+		fuzz_fail("answers: line %" PRIu64 ": weights sum to %g", ev->line, sum);
 }
 
 /*

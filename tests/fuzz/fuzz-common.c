@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE /* memmem */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "fuzz-common.h"
 
@@ -44,6 +47,8 @@ void fuzz_fail(const char *fmt, ...)
 	abort();
 }
 
+static size_t count_lines(const struct fuzz_part *part);
+
 void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 		      const struct fuzz_part *part, const char *name)
 {
@@ -59,14 +64,54 @@ void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 		fuzz_fail("%s: message with a line feed: %s", name, err->message);
 	if (part == NULL || strcmp(err->file, name) != 0)
 		return;
+	size_t lines = count_lines(part);
+	if (err->line > lines)
+		fuzz_fail("%s: error on line %" PRIu64 " of a file of %zu lines: %s", name, err->line,
+			  lines, err->message);
+}
+
+/* The lines of the text of gzip data (as far as it decompresses). */
+static size_t gzip_lines(const struct fuzz_part *p)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		abort();
+	z.next_in = (unsigned char *)(uintptr_t)p->data;
+	z.avail_in = (unsigned)p->size;
+	unsigned char out[65536], last = '\n';
+	size_t lines = 0;
+	for (;;) {
+		z.next_out = out;
+		z.avail_out = sizeof out;
+		int zr = inflate(&z, Z_NO_FLUSH);
+		size_t made = sizeof out - z.avail_out;
+		for (size_t i = 0; i < made; i++)
+			lines += out[i] == '\n';
+		if (made > 0)
+			last = out[made - 1];
+		if (zr == Z_STREAM_END && z.avail_in > 0) {
+			inflateReset(&z); /* another member */
+			continue;
+		}
+		if (zr != Z_OK || (made == 0 && z.avail_in == 0))
+			break;
+	}
+	inflateEnd(&z);
+	return lines + (last != '\n');
+}
+
+static size_t count_lines(const struct fuzz_part *part)
+{
+	if (part->size >= 2 && (unsigned char)part->data[0] == 0x1f &&
+	    (unsigned char)part->data[1] == 0x8b)
+		return gzip_lines(part);
 	size_t lines = 0;
 	for (size_t i = 0; i < part->size; i++)
 		lines += part->data[i] == '\n';
 	if (part->size > 0 && part->data[part->size - 1] != '\n')
 		lines++;
-	if (err->line > lines)
-		fuzz_fail("%s: error on line %zu of a file of %zu lines: %s", name, err->line,
-			  lines, err->message);
+	return lines;
 }
 
 char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
@@ -75,6 +120,25 @@ char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
 	if (buf == NULL)
 		abort();
 	size_t o = 0, end = p->size;
+	if (p->size >= 2 && (unsigned char)p->data[0] == 0x1f &&
+	    (unsigned char)p->data[1] == 0x8b) {
+		/* gzip: its text is read as a whole, its bytes are no lines */
+		memcpy(buf, p->data, p->size);
+		out->data = buf;
+		out->size = p->size;
+		return buf;
+	}
+	if (p->size >= 3 && memcmp(p->data, "\xef\xbb\xbf", 3) == 0) {
+		/* a byte-order mark stays at the start of the text */
+		memcpy(buf, p->data, 3);
+		struct fuzz_part rest = { p->data + 3, p->size - 3 };
+		char *r = fuzz_reverse_lines(&rest, out);
+		memcpy(buf + 3, out->data, out->size);
+		out->data = buf;
+		out->size = 3 + out->size;
+		free(r);
+		return buf;
+	}
 	while (end > 0) {
 		size_t start = end;
 		if (p->data[end - 1] == '\n' && end == p->size)

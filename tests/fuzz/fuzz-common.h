@@ -46,7 +46,8 @@ void fuzz_check_error(int rc, unsigned allowed, const struct tageval_error *err,
 /* 1 when s[0..n) is one JSON value (RFC 8259, UTF-8) and a final line feed. */
 int fuzz_json_valid(const char *s, size_t n);
 
-/* The lines of @p in reverse order, each ending in a line feed, in *out;
+/* The lines of @p in reverse order, each ending in a line feed, in *out (a
+ * byte-order mark stays first; gzip data is copied as it is);
  * returns the buffer to free(). */
 char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out);
 

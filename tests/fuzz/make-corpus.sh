@@ -104,10 +104,54 @@ done
 seed wsd-report 000 "$data/doc-table.key" "$data/doc-table.answers"
 seed wsd-report 001 "$data/doc-table.key" "$data/doc-table.answers" "$data/doc-table.sensemap"
 
+# input as other tools write it: a UTF-8 byte-order mark, gzip (whole, as
+# two members, cut short, with a wrong check value), and weights whose sum
+# overflows a double (issue 17)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tageval-corpus.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+bom() { printf '\357\273\277'; cat "$1"; }
+bom "$data/doc-table.key" >"$tmp/bom.key"
+bom "$data/doc-table.answers" >"$tmp/bom.answers"
+bom "$data/doc-table.sensemap" >"$tmp/bom.sensemap"
+bom "$data/agreement-ann1" >"$tmp/bom.ann1"
+bom "$data/wsi-clusters.key" >"$tmp/bom.clusters"
+for f in doc-table.key doc-table.answers doc-table.sensemap agreement-ann1 agreement.senses \
+	wsi-gold.key wsi-clusters.key; do
+	gzip -c "$data/$f" >"$tmp/$f.gz"
+done
+head -c 100 "$data/doc-table.answers" | gzip -c >"$tmp/two-members.gz"
+tail -c +101 "$data/doc-table.answers" | gzip -c >>"$tmp/two-members.gz"
+head -c 60 "$tmp/doc-table.answers.gz" >"$tmp/cut.gz"
+bom "$data/doc-table.answers" | gzip -c >"$tmp/bom.answers.gz"
+printf 'w 01 1/1e308 2/1e308\nw 02 1/1.7976931348623157e308 3/1e308 2/1\n' >"$tmp/huge.answers"
+printf 'w 01 1/1e308 2/1e308\nw 02 1/1e308 3\n' >"$tmp/huge.ann"
+printf 'w w.1 c1/1e308 c2/1e308\nw w.2 c1\n' >"$tmp/huge.clusters"
+printf 'w w.1 s1\nw w.2 s2\n' >"$tmp/huge.gold"
+seed key 000 "$tmp/bom.key"
+seed key 000 "$tmp/doc-table.key.gz"
+seed map 000 "$tmp/bom.sensemap"
+seed map 000 "$tmp/doc-table.sensemap.gz"
+for a in bom.answers doc-table.answers.gz two-members.gz cut.gz bom.answers.gz huge.answers; do
+	seed answers 000 "$tmp/$a" "$data/doc-table.key" "$data/doc-table.sensemap"
+	seed answers 002 "$tmp/$a" "$tmp/doc-table.key.gz" "$tmp/doc-table.sensemap.gz"
+	seed answers 010 "$tmp/$a" "$data/doc-table.key"
+	seed scorer2 002 "$tmp/$a" "$data/doc-table.key" "$data/doc-table.sensemap"
+	seed wsd-report 001 "$data/doc-table.key" "$tmp/$a" "$data/doc-table.sensemap"
+done
+seed annotations 000 "$tmp/agreement.senses.gz" "$tmp/bom.ann1" "$tmp/agreement-ann1.gz"
+seed annotations 001 "$tmp/huge.ann" "$data/agreement-lex-ann1"
+seed hkappa 000 "$tmp/agreement.senses.gz" "$tmp/agreement-ann1.gz" "$data/agreement-ann2"
+seed hkappa 001 "$tmp/huge.ann" "$tmp/huge.ann"
+seed wsi 000 "$tmp/wsi-gold.key.gz" "$tmp/bom.clusters"
+seed wsi 000 "$data/wsi-gold.key" "$tmp/wsi-clusters.key.gz"
+seed wsi 000 "$tmp/huge.gold" "$tmp/huge.clusters"
+seed vmeasure 000 "$tmp/wsi-clusters.key.gz" "$tmp/wsi-gold.key.gz"
+seed fscore 000 "$tmp/huge.clusters" "$tmp/huge.gold"
+
 # the small input files of the CLI cases (most of them malformed on purpose)
 for f in "$root"/tests/cli/*/*/*; do
 	case ${f##*/} in
-	args | expected-* | setup | needs-shared | stdout-to-dev-full | stdin-file) continue ;;
+	args | expected-* | setup | needs-shared | stdout-to-dev-full | stdin-file | stdin-closed) continue ;;
 	esac
 	[ -f "$f" ] && [ "$(wc -c <"$f")" -le 4096 ] || continue
 	case $f in

@@ -71,6 +71,13 @@ def records(path, stdin_data):
     else:
         with open(path, 'rb') as f:
             data = f.read()
+    # tageval-formats(5): gzip data (its magic bytes) is read decompressed,
+    # a UTF-8 byte-order mark at the start is skipped
+    if data.startswith(b'\x1f\x8b'):
+        import gzip
+        data = gzip.decompress(data)
+    if data.startswith(b'\xef\xbb\xbf'):
+        data = data[3:]
     if data.endswith(b'\r'):
         data = data[:-1]
     out = []

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Line numbers beyond 2^32 (a file of more than 4G lines).  Reading that
+ * many lines would take minutes, so this white-box test (linked with the
+ * library's objects) starts the reader at a line number just below 2^32
+ * and checks every place a line number is kept: the reader's error line,
+ * the key's stored lines (16-byte instances: their low 32 bits, the high
+ * bits where they change), the scorer's events and its errors.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-common.h"
+#include "tageval-private.h"
+
+#define TWO32 4294967296ull /* 2^32 */
+
+/* A reader of @text whose first line is number @first. */
+static void open_at(struct tv_reader *r, const char *text, uint64_t first)
+{
+	struct tageval_error err;
+	ck_assert_int_eq(tv_reader_open_buffer(r, text, strlen(text), "f", &err), TAGEVAL_OK);
+	r->lineno = first - 1; /* the number of the line last returned */
+}
+
+START_TEST(key_lines_beyond_2_32)
+{
+	/* lines 2^32 - 1, 2^32, (blank) 2^32 + 1, 2^32 + 2, then at 2^32 + 3 a
+	 * duplicate of the instance of line 2^32 = 4294967296 */
+	static const char text[] = "w 1 a\nw 2 b\n\nw 3 c\nw 2 d\n";
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *key = NULL;
+	struct tageval_error err;
+	struct tv_reader r;
+	open_at(&r, text, TWO32 - 1);
+	ck_assert_int_eq(tv_key_read_reader(inv, &r, &key, &err), TAGEVAL_EFORMAT);
+	tv_reader_close(&r);
+	ck_assert_ptr_null(key);
+	ck_assert_uint_eq(err.line, TWO32 + 3);
+	ck_assert_str_eq(err.message, "duplicate instance \"w 2\" (first at line 4294967296)");
+
+	/* without the duplicate: the stored lines of the three instances */
+	static const char good[] = "w 1 a\nw 2 b\n\nw 3 c\n";
+	open_at(&r, good, TWO32 - 1);
+	ck_assert_int_eq(tv_key_read_reader(inv, &r, &key, &err), TAGEVAL_OK);
+	tv_reader_close(&r);
+	ck_assert_uint_eq(tageval_key_size(key), 3);
+	ck_assert_uint_eq(tv_key_line(key, 0), TWO32 - 1);
+	ck_assert_uint_eq(tv_key_line(key, 1), TWO32);
+	ck_assert_uint_eq(tv_key_line(key, 2), TWO32 + 2);
+	/* tageval_key_add() numbers its instances 1, 2, ... by the key's size:
+	 * the 4th instance is "line" 4, below the lines read before it */
+	const char *tags[] = { "e" };
+	ck_assert_int_eq(tageval_key_add(key, "w", "4", tags, 1, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tv_key_line(key, 3), 4);
+	ck_assert_uint_eq(tv_key_line(key, 2), TWO32 + 2);
+	ck_assert_int_eq(tageval_key_add(key, "w", "1", tags, 1, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "duplicate instance \"w 1\" (first at line 4294967295)");
+	ck_assert_int_eq(tageval_key_add(key, "w", "4", tags, 1, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "duplicate instance \"w 4\" (first at line 4)");
+	tageval_key_free(key);
+	tageval_inventory_free(inv);
+}
+END_TEST
+
+struct lines_seen {
+	size_t n;
+	uint64_t line[8];
+};
+
+static void on_answer(const struct tageval_answer_event *ev, void *userdata)
+{
+	struct lines_seen *s = userdata;
+	if (s->n < 8)
+		s->line[s->n++] = ev->line;
+}
+
+START_TEST(answer_lines_beyond_2_32)
+{
+	static const char keytext[] = "w 1 a\nw 2 b\n";
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *key = NULL;
+	struct tageval_scorer *sc = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(tageval_key_read_buffer(inv, keytext, strlen(keytext), "k", &key, &err),
+			 TAGEVAL_OK);
+	struct lines_seen seen = { 0 };
+	struct tageval_score_options o;
+	tageval_score_options_init(&o);
+	o.on_answer = on_answer;
+	o.userdata = &seen;
+	ck_assert_int_eq(tageval_scorer_new(inv, key, &o, &sc, &err), TAGEVAL_OK);
+	/* lines 3 * 2^32 + 10 and + 11 (a comment line between them counts),
+	 * then an invalid weight at 3 * 2^32 + 12 and a NUL byte at + 13 */
+	struct tv_reader r;
+	open_at(&r, "w 1 a\n!! note\nw 2 b\nw 9 a/x\n", 3 * TWO32 + 9);
+	ck_assert_int_eq(tv_scorer_read_reader(sc, &r, &err), TAGEVAL_EFORMAT);
+	tv_reader_close(&r);
+	ck_assert_uint_eq(seen.n, 2);
+	ck_assert_uint_eq(seen.line[0], 3 * TWO32 + 9);
+	ck_assert_uint_eq(seen.line[1], 3 * TWO32 + 11);
+	ck_assert_uint_eq(err.line, 3 * TWO32 + 12);
+	static const char nul[] = "w 1 a\nw 2\0b\n";
+	ck_assert_int_eq(tv_reader_open_buffer(&r, nul, sizeof nul - 1, "f", &err), TAGEVAL_OK);
+	r.lineno = UINT64_MAX - 3;
+	ck_assert_int_eq(tv_scorer_read_reader(sc, &r, &err), TAGEVAL_EFORMAT);
+	tv_reader_close(&r);
+	ck_assert_uint_eq(err.line, UINT64_MAX - 1);
+	ck_assert_str_eq(err.message, "NUL byte");
+	tageval_scorer_free(sc);
+	tageval_key_free(key);
+	tageval_inventory_free(inv);
+}
+END_TEST
+
+static Suite *lines_suite(void)
+{
+	Suite *s = suite_create("lines");
+	TCase *tc = tcase_create("64-bit");
+	tcase_add_test(tc, key_lines_beyond_2_32);
+	tcase_add_test(tc, answer_lines_beyond_2_32);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(lines_suite());
+}
