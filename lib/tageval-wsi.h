@@ -18,6 +18,21 @@ struct tv_winst {
 	uint32_t sys_line;
 	uint32_t cl_j;       /* first system label (SemEval-2010) */
 	uint32_t cl_p;       /* label(s) of largest weight (SemEval-2007) */
+	uint8_t gflags, sflags; /* TV_WF_* of the gold and the system line */
+};
+
+/* How a line gave its labels' weights (graded keys, SemEval-2013). */
+#define TV_WF_WEIGHTED 1u /* every label has an explicit /weight */
+#define TV_WF_SOMEW 2u    /* some label has one */
+#define TV_WF_ZERO 4u     /* every label weighted, all weights 0 */
+
+/* A system line for an instance the gold key lacks, under one of its words:
+ * its labels are in sys_pool (the fuzzy metrics count such instances). */
+struct tv_wextra {
+	uint32_t word;
+	uint32_t line;
+	uint32_t sys_first, sys_n;
+	uint8_t flags;
 };
 
 struct tv_wlabel {
@@ -50,10 +65,15 @@ struct tageval_wsi {
 	struct tv_winst *in;
 	size_t n, cap;
 	uint32_t *gold_pool;
-	size_t ngold, goldcap;
+	double *gold_wpool;       /* the weights of gold_pool's labels (1 when none given) */
+	size_t ngold, goldcap, gwcap;
 	struct tv_wlabel *sys_pool;
 	size_t nsys, syscap;
 	size_t ignored;
+	struct tv_intern xids;    /* extra instances' ids */
+	struct tv_wextra *extra;
+	size_t nextra, extracap;
+	struct tageval_wsi_counts counts;
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
@@ -63,6 +83,10 @@ struct tageval_wsi {
 	char *buf;
 	size_t bufcap;
 };
+
+/* A line's label of largest weight, the first on ties (the crisp reading). */
+uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *wsi, const struct tv_winst *in);
+uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *wsi, const struct tv_winst *in);
 
 /* Instances of each word: order[start[w] .. start[w+1]) (counting sort). */
 int tv_wsi_group(const struct tageval_wsi *wsi, uint32_t **start, uint32_t **order);

@@ -533,6 +533,26 @@ TAGEVAL_EXPORT size_t tageval_wsi_instances(const struct tageval_wsi *wsi);
 TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
 
 /**
+ * What the two files hold beyond one bare label per line (graded keys such
+ * as SemEval-2013's): lines with several labels, lines with an explicit
+ * /weight, and system lines for instances the gold key lacks under one of
+ * its words ("extra" instances: ignored by the SemEval-2010 metrics, counted
+ * by the fuzzy ones).  The system counts are over the lines of gold
+ * instances; extra_graded counts the extra lines with several labels or a
+ * weight.
+ */
+struct tageval_wsi_counts {
+	size_t gold_multi, gold_weighted;
+	size_t system_multi, system_weighted;
+	size_t extra, extra_graded;
+};
+
+TAGEVAL_EXPORT void tageval_wsi_counts(const struct tageval_wsi *wsi,
+				       struct tageval_wsi_counts *out);
+/** Does either file have a line with several labels or an explicit weight? */
+TAGEVAL_EXPORT int tageval_wsi_graded(const struct tageval_wsi *wsi);
+
+/**
  * The figures of one target word, or the totals over the selected words.
  * Per word, as the official scorers define them (reference-wsi.md):
  * V-measure, homogeneity, completeness and the paired F-score
