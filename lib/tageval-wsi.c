@@ -455,6 +455,11 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		return tv_error(err, TAGEVAL_EINVAL, r->name, 0,
 				"the gold key is read once, then the clusters once");
 	int rc = read_lines(w, r, gold, err);
+	char **name = gold ? &w->gold_name : &w->sys_name;
+	free(*name);
+	*name = strdup(r->name);
+	if (*name == NULL && rc == TAGEVAL_OK)
+		rc = tv_nomem(err);
 	if (gold)
 		w->have_gold = 1;
 	else
