@@ -20,6 +20,7 @@ __extension__ typedef __int128 i128;
 
 struct tageval_clustering_result {
 	int fuzzy;
+	size_t repeated; /* lines with a label twice (fuzzy) */
 	size_t nwords;
 	char **name;
 	struct tageval_clustering_figures *fig;
@@ -47,6 +48,11 @@ void tageval_clustering_result_free(struct tageval_clustering_result *r)
 int tageval_clustering_result_fuzzy(const struct tageval_clustering_result *r)
 {
 	return r->fuzzy;
+}
+
+size_t tageval_clustering_result_repeated(const struct tageval_clustering_result *r)
+{
+	return r->repeated;
 }
 
 size_t tageval_clustering_result_words(const struct tageval_clustering_result *r)
@@ -635,7 +641,10 @@ static int fuzzy_word(const struct fword *w, enum tageval_normalizer norm,
 	return 0;
 }
 
-/* Sorts each instance's labels; a repeated label gives the instance's index. */
+/* Sorts each instance's labels.  A label repeated within a line is kept
+ * once and, as in the SemEval-2013 jars (reference-wsi2013.md 2.2), every
+ * membership of that line becomes 1; the offsets are rewritten and the
+ * number of such lines returned. */
 struct lv {
 	uint32_t l;
 	double v;
@@ -647,22 +656,33 @@ static int by_lv(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static size_t sort_lists(size_t ni, const size_t *off, uint32_t *lab, double *val,
-			 struct lv *tmp)
+static size_t sort_lists(size_t ni, size_t *off, uint32_t *lab, double *val, struct lv *tmp)
 {
+	size_t out = 0, repeated = 0, from = off[0];
 	for (size_t i = 0; i < ni; i++) {
-		size_t n = off[i + 1] - off[i];
+		size_t n = off[i + 1] - from;
 		for (size_t e = 0; e < n; e++)
-			tmp[e] = (struct lv){ lab[off[i] + e], val[off[i] + e] };
+			tmp[e] = (struct lv){ lab[from + e], val[from + e] };
+		from = off[i + 1];
 		qsort(tmp, n, sizeof *tmp, by_lv);
+		size_t first = out;
+		int dup = 0;
 		for (size_t e = 0; e < n; e++) {
-			if (e > 0 && tmp[e].l == tmp[e - 1].l)
-				return i;
-			lab[off[i] + e] = tmp[e].l;
-			val[off[i] + e] = tmp[e].v;
+			if (e > 0 && tmp[e].l == tmp[e - 1].l) {
+				dup = 1;
+				continue;
+			}
+			lab[out] = tmp[e].l;
+			val[out++] = tmp[e].v;
 		}
+		if (dup) {
+			repeated++;
+			for (size_t e = first; e < out; e++)
+				val[e] = 1.0;
+		}
+		off[i + 1] = out;
 	}
-	return SIZE_MAX;
+	return repeated;
 }
 
 int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t ngold,
@@ -739,10 +759,8 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 		sval[p] = sys[e].weight;
 	}
 	free(gpos), free(spos);
-	rc = TAGEVAL_EINVAL;
-	if (sort_lists(ni, goff, glab, gval, tmp) != SIZE_MAX ||
-	    sort_lists(ni, soff, slab, sval, tmp) != SIZE_MAX)
-		goto out;
+	sort_lists(ni, goff, glab, gval, tmp);
+	sort_lists(ni, soff, slab, sval, tmp);
 	struct fword w = { .ni = ni, .ngold = gold_instances, .goff = goff, .soff = soff,
 			   .glab = glab, .slab = slab, .gval = gval, .sval = sval,
 			   .ngl = ngl, .nsl = nsl };
@@ -925,7 +943,7 @@ static int line_error(struct tageval_error *err, const char *file, size_t line, 
 /* One word's memberships: its gold instances, then its extra instances. */
 static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint32_t *items,
 		      size_t n, const uint32_t *xitems, size_t nx, struct fword *out,
-		      struct tageval_error *err)
+		      size_t *repeated, struct tageval_error *err)
 {
 	size_t ni = n + nx;
 	next_gen(t, w->labels.n);
@@ -976,18 +994,8 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 	}
 	if (tv_grow((void **)&t->tmp, &t->tmpcap, (gp > sp ? gp : sp) + 1, sizeof *t->tmp))
 		return tv_nomem(err);
-	size_t bad = sort_lists(ni, t->goff, t->glab, t->gval, t->tmp);
-	if (bad != SIZE_MAX)
-		return line_error(err, w->gold_name, w->in[items[bad]].gold_line,
-				  tv_intern_str(&w->ids, items[bad]), "has a label twice");
-	bad = sort_lists(ni, t->soff, t->slab, t->sval, t->tmp);
-	if (bad != SIZE_MAX) {
-		if (bad < n)
-			return line_error(err, w->sys_name, w->in[items[bad]].sys_line,
-					  tv_intern_str(&w->ids, items[bad]), "has a label twice");
-		return line_error(err, w->sys_name, w->extra[xitems[bad - n]].line,
-				  tv_intern_str(&w->xids, xitems[bad - n]), "has a label twice");
-	}
+	*repeated += sort_lists(ni, t->goff, t->glab, t->gval, t->tmp);
+	*repeated += sort_lists(ni, t->soff, t->slab, t->sval, t->tmp);
 	*out = (struct fword){ .ni = ni, .ngold = n, .goff = t->goff, .soff = t->soff,
 			       .glab = t->glab, .slab = t->slab, .gval = t->gval,
 			       .sval = t->sval, .ngl = ngl, .nsl = nsl };
@@ -1056,7 +1064,8 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 		if (fuzzy) {
 			struct fword fw;
 			if ((rc = fuzzy_data(&t, w, order + start[word], n, xorder + xstart[word],
-					     xstart[word + 1] - xstart[word], &fw, err)))
+					     xstart[word + 1] - xstart[word], &fw,
+					     &r->repeated, err)))
 				goto out;
 			if (fuzzy_word(&fw, norm, f)) {
 				rc = tv_nomem(err);

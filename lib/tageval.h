@@ -659,9 +659,8 @@ struct tageval_clustering_result;
  * B-cubed F from the total P and R; fuzzy, the unweighted mean over the
  * selected gold words, F from the mean P and R.  Pooled (crisp): the
  * metrics once over all instances, a class being (word, gold label) and a
- * cluster (word, system label).  TAGEVAL_EFORMAT for a graded line whose
- * weights are all 0 or which repeats a label (fuzzy mode), and "no target
- * word selected".
+ * cluster (word, system label).  TAGEVAL_EFORMAT for a line whose weights
+ * are all 0 (fuzzy mode), and "no target word selected".
  */
 TAGEVAL_EXPORT int tageval_clustering_evaluate(const struct tageval_wsi *wsi,
 					       const struct tageval_clustering_options *opts,
@@ -670,6 +669,12 @@ TAGEVAL_EXPORT int tageval_clustering_evaluate(const struct tageval_wsi *wsi,
 TAGEVAL_EXPORT void tageval_clustering_result_free(struct tageval_clustering_result *res);
 /** 1 when the result holds the fuzzy metrics, 0 for the crisp ones. */
 TAGEVAL_EXPORT int tageval_clustering_result_fuzzy(const struct tageval_clustering_result *res);
+/**
+ * Fuzzy: the lines that give a label twice, read as the SemEval-2013 jars do
+ * (the label once, every membership of the line 1).
+ */
+TAGEVAL_EXPORT size_t
+tageval_clustering_result_repeated(const struct tageval_clustering_result *res);
 TAGEVAL_EXPORT size_t tageval_clustering_result_words(const struct tageval_clustering_result *res);
 TAGEVAL_EXPORT const char *
 tageval_clustering_result_word(const struct tageval_clustering_result *res, size_t i);

@@ -224,6 +224,11 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 			prog, counts.extra, counts.extra == 1 ? "" : "s", tools_file_name(clusters),
 			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s",
 			tools_file_name(gold));
+	size_t repeated = tageval_clustering_result_repeated(res);
+	if (repeated)
+		fprintf(stderr, "%s: note: %zu line%s give%s a label twice; read as the SemEval-2013 "
+				"scorers do (the label once, every membership of the line 1)\n",
+			prog, repeated, repeated == 1 ? "" : "s", repeated == 1 ? "s" : "");
 	if (!fuzzy && counts.gold_multi + counts.system_multi) {
 		fprintf(stderr, "%s: note: ", prog);
 		if (counts.gold_multi)
