@@ -32,6 +32,7 @@ void tageval_clustering_options_init(struct tageval_clustering_options *o)
 	o->pos = NULL;
 	o->mode = TAGEVAL_CLUSTERING_AUTO;
 	o->normalizer = TAGEVAL_NORMALIZER_DEFAULT;
+	o->metrics = 0;
 }
 
 void tageval_clustering_result_free(struct tageval_clustering_result *r)
@@ -238,7 +239,7 @@ static double entropy(const uint64_t *v, size_t n, uint64_t N)
 }
 
 static int crisp_metrics(const struct ctab *t, enum tageval_normalizer norm, struct lfact *lft,
-			 struct tageval_clustering_figures *f)
+			 unsigned metrics, struct tageval_clustering_figures *f)
 {
 	uint64_t N = t->N;
 	i128 S = 0, A2 = 0, B2 = 0;
@@ -280,6 +281,9 @@ static int crisp_metrics(const struct ctab *t, enum tageval_normalizer norm, str
 	double den = normalize(norm, hc, hk);
 	if ((t->nk == 1 && t->nc == 1) || N == 0) {
 		f->nmi = f->ami = 1.0;
+	} else if (!(metrics & TAGEVAL_CLUSTERING_NMI)) {
+		f->nmi = mi < DBL_EPSILON ? 0.0 : mi / den;
+		f->ami = NAN;
 	} else {
 		f->nmi = mi < DBL_EPSILON ? 0.0 : mi / den;
 		double e;
@@ -347,7 +351,7 @@ int tageval_clustering_table(const double *n, size_t nclusters, size_t nclasses,
 			  .kn = kn, .cn = cn, .N = N };
 	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
 		norm = TAGEVAL_NORMALIZER_ARITHMETIC;
-	rc = crisp_metrics(&t, norm, &lft, out);
+	rc = crisp_metrics(&t, norm, &lft, ~0u, out);
 	out->bcubed_precision = N ? out->bcubed_precision : 0.0;
 out:
 	free(k);
@@ -404,7 +408,46 @@ static uint64_t mask_of(const uint32_t *l, size_t n)
 	return m;
 }
 
-/* Fuzzy B-cubed of one word (reference-wsi2013.md section 3). */
+/* Agreement from exact label masks (at most 64 labels) and dense rows. */
+static double agree_dense(uint64_t shared, const double *x, const double *y)
+{
+	double a = 0.0;
+	while (shared) {
+		int k = __builtin_ctzll(shared);
+		a += 1.0 - fabs(x[k] - y[k]);
+		shared &= shared - 1;
+	}
+	return a;
+}
+
+/* Adds pair (i, j)'s contributions given its agreements and whether the
+ * two share a gold sense (gs) or a system cluster (ss). */
+static inline void bcubed_pair(size_t i, size_t j, int gs, int ss, double ag, double at,
+			       double *rnum, size_t *rden, double *pnum, size_t *pden)
+{
+	double lo = ag < at ? ag : at;
+	if (gs) {
+		rden[i]++;
+		rden[j]++;
+		if (ag > 0.0) {
+			rnum[i] += lo / ag;
+			rnum[j] += lo / ag;
+		}
+	}
+	if (ss) {
+		pden[i]++;
+		pden[j]++;
+		if (at > 0.0) {
+			pnum[i] += lo / at;
+			pnum[j] += lo / at;
+		}
+	}
+}
+
+/* Fuzzy B-cubed of one word (reference-wsi2013.md section 3): every pair of
+ * the word's instances, so quadratic in them (a word of n instances costs
+ * n(n-1)/2 mask tests and one or two agreements per pair that shares a
+ * label). */
 static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
 {
 	size_t ni = w->ni;
@@ -419,6 +462,32 @@ static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
 		gm[i] = mask_of(w->glab + w->goff[i], w->goff[i + 1] - w->goff[i]);
 		sm[i] = mask_of(w->slab + w->soff[i], w->soff[i + 1] - w->soff[i]);
 	}
+	double *gd = NULL, *sd = NULL;
+	if (w->ngl <= 64 && w->nsl <= 64 && ni <= 65536) {
+		/* the masks are exact: dense membership rows */
+		gd = calloc(ni * w->ngl + 1, sizeof *gd);
+		sd = calloc(ni * w->nsl + 1, sizeof *sd);
+	}
+	if (gd && sd) {
+		for (size_t i = 0; i < ni; i++) {
+			for (size_t e = w->goff[i]; e < w->goff[i + 1]; e++)
+				gd[i * w->ngl + w->glab[e]] = w->gval[e];
+			for (size_t e = w->soff[i]; e < w->soff[i + 1]; e++)
+				sd[i * w->nsl + w->slab[e]] = w->sval[e];
+		}
+		for (size_t i = 0; i < ni; i++)
+			for (size_t j = i + 1; j < ni; j++) {
+				uint64_t g = gm[i] & gm[j], t = sm[i] & sm[j];
+				if (!(g | t))
+					continue;
+				double ag = g ? agree_dense(g, gd + i * w->ngl, gd + j * w->ngl) : 0.0;
+				double at = t ? agree_dense(t, sd + i * w->nsl, sd + j * w->nsl) : 0.0;
+				bcubed_pair(i, j, g != 0, t != 0, ag, at, rnum, rden, pnum, pden);
+			}
+		ni = 0; /* done */
+	}
+	free(gd);
+	free(sd);
 	for (size_t i = 0; i < ni; i++) {
 		const uint32_t *gl = w->glab + w->goff[i], *sl = w->slab + w->soff[i];
 		const double *gv = w->gval + w->goff[i], *sv = w->sval + w->soff[i];
@@ -434,27 +503,11 @@ static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
 			if (sm[i] & sm[j])
 				at = agree(sl, sv, sn, w->slab + w->soff[j], w->sval + w->soff[j],
 					   w->soff[j + 1] - w->soff[j], &ss);
-			double lo = ag < at ? ag : at;
-			if (gs) {
-				rden[i]++;
-				rden[j]++;
-				if (ag > 0.0) {
-					rnum[i] += lo / ag;
-					rnum[j] += lo / ag;
-				}
-			}
-			if (ss) {
-				pden[i]++;
-				pden[j]++;
-				if (at > 0.0) {
-					pnum[i] += lo / at;
-					pnum[j] += lo / at;
-				}
-			}
+			bcubed_pair(i, j, gs, ss, ag, at, rnum, rden, pnum, pden);
 		}
 	}
 	double rs = 0.0, ps = 0.0;
-	for (size_t i = 0; i < ni; i++) {
+	for (size_t i = 0; i < w->ni; i++) {
 		if (i < w->ngold && rden[i])
 			rs += rnum[i] / (double)rden[i];
 		if (pden[i])
@@ -624,7 +677,7 @@ out:
 	return rc;
 }
 
-static int fuzzy_word(const struct fword *w, enum tageval_normalizer norm,
+static int fuzzy_word(const struct fword *w, enum tageval_normalizer norm, unsigned metrics,
 		      struct tageval_clustering_figures *f)
 {
 	f->instances = w->ngold;
@@ -634,10 +687,14 @@ static int fuzzy_word(const struct fword *w, enum tageval_normalizer norm,
 		f->bcubed_precision = f->bcubed_recall = f->bcubed_fscore = f->nmi = 0.0;
 		return 0;
 	}
-	if (fuzzy_bcubed(w, &f->bcubed_precision, &f->bcubed_recall) || fuzzy_nmi(w, norm, &f->nmi))
+	f->nmi = f->bcubed_precision = f->bcubed_recall = NAN;
+	if ((metrics & TAGEVAL_CLUSTERING_BCUBED) &&
+	    fuzzy_bcubed(w, &f->bcubed_precision, &f->bcubed_recall))
+		return -1;
+	if ((metrics & TAGEVAL_CLUSTERING_NMI) && fuzzy_nmi(w, norm, &f->nmi))
 		return -1;
 	double p = f->bcubed_precision, r = f->bcubed_recall;
-	f->bcubed_fscore = p + r > 0.0 ? 2.0 * p * r / (p + r) : 0.0;
+	f->bcubed_fscore = isnan(p) ? NAN : p + r > 0.0 ? 2.0 * p * r / (p + r) : 0.0;
 	return 0;
 }
 
@@ -766,7 +823,7 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 			   .ngl = ngl, .nsl = nsl };
 	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
 		norm = TAGEVAL_NORMALIZER_MAX;
-	rc = fuzzy_word(&w, norm, out) ? TAGEVAL_ENOMEM : TAGEVAL_OK;
+	rc = fuzzy_word(&w, norm, ~0u, out) ? TAGEVAL_ENOMEM : TAGEVAL_OK;
 out:
 	free(goff), free(soff), free(glab), free(slab), free(gval), free(sval), free(tmp);
 	free(gids), free(sids);
@@ -1020,6 +1077,7 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	enum tageval_normalizer norm = o.normalizer;
 	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
 		norm = fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
+	unsigned metrics = o.metrics ? o.metrics : ~0u;
 	uint32_t *start = NULL, *order = NULL, *xstart = NULL, *xorder = NULL;
 	struct scratch t = { 0 };
 	struct tageval_clustering_result *r = calloc(1, sizeof *r);
@@ -1067,14 +1125,14 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 					     xstart[word + 1] - xstart[word], &fw,
 					     &r->repeated, err)))
 				goto out;
-			if (fuzzy_word(&fw, norm, f)) {
+			if (fuzzy_word(&fw, norm, metrics, f)) {
 				rc = tv_nomem(err);
 				goto out;
 			}
 		} else {
 			struct ctab ct;
 			if (crisp_table(&t, w, order + start[word], n, &ct) ||
-			    crisp_metrics(&ct, norm, &t.lft, f)) {
+			    crisp_metrics(&ct, norm, &t.lft, metrics, f)) {
 				rc = tv_nomem(err);
 				goto out;
 			}
@@ -1108,12 +1166,12 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	tot->bcubed_precision /= N;
 	tot->bcubed_recall /= N;
 	double p = tot->bcubed_precision, rr = tot->bcubed_recall;
-	tot->bcubed_fscore = p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
+	tot->bcubed_fscore = isnan(p) ? NAN : p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
 	if (!fuzzy) {
 		struct ctab pt = { .ncell = t.npcell, .k = t.pk, .c = t.pc, .n = t.pv,
 				   .nk = t.npk, .nc = t.npc, .kn = t.pkn, .cn = t.pcn,
 				   .N = tot->instances };
-		if (crisp_metrics(&pt, norm, &t.lft, &r->pooled)) {
+		if (crisp_metrics(&pt, norm, &t.lft, metrics, &r->pooled)) {
 			rc = tv_nomem(err);
 			goto out;
 		}

@@ -636,10 +636,16 @@ enum tageval_clustering_mode {
 	TAGEVAL_CLUSTERING_FUZZY,
 };
 
+/** Metric families for tageval_clustering_options.metrics (0: all). */
+#define TAGEVAL_CLUSTERING_BCUBED 1u /**< B-cubed */
+#define TAGEVAL_CLUSTERING_NMI 2u    /**< NMI and AMI */
+#define TAGEVAL_CLUSTERING_PAIRS 4u  /**< ARI, Rand, Fowlkes-Mallows */
+
 struct tageval_clustering_options {
 	const char *pos;                    /**< as in tageval_wsi_options */
 	enum tageval_clustering_mode mode;
 	enum tageval_normalizer normalizer; /**< of NMI and AMI */
+	unsigned metrics;                   /**< families computed; the others NaN */
 };
 
 TAGEVAL_EXPORT void tageval_clustering_options_init(struct tageval_clustering_options *opts);

@@ -371,6 +371,31 @@ START_TEST(zero_weights_and_repeats)
 }
 END_TEST
 
+START_TEST(fuzzy_many_labels)
+{
+	/* more than 64 gold senses (the general path, not the 64-bit masks):
+	 * 70 instances, instance i has sense i (1) and the shared sense 100
+	 * (0.5); clusters: 0-34 in c1, 35-69 in c2.  Every pair shares sense 100
+	 * with agreement 1 - |0.5 - 0.5| = 1 (the own senses are not shared);
+	 * the system agreement is 1 within a cluster, 0 across.  Recall: 69
+	 * neighbours, 34 contribute min(1, 1)/1, 35 contribute 0: r = 34/69.
+	 * Precision: 34 neighbours, each 1: p = 1.  F = 2 (34/69)/(1 + 34/69). */
+	struct tageval_membership g[140], s[70];
+	for (size_t i = 0; i < 70; i++) {
+		g[2 * i] = (struct tageval_membership){ i, i, 1.0 };
+		g[2 * i + 1] = (struct tageval_membership){ i, 100, 0.5 };
+		s[i] = (struct tageval_membership){ i, i < 35 ? 1 : 2, 1.0 };
+	}
+	struct tageval_clustering_figures f;
+	ck_assert_int_eq(tageval_clustering_fuzzy_table(g, 140, s, 70, 70, 70,
+							 TAGEVAL_NORMALIZER_DEFAULT, &f),
+			 0);
+	ck_assert_double_eq_tol(f.bcubed_recall, 34 / 69.0, ULP);
+	ck_assert_double_eq_tol(f.bcubed_precision, 1.0, ULP);
+	ck_assert_double_eq_tol(f.bcubed_fscore, 2 * (34 / 69.0) / (1 + 34 / 69.0), ULP);
+}
+END_TEST
+
 static Suite *clustering_suite(void)
 {
 	Suite *s = suite_create("clustering");
@@ -387,6 +412,7 @@ static Suite *clustering_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fuzzy");
 	tcase_add_test(tc, fuzzy_worked_example);
+	tcase_add_test(tc, fuzzy_many_labels);
 	tcase_add_test(tc, extra_instances);
 	tcase_add_test(tc, graded_detection);
 	tcase_add_test(tc, zero_weights_and_repeats);

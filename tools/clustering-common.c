@@ -132,6 +132,9 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 	tageval_clustering_options_init(&o);
 	if (tool->kind == CLUSTERING_ARI)
 		o.mode = TAGEVAL_CLUSTERING_CRISP;
+	o.metrics = tool->kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
+		    : tool->kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
+						    : TAGEVAL_CLUSTERING_PAIRS;
 	int per_word = 0, json = 0, digits = 3, c;
 	char *end;
 	opterr = 0;
