@@ -11,7 +11,7 @@ struct tv_winst {
 	uint32_t gold_line;
 	uint32_t class_j;    /* first gold label, weight cut off */
 	uint32_t class_l;    /* first gold token as written */
-	uint32_t gold_first; /* gold labels (weights cut off) in gold_pool */
+	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
 	uint32_t gold_n;
 	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
 	uint32_t sys_n;
@@ -42,7 +42,10 @@ struct tv_wlabel {
 
 /* A single gold label or a single unweighted cluster label is kept in the
  * instance itself (class_j, cl_j) rather than in a pool: *_first is then
- * TV_NONE.  These give the labels either way. */
+ * TV_NONE.  These give the labels either way.  Graded reading
+ * (reference-wsi2013.md 2.2): a line's memberships are its weights divided
+ * by the largest when gflags/sflags has TV_WF_WEIGHTED, else all 1; so a
+ * single label's membership is 1 whatever its weight (TV_WF_ZERO: all 0). */
 static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_winst *in)
 {
 	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
