@@ -110,31 +110,41 @@ struct ctab {
 	uint64_t N;
 };
 
-/* log(k!) computed on demand with GSL's log-gamma; NaN marks "not yet". */
+/* log(k!) computed on demand with GSL's log-gamma; NaN marks "not yet".
+ * The sums of one table only ask for k <= w and k >= N - w (w twice the
+ * largest class or cluster), so only those two windows are kept: a
+ * table of a million instances in small clusters needs a few KiB, not 8 MiB. */
 struct lfact {
 	double *v;
 	size_t cap;
+	uint64_t N, w;
+	int whole; /* one window [0, N] */
 };
 
 static double lf(struct lfact *t, uint64_t k)
 {
-	double *p = &t->v[k];
+	double *p = &t->v[t->whole || k <= t->w ? k : t->w + 1 + (k - (t->N - t->w))];
 	if (isnan(*p))
 		*p = gsl_sf_lngamma((double)k + 1.0);
 	return *p;
 }
 
-static int lfact_reserve(struct lfact *t, uint64_t N)
+static int lfact_reserve(struct lfact *t, uint64_t N, uint64_t maxsize)
 {
-	if (N + 1 <= t->cap)
-		return 0;
-	double *v = realloc(t->v, (N + 1) * sizeof *v);
-	if (v == NULL)
-		return -1;
-	for (size_t i = t->cap; i <= N; i++)
-		v[i] = NAN;
-	t->v = v;
-	t->cap = N + 1;
+	uint64_t w = 2 * maxsize;
+	t->whole = N <= 2 * w + 1;
+	size_t need = t->whole ? N + 1 : 2 * w + 2;
+	if (need > t->cap) {
+		double *v = realloc(t->v, need * sizeof *v);
+		if (v == NULL)
+			return -1;
+		t->v = v;
+		t->cap = need;
+	}
+	for (size_t i = 0; i < need; i++)
+		t->v[i] = NAN;
+	t->N = N;
+	t->w = w;
 	return 0;
 }
 
@@ -208,11 +218,13 @@ static int emi(const struct ctab *t, struct lfact *lft, double *out)
 	uint64_t *a = malloc(t->nc * sizeof *a), *am = malloc(t->nc * sizeof *am);
 	uint64_t *b = malloc(t->nk * sizeof *b), *bm = malloc(t->nk * sizeof *bm);
 	int rc = -1;
-	if (!a || !am || !b || !bm || lfact_reserve(lft, t->N))
+	if (!a || !am || !b || !bm)
 		goto out;
 	memcpy(a, t->cn, t->nc * sizeof *a);
 	memcpy(b, t->kn, t->nk * sizeof *b);
 	size_t na = distinct(a, t->nc, am), nb = distinct(b, t->nk, bm);
+	if (lfact_reserve(lft, t->N, a[na - 1] > b[nb - 1] ? a[na - 1] : b[nb - 1]))
+		goto out;
 	double sum = 0.0;
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
