@@ -24,18 +24,18 @@ struct tv_glabel {
 /* A gold instance and the system's answer for it. */
 struct tv_ginst {
 	uint32_t word;
-	uint32_t gold_line;
+	uint64_t gold_line;
 	uint32_t gold_first, gold_n; /* in gpool */
 	uint32_t gold_tokens;        /* label fields of the line (a repeated label twice) */
 	uint32_t sys_first, sys_n;   /* in spool; sys_n == 0: unanswered */
-	uint32_t sys_line;
+	uint64_t sys_line;
 };
 
 /* A system line for an instance of a gold word that the gold key lacks. */
 struct tv_gextra {
 	uint32_t word;
 	uint32_t sys_first, sys_n;
-	uint32_t line;
+	uint64_t line;
 };
 
 struct tageval_graded {
@@ -221,12 +221,12 @@ static int push_labels(struct tageval_graded *g, struct tv_glabel **pool, size_t
 	return TAGEVAL_OK;
 }
 
-static int duplicate(const struct tv_line *l, unsigned first, struct tageval_error *err)
+static int duplicate(const struct tv_line *l, uint64_t first, struct tageval_error *err)
 {
 	char q[80];
 	tv_quote(q, sizeof q, l->id, l->idlen);
 	return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-			"duplicate instance \"%s\" (first at line %u)", q, first);
+			"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, first);
 }
 
 static int gold_line(struct tageval_graded *g, const struct tv_line *l,
@@ -250,7 +250,7 @@ static int gold_line(struct tageval_graded *g, const struct tv_line *l,
 	memset(in, 0, sizeof *in);
 	if (tv_intern_put(&g->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
 		return tv_nomem(err);
-	in->gold_line = (uint32_t)l->lineno;
+	in->gold_line = l->lineno;
 	in->gold_n = (uint32_t)nlab;
 	in->gold_tokens = (uint32_t)(l->nfield - 2);
 	return push_labels(g, &g->gpool, &g->ngpool, &g->gpoolcap, in->gold_n, &in->gold_first,
@@ -279,12 +279,12 @@ static int system_line(struct tageval_graded *g, const struct tv_line *l,
 		if (in->sys_n != 0)
 			return duplicate(l, in->sys_line, err);
 		in->sys_n = nlab;
-		in->sys_line = (uint32_t)l->lineno;
+		in->sys_line = l->lineno;
 		return push_labels(g, &g->spool, &g->nspool, &g->spoolcap, nlab, &in->sys_first,
 				   err);
 	}
 	int added;
-	if (tv_intern_put_hashed(&g->extras, l->id, l->idlen, l->hash, &idx, &added))
+	if (tv_intern_put(&g->extras, l->id, l->idlen, &idx, &added))
 		return tv_nomem(err);
 	if (!added)
 		return duplicate(l, g->ex[idx].line, err);
@@ -293,14 +293,15 @@ static int system_line(struct tageval_graded *g, const struct tv_line *l,
 	struct tv_gextra *e = &g->ex[g->nex++];
 	e->word = word;
 	e->sys_n = nlab;
-	e->line = (uint32_t)l->lineno;
+	e->line = l->lineno;
 	return push_labels(g, &g->spool, &g->nspool, &g->spoolcap, nlab, &e->sys_first, err);
 }
 
 static int read_lines(struct tageval_graded *g, struct tv_reader *r, int gold,
 		      struct tageval_error *err)
 {
-	struct tv_batch b = { 0 };
+	/* the ids are hashed with the key of g->ids (each table has its own) */
+	struct tv_batch b = { .ids = &g->ids };
 	int rc;
 	size_t lines = 0;
 	do {

@@ -24,6 +24,7 @@ struct tageval_wsi *tageval_wsi_new(void)
 	tv_intern_init(&w->ids);
 	tv_intern_init(&w->words);
 	tv_intern_init(&w->labels);
+	tv_intern_init(&w->xids);
 	static const char u[] = { KIND_UNANSWERED };
 	if (tv_intern_put(&w->labels, u, 1, &w->unanswered, NULL)) {
 		tageval_wsi_free(w);
@@ -39,8 +40,11 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	tv_intern_clear(&w->ids);
 	tv_intern_clear(&w->words);
 	tv_intern_clear(&w->labels);
+	tv_intern_clear(&w->xids);
 	free(w->in);
 	free(w->gold_pool);
+	free(w->gold_wpool);
+	free(w->extra);
 	free(w->sys_pool);
 	free(w->gold_name);
 	free(w->sys_name);
@@ -79,6 +83,59 @@ size_t tageval_wsi_ignored(const struct tageval_wsi *w)
 	return w->ignored;
 }
 
+void tageval_wsi_counts(const struct tageval_wsi *w, struct tageval_wsi_counts *out)
+{
+	*out = w->counts;
+}
+
+int tageval_wsi_graded(const struct tageval_wsi *w)
+{
+	const struct tageval_wsi_counts *c = &w->counts;
+	return c->gold_multi || c->gold_weighted || c->system_multi || c->system_weighted ||
+	       c->extra_graded;
+}
+
+/* The flags of a line from its weights (@given: the label had a /weight). */
+static unsigned weight_flags(size_t nweighted, size_t nlab, double max)
+{
+	unsigned f = 0;
+	if (nweighted == nlab) {
+		f |= TV_WF_WEIGHTED;
+		if (max == 0.0)
+			f |= TV_WF_ZERO;
+	}
+	if (nweighted > 0)
+		f |= TV_WF_SOMEW;
+	return f;
+}
+
+uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *w, const struct tv_winst *in)
+{
+	if (in->gold_first == TV_NONE)
+		return in->class_j;
+	const uint32_t *lab = w->gold_pool + in->gold_first;
+	const double *wt = w->gold_wpool + in->gold_first;
+	size_t best = 0;
+	for (size_t i = 1; i < in->gold_n; i++)
+		if (wt[i] > wt[best])
+			best = i;
+	return lab[best];
+}
+
+uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, const struct tv_winst *in)
+{
+	if (in->sys_n == 0)
+		return w->unanswered;
+	if (in->sys_first == TV_NONE)
+		return in->cl_j;
+	const struct tv_wlabel *lab = w->sys_pool + in->sys_first;
+	size_t best = 0;
+	for (size_t i = 1; i < in->sys_n; i++)
+		if (lab[i].w > lab[best].w)
+			best = i;
+	return lab[best].label;
+}
+
 static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t len, uint32_t *id)
 {
 	if (tv_grow((void **)&w->buf, &w->bufcap, len + 2, 1))
@@ -99,6 +156,7 @@ static int split_label(const struct tv_line *l, const char *tok, size_t *len, do
 		*len = strlen(tok);
 		return TAGEVAL_OK;
 	}
+
 	*len = (size_t)(slash - tok);
 	if (*len == 0 || tv_parse_weight(slash + 1, weight) != 0) {
 		char q[80];
@@ -135,7 +193,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	}
 	size_t nlab = l->nfield - 2;
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
-	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool))
+	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool) ||
+	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab, sizeof *w->gold_wpool))
 		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
@@ -151,6 +210,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	in->gold_first = (uint32_t)w->ngold;
 	in->gold_n = (uint32_t)nlab;
 	in->cl_j = in->cl_p = w->unanswered;
+	size_t nweighted = 0;
+	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
 		size_t len;
@@ -158,9 +219,14 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		int rc = split_label(l, tok, &len, &weight, err);
 		if (rc)
 			return rc;
+		if (len < strlen(tok))
+			nweighted++;
+		if (weight > max)
+			max = weight;
 		uint32_t lab;
 		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
 			return tv_nomem(err);
+		w->gold_wpool[w->ngold] = weight;
 		w->gold_pool[w->ngold++] = lab;
 		if (i == 0) {
 			in->class_j = lab;
@@ -171,6 +237,9 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				return tv_nomem(err);
 		}
 	}
+	in->gflags = (uint8_t)weight_flags(nweighted, nlab, max);
+	w->counts.gold_multi += nlab > 1;
+	w->counts.gold_weighted += nweighted > 0;
 	if (nlab == 1) {
 		/* the usual case: the label stays in the instance */
 		w->ngold = in->gold_first;
@@ -263,6 +332,57 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	return rc ? tv_nomem(err) : TAGEVAL_OK;
 }
 
+/* A system line's labels and weights appended to sys_pool. */
+static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
+		       struct tageval_error *err)
+{
+	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
+		return tv_nomem(err);
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		size_t len;
+		double weight;
+		split_label(l, tok, &len, &weight, err);
+		uint32_t lab;
+		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
+			return tv_nomem(err);
+		w->sys_pool[w->nsys].label = lab;
+		w->sys_pool[w->nsys].w = weight;
+		w->nsys++;
+	}
+	return TAGEVAL_OK;
+}
+
+/* A system line for an instance the gold key lacks: kept when its word is a
+ * gold word (an "extra" instance), for the fuzzy metrics; still counted as
+ * ignored, since the SemEval-2010 metrics ignore it. */
+static int extra_line(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
+		      unsigned flags, struct tageval_error *err)
+{
+	uint32_t word, idx;
+	int added;
+	if (!tv_intern_find(&w->words, l->field[0], strlen(l->field[0]), &word))
+		return TAGEVAL_OK;
+	const char *inst = l->field[1];
+	size_t ilen = strlen(inst);
+	if (tv_intern_put(&w->xids, inst, ilen, &idx, &added) ||
+	    tv_grow((void **)&w->extra, &w->extracap, w->nextra + 1, sizeof *w->extra))
+		return tv_nomem(err);
+	if (!added) {
+		char q[80];
+		tv_quote(q, sizeof q, inst, ilen);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, w->extra[idx].line);
+	}
+	struct tv_wextra *x = &w->extra[w->nextra++];
+	*x = (struct tv_wextra){ .word = word, .line = l->lineno,
+				 .sys_first = (uint32_t)w->nsys, .sys_n = (uint32_t)nlab,
+				 .flags = (uint8_t)flags };
+	w->counts.extra++;
+	w->counts.extra_graded += nlab > 1 || (flags & TV_WF_SOMEW);
+	return pool_labels(w, l, nlab, err);
+}
+
 static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct tageval_error *err)
 {
 	if (l->nfield < 3)
@@ -273,17 +393,24 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	char q[80], q2[80];
 	size_t nlab = l->nfield - 2;
 	/* the labels are checked on every line, also on lines that are ignored */
+	size_t nweighted = 0;
+	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
 		size_t len;
 		double weight;
 		int rc = split_label(l, l->field[i + 2], &len, &weight, err);
 		if (rc)
 			return rc;
+		if (len < strlen(l->field[i + 2]))
+			nweighted++;
+		if (weight > max)
+			max = weight;
 	}
+	unsigned flags = weight_flags(nweighted, nlab, max);
 	idx = l->inst; /* looked up with the batch */
 	if (idx == TV_NONE) {
 		w->ignored++;
-		return TAGEVAL_OK;
+		return extra_line(w, l, nlab, flags, err);
 	}
 	struct tv_winst *in = &w->in[idx];
 	const char *gw = tv_intern_str(&w->words, in->word);
@@ -298,24 +425,15 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, in->sys_line);
 	}
-	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
-		return tv_nomem(err);
 	in->sys_first = (uint32_t)w->nsys;
 	in->sys_n = (uint32_t)nlab;
 	in->sys_line = l->lineno;
+	in->sflags = (uint8_t)flags;
 	w->answered++;
-	for (size_t i = 0; i < nlab; i++) {
-		const char *tok = l->field[i + 2];
-		size_t len;
-		double weight;
-		split_label(l, tok, &len, &weight, err);
-		uint32_t lab;
-		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
-			return tv_nomem(err);
-		w->sys_pool[w->nsys].label = lab;
-		w->sys_pool[w->nsys].w = weight;
-		w->nsys++;
-	}
+	w->counts.system_multi += nlab > 1;
+	w->counts.system_weighted += nweighted > 0;
+	if (pool_labels(w, l, nlab, err))
+		return TAGEVAL_ENOMEM;
 	in->cl_j = w->sys_pool[in->sys_first].label;
 	if (nlab == 1 && w->sys_pool[in->sys_first].w == 1.0) {
 		/* the usual case: the cluster stays in the instance */
@@ -378,6 +496,11 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		return tv_error(err, TAGEVAL_EINVAL, r->name, 0,
 				"the gold key is read once, then the clusters once");
 	int rc = read_lines(w, r, gold, err);
+	char **name = gold ? &w->gold_name : &w->sys_name;
+	free(*name);
+	*name = strdup(r->name);
+	if (*name == NULL && rc == TAGEVAL_OK)
+		rc = tv_nomem(err);
 	if (gold)
 		w->have_gold = 1;
 	else

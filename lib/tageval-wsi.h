@@ -10,7 +10,7 @@ struct tv_winst {
 	uint32_t word;
 	uint32_t class_j;    /* first gold label, weight cut off */
 	uint32_t class_l;    /* first gold token as written */
-	uint32_t gold_first; /* gold labels (weights cut off) in gold_pool */
+	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
 	uint32_t gold_n;
 	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
 	uint32_t sys_n;
@@ -18,6 +18,21 @@ struct tv_winst {
 	uint32_t cl_p;       /* label(s) of largest weight (SemEval-2007) */
 	uint64_t gold_line;  /* 64 bits: a file may have more than 4G lines */
 	uint64_t sys_line;
+	uint8_t gflags, sflags; /* TV_WF_* of the gold and the system line */
+};
+
+/* How a line gave its labels' weights (graded keys, SemEval-2013). */
+#define TV_WF_WEIGHTED 1u /* every label has an explicit /weight */
+#define TV_WF_SOMEW 2u    /* some label has one */
+#define TV_WF_ZERO 4u     /* every label weighted, all weights 0 */
+
+/* A system line for an instance the gold key lacks, under one of its words:
+ * its labels are in sys_pool (the fuzzy metrics count such instances). */
+struct tv_wextra {
+	uint32_t word;
+	uint64_t line;
+	uint32_t sys_first, sys_n;
+	uint8_t flags;
 };
 
 struct tv_wlabel {
@@ -27,7 +42,10 @@ struct tv_wlabel {
 
 /* A single gold label or a single unweighted cluster label is kept in the
  * instance itself (class_j, cl_j) rather than in a pool: *_first is then
- * TV_NONE.  These give the labels either way. */
+ * TV_NONE.  These give the labels either way.  Graded reading
+ * (reference-wsi2013.md 2.2): a line's memberships are its weights divided
+ * by the largest when gflags/sflags has TV_WF_WEIGHTED, else all 1; so a
+ * single label's membership is 1 whatever its weight (TV_WF_ZERO: all 0). */
 static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_winst *in)
 {
 	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
@@ -50,11 +68,16 @@ struct tageval_wsi {
 	struct tv_winst *in;
 	size_t n, cap;
 	uint32_t *gold_pool;
-	size_t ngold, goldcap;
+	double *gold_wpool;       /* the weights of gold_pool's labels (1 when none given) */
+	size_t ngold, goldcap, gwcap;
 	struct tv_wlabel *sys_pool;
 	size_t nsys, syscap;
 	size_t ignored;
 	size_t answered;          /* gold instances given a system line */
+	struct tv_intern xids;    /* extra instances' ids */
+	struct tv_wextra *extra;
+	size_t nextra, extracap;
+	struct tageval_wsi_counts counts;
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
@@ -64,6 +87,10 @@ struct tageval_wsi {
 	char *buf;
 	size_t bufcap;
 };
+
+/* A line's label of largest weight, the first on ties (the crisp reading). */
+uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *wsi, const struct tv_winst *in);
+uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *wsi, const struct tv_winst *in);
 
 /* Instances of each word: order[start[w] .. start[w+1]) (counting sort). */
 int tv_wsi_group(const struct tageval_wsi *wsi, uint32_t **start, uint32_t **order);

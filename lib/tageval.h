@@ -558,6 +558,26 @@ TAGEVAL_EXPORT size_t tageval_wsi_ignored(const struct tageval_wsi *wsi);
 TAGEVAL_EXPORT size_t tageval_wsi_answered(const struct tageval_wsi *wsi);
 
 /**
+ * What the two files hold beyond one bare label per line (graded keys such
+ * as SemEval-2013's): lines with several labels, lines with an explicit
+ * /weight, and system lines for instances the gold key lacks under one of
+ * its words ("extra" instances: ignored by the SemEval-2010 metrics, counted
+ * by the fuzzy ones).  The system counts are over the lines of gold
+ * instances; extra_graded counts the extra lines with several labels or a
+ * weight.
+ */
+struct tageval_wsi_counts {
+	size_t gold_multi, gold_weighted;
+	size_t system_multi, system_weighted;
+	size_t extra, extra_graded;
+};
+
+TAGEVAL_EXPORT void tageval_wsi_counts(const struct tageval_wsi *wsi,
+				       struct tageval_wsi_counts *out);
+/** Does either file have a line with several labels or an explicit weight? */
+TAGEVAL_EXPORT int tageval_wsi_graded(const struct tageval_wsi *wsi);
+
+/**
  * The figures of one target word, or the totals over the selected words.
  * Per word, as the official scorers define them (reference-wsi.md):
  * V-measure, homogeneity, completeness and the paired F-score
@@ -725,6 +745,117 @@ TAGEVAL_EXPORT int tageval_graded_instance_scores(const char *const *gl, const d
 						  const double *sr, size_t ns, size_t k,
 						  double *jaccard, double *kendall_tau,
 						  double *wndcg);
+
+/* ---------------------------------- clustering metrics (B-cubed, NMI, ARI) */
+
+/**
+ * Clustering metrics of word sense induction (reference-wsi2013.md):
+ * crisp (one label per line: its label of largest weight, the first on
+ * ties; the unanswered gold instances of a word form one extra cluster):
+ * ARI, Rand, Fowlkes-Mallows, NMI, AMI (expected mutual information under
+ * the permutation model) and item-averaged B-cubed (Bagga & Baldwin), as
+ * scikit-learn 1.2 defines them, natural logarithms; fuzzy (graded or
+ * multi-label keys, SemEval-2013 Task 13): fuzzy B-cubed and fuzzy NMI as
+ * the task's jars compute them, system lines for instances the gold key
+ * lacks under one of its words ("extra" instances) included.
+ * A value that is not defined is NaN.
+ */
+enum tageval_normalizer {
+	TAGEVAL_NORMALIZER_DEFAULT,    /**< arithmetic (crisp), max (fuzzy) */
+	TAGEVAL_NORMALIZER_ARITHMETIC,
+	TAGEVAL_NORMALIZER_GEOMETRIC,
+	TAGEVAL_NORMALIZER_MIN,
+	TAGEVAL_NORMALIZER_MAX,
+};
+
+enum tageval_clustering_mode {
+	TAGEVAL_CLUSTERING_AUTO,  /**< fuzzy when tageval_wsi_graded(), else crisp */
+	TAGEVAL_CLUSTERING_CRISP,
+	TAGEVAL_CLUSTERING_FUZZY,
+};
+
+/** Metric families for tageval_clustering_options.metrics (0: all). */
+#define TAGEVAL_CLUSTERING_BCUBED 1u /**< B-cubed */
+#define TAGEVAL_CLUSTERING_NMI 2u    /**< NMI and AMI */
+#define TAGEVAL_CLUSTERING_PAIRS 4u  /**< ARI, Rand, Fowlkes-Mallows */
+
+struct tageval_clustering_options {
+	const char *pos;                    /**< as in tageval_wsi_options */
+	enum tageval_clustering_mode mode;
+	enum tageval_normalizer normalizer; /**< of NMI and AMI */
+	unsigned metrics;                   /**< families computed; the others NaN */
+};
+
+TAGEVAL_EXPORT void tageval_clustering_options_init(struct tageval_clustering_options *opts);
+
+struct tageval_clustering_figures {
+	size_t instances;         /**< gold instances */
+	double ari, rand, fowlkes_mallows;   /**< crisp only (NaN when fuzzy) */
+	double nmi, ami;          /**< ami: crisp only */
+	double bcubed_precision, bcubed_recall, bcubed_fscore;
+};
+
+struct tageval_clustering_result;
+
+/**
+ * Per word, the totals and (crisp) the pooled figures.  Totals: crisp, the
+ * instance-weighted mean of each per-word value (NaN when a word's is NaN),
+ * B-cubed F from the total P and R; fuzzy, the unweighted mean over the
+ * selected gold words, F from the mean P and R.  Pooled (crisp): the
+ * metrics once over all instances, a class being (word, gold label) and a
+ * cluster (word, system label).  TAGEVAL_EFORMAT for a line whose weights
+ * are all 0 (fuzzy mode), and "no target word selected".
+ */
+TAGEVAL_EXPORT int tageval_clustering_evaluate(const struct tageval_wsi *wsi,
+					       const struct tageval_clustering_options *opts,
+					       struct tageval_clustering_result **out,
+					       struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_clustering_result_free(struct tageval_clustering_result *res);
+/** 1 when the result holds the fuzzy metrics, 0 for the crisp ones. */
+TAGEVAL_EXPORT int tageval_clustering_result_fuzzy(const struct tageval_clustering_result *res);
+/**
+ * Fuzzy: the lines that give a label twice, read as the SemEval-2013 jars do
+ * (the label once, every membership of the line 1).
+ */
+TAGEVAL_EXPORT size_t
+tageval_clustering_result_repeated(const struct tageval_clustering_result *res);
+TAGEVAL_EXPORT size_t tageval_clustering_result_words(const struct tageval_clustering_result *res);
+TAGEVAL_EXPORT const char *
+tageval_clustering_result_word(const struct tageval_clustering_result *res, size_t i);
+TAGEVAL_EXPORT const struct tageval_clustering_figures *
+tageval_clustering_result_figures(const struct tageval_clustering_result *res, size_t i);
+TAGEVAL_EXPORT const struct tageval_clustering_figures *
+tageval_clustering_result_total(const struct tageval_clustering_result *res);
+/** NULL for fuzzy results. */
+TAGEVAL_EXPORT const struct tageval_clustering_figures *
+tageval_clustering_result_pooled(const struct tageval_clustering_result *res);
+
+/**
+ * The crisp metrics of one contingency table, dense counts @n[k * nclasses + c]
+ * (clusters k, classes c; non-negative integers), for tests and other callers.
+ */
+TAGEVAL_EXPORT int tageval_clustering_table(const double *n, size_t nclusters, size_t nclasses,
+					    enum tageval_normalizer normalizer,
+					    struct tageval_clustering_figures *out);
+
+/** One instance's labels and memberships, for tageval_clustering_fuzzy_table(). */
+struct tageval_membership {
+	size_t instance;  /**< 0 .. instances - 1 */
+	size_t label;     /**< any number naming the label */
+	double weight;    /**< membership, as after the per-line normalisation */
+};
+
+/**
+ * The fuzzy B-cubed and fuzzy NMI of one word from its memberships, for tests:
+ * gold and system memberships of @instances instances, of which the first
+ * @gold_instances are the gold ones (the rest: extra instances).
+ */
+TAGEVAL_EXPORT int tageval_clustering_fuzzy_table(const struct tageval_membership *gold,
+						  size_t ngold,
+						  const struct tageval_membership *sys, size_t nsys,
+						  size_t instances, size_t gold_instances,
+						  enum tageval_normalizer normalizer,
+						  struct tageval_clustering_figures *out);
 
 /* ------------------------------------------------- supervised WSI evaluation */
 

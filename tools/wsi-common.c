@@ -152,6 +152,33 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 		printf("%s: %.*f\n", cols[i].head, digits, get(t, cols[i].offset));
 }
 
+/* One counted note when lines with several labels were read as one: the
+ * SemEval-2010 rule (every line's first label, weights cut off) or, for the
+ * SemEval-2007 F-score, the gold line's first label and the system's
+ * label(s) of largest weight. */
+static void reduction_note(const char *prog, int rule2007, const struct tageval_wsi *wsi,
+			   const char *clusters, const char *gold)
+{
+	struct tageval_wsi_counts c;
+	tageval_wsi_counts(wsi, &c);
+	if (c.gold_multi + c.system_multi == 0)
+		return;
+	fprintf(stderr, "%s: note: ", prog);
+	if (c.gold_multi)
+		fprintf(stderr, "%zu line%s of %s", c.gold_multi, c.gold_multi == 1 ? "" : "s",
+			tools_file_name(gold));
+	if (c.gold_multi && c.system_multi)
+		fprintf(stderr, " and ");
+	if (c.system_multi)
+		fprintf(stderr, "%zu line%s of %s", c.system_multi,
+			c.system_multi == 1 ? "" : "s", tools_file_name(clusters));
+	fprintf(stderr, " ha%s several labels; read as %s\n",
+		c.gold_multi + c.system_multi == 1 ? "s" : "ve",
+		rule2007 ? "one (the gold's first label, the system's label(s) of largest weight:"
+			   " the SemEval-2007 rule)"
+			 : "their first label, weights ignored (the SemEval-2010 rule)");
+}
+
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_PAIRED, OPT_BETA };
 
 int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
@@ -253,6 +280,7 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
 			ignored == 1 ? "s" : "", tools_file_name(gold));
+	reduction_note(prog, tool->kind == WSI_FSCORE && !paired, wsi, clusters, gold);
 	if (json)
 		print_json(res, o.pos, per_word, ignored);
 	else

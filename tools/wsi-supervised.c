@@ -268,6 +268,13 @@ int main(int argc, char **argv)
 			prog, tageval_wsi_ignored(wsi), tageval_wsi_ignored(wsi) == 1 ? "" : "s",
 			tools_file_name(clusters), tageval_wsi_ignored(wsi) == 1 ? "s" : "",
 			tools_file_name(gold));
+	struct tageval_wsi_counts counts;
+	tageval_wsi_counts(wsi, &counts);
+	if (counts.gold_weighted)
+		fprintf(stderr, "%s: note: %zu line%s of %s carr%s weights; gold weights are ignored "
+			"(each of a line's n labels counts 1/n, the SemEval-2010 rule)\n",
+			prog, counts.gold_weighted, counts.gold_weighted == 1 ? "" : "s",
+			tools_file_name(gold), counts.gold_weighted == 1 ? "ies" : "y");
 	/* mean recall, and the sample variance (n - 1) in percent squared, as
 	 * the SemEval-2010 tables print it */
 	double mean = gsl_stats_mean(recalls, 1, n);

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The shared body of bcubed, nmi and ari: read the clusters and the gold
+ * key, evaluate every selected word, print a table or JSON.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clustering-common.h"
+#include "tageval.h"
+#include "tools-common.h"
+
+struct column {
+	const char *head; /* text */
+	const char *json; /* member */
+	size_t offset;    /* of a double in struct tageval_clustering_figures */
+};
+
+#define COL(h, field) { h, #field, offsetof(struct tageval_clustering_figures, field) }
+
+static const struct column bcubed_cols[] = {
+	COL("B-cubed F-score", bcubed_fscore),
+	COL("precision", bcubed_precision),
+	COL("recall", bcubed_recall),
+};
+static const struct column nmi_cols[] = {
+	COL("NMI", nmi),
+	COL("AMI", ami),
+};
+static const struct column ari_cols[] = {
+	COL("ARI", ari),
+	COL("Rand", rand),
+	COL("Fowlkes-Mallows", fowlkes_mallows),
+};
+
+static const char *const normalizer_names[] = { "default", "arithmetic", "geometric", "min",
+						"max" };
+
+static double get(const struct tageval_clustering_figures *f, size_t offset)
+{
+	double v;
+	memcpy(&v, (const char *)f + offset, sizeof v);
+	return v;
+}
+
+static void usage(const struct clustering_tool *tool, FILE *fp)
+{
+	fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
+		"Files: 'word instance label[/weight] ...' lines, in any order; the\n"
+		"system's clusters first, the gold key second.\n"
+		"\n"
+		"      --pos=POS             only the words whose name ends in '.POS' (n, v, ...);\n"
+		"                            all (default) for every word\n"
+		"      --per-word            one table row per target word\n"
+		"      --digits=N            decimals in the text output (default 3)\n"
+		"      --format=FORMAT       text (default) or json\n"
+		"%s"
+		"  -h, --help                show this help and exit\n"
+		"  -V, --version             show the version and exit\n"
+		"\n"
+		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
+		"See %s(1) and tageval-formats(5).\n",
+		tool->name, tool->summary,
+		tool->kind == CLUSTERING_NMI
+			? "      --normalizer=NAME     arithmetic, geometric, min or max: the mean of\n"
+			  "                            the two entropies that divides the mutual\n"
+			  "                            information (default: arithmetic when crisp,\n"
+			  "                            max when fuzzy)\n"
+			: "",
+		tool->name);
+}
+
+static void json_number(double v)
+{
+	if (isnan(v))
+		printf("null");
+	else
+		printf("%.17g", v);
+}
+
+static void json_figures(const struct tageval_clustering_figures *f, const struct column *cols,
+			 size_t ncol, const char *extra)
+{
+	printf("{\"instances\":%zu", f->instances);
+	for (size_t i = 0; i < ncol; i++) {
+		printf(",\"%s\":", cols[i].json);
+		json_number(get(f, cols[i].offset));
+	}
+	printf("%s}", extra ? extra : "");
+}
+
+static void print_row(const char *name, int wname, const struct tageval_clustering_figures *f,
+		      const struct column *cols, size_t ncol, int digits)
+{
+	printf("%-*s %9zu", wname, name, f->instances);
+	for (size_t i = 0; i < ncol; i++) {
+		int w = (int)strlen(cols[i].head);
+		if (w < digits + 2)
+			w = digits + 2;
+		double v = get(f, cols[i].offset);
+		if (isnan(v))
+			printf("  %*s", w, "-");
+		else
+			printf("  %*.*f", w, digits, v);
+	}
+	printf("\n");
+}
+
+enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER };
+
+int clustering_tool_main(const struct clustering_tool *tool, int argc, char **argv)
+{
+	const struct option longopts[] = {
+		{ "pos", required_argument, NULL, OPT_POS },
+		{ "per-word", no_argument, NULL, OPT_PER_WORD },
+		{ "digits", required_argument, NULL, OPT_DIGITS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ tool->kind == CLUSTERING_NMI ? "normalizer" : NULL, required_argument, NULL,
+		  OPT_NORMALIZER },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = tool->name;
+	struct tageval_clustering_options o;
+	tageval_clustering_options_init(&o);
+	if (tool->kind == CLUSTERING_ARI)
+		o.mode = TAGEVAL_CLUSTERING_CRISP;
+	o.metrics = tool->kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
+		    : tool->kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
+						    : TAGEVAL_CLUSTERING_PAIRS;
+	int per_word = 0, json = 0, digits = 3, c;
+	char *end;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POS:
+			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
+				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			o.pos = optarg;
+			break;
+		case OPT_PER_WORD:
+			per_word = 1;
+			break;
+		case OPT_DIGITS: {
+			errno = 0;
+			long d = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || d < 0 || d > 17) {
+				tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			digits = (int)d;
+			break;
+		}
+		case OPT_FORMAT:
+			if (tools_parse_format(prog, optarg, &json))
+				return EXIT_INVALID_USAGE;
+			break;
+		case OPT_NORMALIZER: {
+			size_t i = 1;
+			while (i < 5 && strcmp(optarg, normalizer_names[i]) != 0)
+				i++;
+			if (i == 5) {
+				tools_usage_error(prog, "invalid normalizer \"%s\" (arithmetic, "
+							"geometric, min or max)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			o.normalizer = (enum tageval_normalizer)i;
+			break;
+		}
+		case 'h':
+			usage(tool, stdout);
+			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		case 'V':
+			return tools_version(prog);
+		default:
+			return tools_option_error(prog, c, argv);
+		}
+	}
+	if (argc - optind != 2) {
+		tools_usage_error(prog, argc - optind < 2 ? "missing operand: CLUSTERS and GOLD "
+							     "are required"
+							   : "too many operands");
+		return EXIT_INVALID_USAGE;
+	}
+	const char *clusters = argv[optind], *gold = argv[optind + 1];
+	if (strcmp(clusters, "-") == 0 && strcmp(gold, "-") == 0) {
+		tools_usage_error(prog, "only one file can be read from standard input ('-')");
+		return EXIT_INVALID_USAGE;
+	}
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_wsi *wsi = tageval_wsi_new();
+	struct tageval_clustering_result *res = NULL;
+	if (wsi == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out;
+	}
+	if (tageval_wsi_read_gold(wsi, gold, &err) ||
+	    tageval_wsi_read_clusters(wsi, clusters, &err) ||
+	    tageval_clustering_evaluate(wsi, &o, &res, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	int fuzzy = tageval_clustering_result_fuzzy(res);
+	struct tageval_wsi_counts counts;
+	tageval_wsi_counts(wsi, &counts);
+	/* in the fuzzy metrics the extra instances take part */
+	size_t ignored = tageval_wsi_ignored(wsi) - (fuzzy ? counts.extra : 0);
+	if (ignored)
+		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
+			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
+			ignored == 1 ? "s" : "", tools_file_name(gold));
+	if (fuzzy && counts.extra)
+		fprintf(stderr, "%s: note: %zu line%s of %s name%s instance%s of a gold word that "
+				"%s lacks; counted as in the SemEval-2013 scorers\n",
+			prog, counts.extra, counts.extra == 1 ? "" : "s", tools_file_name(clusters),
+			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s",
+			tools_file_name(gold));
+	size_t repeated = tageval_clustering_result_repeated(res);
+	if (repeated)
+		fprintf(stderr, "%s: note: %zu line%s give%s a label twice; read as the SemEval-2013 "
+				"scorers do (the label once, every membership of the line 1)\n",
+			prog, repeated, repeated == 1 ? "" : "s", repeated == 1 ? "s" : "");
+	if (!fuzzy && counts.gold_multi + counts.system_multi) {
+		fprintf(stderr, "%s: note: ", prog);
+		if (counts.gold_multi)
+			fprintf(stderr, "%zu line%s of %s", counts.gold_multi,
+				counts.gold_multi == 1 ? "" : "s", tools_file_name(gold));
+		if (counts.gold_multi && counts.system_multi)
+			fprintf(stderr, " and ");
+		if (counts.system_multi)
+			fprintf(stderr, "%zu line%s of %s", counts.system_multi,
+				counts.system_multi == 1 ? "" : "s", tools_file_name(clusters));
+		fprintf(stderr, " ha%s several labels; read as the label of largest weight\n",
+			counts.gold_multi + counts.system_multi == 1 ? "s" : "ve");
+	}
+	const struct column *cols = tool->kind == CLUSTERING_BCUBED ? bcubed_cols
+				    : tool->kind == CLUSTERING_NMI  ? nmi_cols
+								    : ari_cols;
+	size_t ncol = tool->kind == CLUSTERING_NMI ? 2 : 3;
+	const char *mode = fuzzy ? "fuzzy" : "crisp";
+	const char *averaging = fuzzy ? "word-mean" : "instance-weighted";
+	enum tageval_normalizer norm = o.normalizer;
+	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
+		norm = fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
+	size_t nw = tageval_clustering_result_words(res);
+	if (json) {
+		char extra[160];
+		snprintf(extra, sizeof extra, ",\"mode\":\"%s\",\"averaging\":\"%s\"%s%s%s", mode,
+			 averaging, tool->kind == CLUSTERING_NMI ? ",\"normalizer\":\"" : "",
+			 tool->kind == CLUSTERING_NMI ? normalizer_names[norm] : "",
+			 tool->kind == CLUSTERING_NMI ? "\"" : "");
+		printf("{\"pos\":");
+		tools_json_string(stdout, o.pos ? o.pos : "all");
+		printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
+		json_figures(tageval_clustering_result_total(res), cols, ncol, extra);
+		if (tool->kind != CLUSTERING_BCUBED && !fuzzy) {
+			printf(",\"pooled\":");
+			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL);
+		}
+		printf(",\"per_word\":{");
+		for (size_t i = 0; i < nw; i++) {
+			if (i)
+				putchar(',');
+			tools_json_string(stdout, tageval_clustering_result_word(res, i));
+			putchar(':');
+			json_figures(tageval_clustering_result_figures(res, i), cols, ncol, NULL);
+		}
+		printf("}}\n");
+	} else {
+		int wname = 6;
+		for (size_t i = 0; per_word && i < nw; i++) {
+			int len = (int)strlen(tageval_clustering_result_word(res, i));
+			if (len > wname)
+				wname = len;
+		}
+		printf("%-*s %9s", wname, "word", "instances");
+		for (size_t i = 0; i < ncol; i++) {
+			int w = (int)strlen(cols[i].head);
+			if (w < digits + 2)
+				w = digits + 2;
+			printf("  %*s", w, cols[i].head);
+		}
+		printf("\n");
+		for (size_t i = 0; per_word && i < nw; i++)
+			print_row(tageval_clustering_result_word(res, i), wname,
+				  tageval_clustering_result_figures(res, i), cols, ncol, digits);
+		const struct tageval_clustering_figures *t = tageval_clustering_result_total(res);
+		print_row("total", wname, t, cols, ncol, digits);
+		if (tool->kind != CLUSTERING_BCUBED && !fuzzy)
+			print_row("pooled", wname, tageval_clustering_result_pooled(res), cols, ncol,
+				  digits);
+		printf("\n%s (%s), total: %s%s%s\n",
+		       fuzzy ? "fuzzy" : "crisp",
+		       fuzzy ? "SemEval-2013 Task 13, graded memberships"
+			     : "one label per line, the one of largest weight",
+		       fuzzy ? "mean over words" : "instance-weighted mean over words",
+		       tool->kind == CLUSTERING_NMI ? ", normalizer " : "",
+		       tool->kind == CLUSTERING_NMI ? normalizer_names[norm] : "");
+		for (size_t i = 0; i < ncol; i++) {
+			double v = get(t, cols[i].offset);
+			if (isnan(v))
+				printf("%s: undefined\n", cols[i].head);
+			else
+				printf("%s: %.*f\n", cols[i].head, digits, v);
+		}
+	}
+	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+out:
+	tageval_clustering_result_free(res);
+	tageval_wsi_free(wsi);
+	return status;
+}
