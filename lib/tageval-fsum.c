@@ -12,7 +12,10 @@
  * (a chunk then holds less than 2^33 * 2^29 = 2^62 in magnitude), and when
  * the result is read.  No term is ever rounded, so the sum is the exact
  * sum of the terms, rounded once (to nearest, ties to even) when read.
- * An add costs a few integer operations, whatever the terms.
+ * An add costs a few integer operations, whatever the terms; a zero costs
+ * nothing, and an integer term of magnitude up to 2^31 (a count, a score of
+ * 0 or 1) goes to a plain 64-bit integer (|ints| < 2^31 * 2^29 = 2^60
+ * between carries), which joins the chunks at each carry.
  */
 #include <math.h>
 #include <string.h>
@@ -37,14 +40,45 @@ static void normalize(int64_t *c)
 	}
 }
 
+/* Adds the integer @v (|v| < 2^63) to the chunks: 1 is bit 1074, i.e.
+ * bit 18 of chunk 33. */
+static void add_int(int64_t *c, int64_t v)
+{
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	uint64_t lo = (u & MASK32) << 18; /* < 2^50 */
+	uint64_t hi = (u >> 32) << 18;    /* < 2^50 */
+	int64_t d0 = (int64_t)(lo & MASK32);
+	int64_t d1 = (int64_t)(lo >> 32) + (int64_t)(hi & MASK32);
+	int64_t d2 = (int64_t)(hi >> 32);
+	if (v < 0) {
+		c[33] -= d0;
+		c[34] -= d1;
+		c[35] -= d2;
+	} else {
+		c[33] += d0;
+		c[34] += d1;
+		c[35] += d2;
+	}
+}
+
 void tv_fsum_carry(struct tv_fsum *f)
 {
+	add_int(f->c, f->ints);
+	f->ints = 0;
 	normalize(f->c);
 	f->pending = 0;
 }
 
 void tv_fsum_add(struct tv_fsum *f, double x)
 {
+	if (x == 0.0)
+		return;
+	if (x >= -0x1p31 && x <= 0x1p31 && x == (double)(int64_t)x) {
+		f->ints += (int64_t)x;
+		if (++f->pending >= TV_FSUM_LAZY)
+			tv_fsum_carry(f);
+		return;
+	}
 	uint64_t bits;
 	memcpy(&bits, &x, sizeof bits);
 	unsigned e = (unsigned)(bits >> 52) & 0x7ffu;
@@ -82,6 +116,7 @@ void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g)
 	tv_fsum_carry(f);
 	int64_t c[TV_FSUM_CHUNKS];
 	memcpy(c, g->c, sizeof c);
+	add_int(c, g->ints);
 	normalize(c);
 	for (size_t i = 0; i < TV_FSUM_CHUNKS; i++)
 		f->c[i] += c[i];
@@ -117,6 +152,7 @@ double tv_fsum_result(const struct tv_fsum *f)
 		return NAN;
 	int64_t c[TV_FSUM_CHUNKS];
 	memcpy(c, f->c, sizeof c);
+	add_int(c, f->ints);
 	normalize(c);
 	double sign = 1.0;
 	if (c[TV_FSUM_CHUNKS - 1] < 0) {

@@ -194,6 +194,7 @@ int tv_scale_weights(double *w, size_t n);
 
 struct tv_fsum {
 	int64_t c[TV_FSUM_CHUNKS];
+	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
 	uint32_t pending;
 	uint32_t nonfinite;
 };
