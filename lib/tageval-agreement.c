@@ -263,14 +263,24 @@ struct item_sum {
 	double selfsq;   /* sum over the annotations of |P_c|^2 */
 };
 
-/* Running sums over a set of items (with integer weights for the bootstrap). */
+/*
+ * Running sums over a set of items (with integer weights for the bootstrap).
+ * The fractional ones are exact (tv_fsum), so that the order of the items
+ * does not change a bit: sum_a, sum_do, selfsq, and the marginals of each
+ * touched leaf (msum[pos * (m + 1)]: all annotators, then one per
+ * annotator), which finish() copies into marg and margc.
+ */
 struct acc {
 	size_t m, ntags;
 	double items, annotations, complete;
-	double sum_a, sum_do, selfsq;
+	struct tv_fsum sum_a, sum_do, selfsq;
 	double *marg;    /* [tag] */
 	double *margc;   /* [annotator * ntags + tag] */
 	uint32_t *stamp, *touched;
+	uint32_t *pos;   /* [tag]: its place in touched */
+	struct tv_fsum *msum;
+	size_t msumcap;
+	int oom;
 	size_t ntouched;
 	uint32_t gen;
 };
@@ -324,8 +334,10 @@ static int acc_init(struct acc *ac, size_t m, size_t ntags)
 	ac->margc = calloc(n * m, sizeof *ac->margc);
 	ac->stamp = calloc(n, sizeof *ac->stamp);
 	ac->touched = malloc(n * sizeof *ac->touched);
+	ac->pos = malloc(n * sizeof *ac->pos);
 	ac->gen = 1;
-	return ac->marg && ac->margc && ac->stamp && ac->touched ? TAGEVAL_OK : TAGEVAL_ENOMEM;
+	return ac->marg && ac->margc && ac->stamp && ac->touched && ac->pos ? TAGEVAL_OK
+									 : TAGEVAL_ENOMEM;
 }
 
 static void acc_free(struct acc *ac)
@@ -334,6 +346,8 @@ static void acc_free(struct acc *ac)
 	free(ac->margc);
 	free(ac->stamp);
 	free(ac->touched);
+	free(ac->pos);
+	free(ac->msum);
 }
 
 /* Clears the sums; the dense vectors are reset where they were touched. */
@@ -351,7 +365,9 @@ static void acc_reset(struct acc *ac)
 		ac->gen = 1;
 	}
 	ac->items = ac->annotations = ac->complete = 0.0;
-	ac->sum_a = ac->sum_do = ac->selfsq = 0.0;
+	tv_fsum_init(&ac->sum_a);
+	tv_fsum_init(&ac->sum_do);
+	tv_fsum_init(&ac->selfsq);
 }
 
 /* The entries of annotation @r as a (leaf, p) array. */
@@ -465,9 +481,10 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 	ac->items += w;
 	ac->annotations += w * s->m;
 	ac->complete += s->m == ac->m ? w : 0.0;
-	ac->sum_a += w * s->a;
-	ac->sum_do += w * s->dobs;
-	ac->selfsq += w * s->selfsq;
+	tv_fsum_add(&ac->sum_a, w * s->a);
+	tv_fsum_add(&ac->sum_do, w * s->dobs);
+	tv_fsum_add(&ac->selfsq, w * s->selfsq);
+	size_t stride = ac->m + 1;
 	for (size_t c = 0; c < ac->m; c++) {
 		const struct tv_rec *r = rec_of(a, c, s->item);
 		if (r == NULL)
@@ -475,15 +492,22 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 		struct tv_leafp one;
 		size_t n;
 		const struct tv_leafp *e = entries(a, r, &one, &n);
-		double *mc = ac->margc + c * ac->ntags;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t l = e[i].leaf;
 			if (ac->stamp[l] != ac->gen) {
+				if (tv_grow((void **)&ac->msum, &ac->msumcap,
+					    (ac->ntouched + 1) * stride, sizeof *ac->msum)) {
+					ac->oom = 1;
+					return;
+				}
+				memset(ac->msum + ac->ntouched * stride, 0, stride * sizeof *ac->msum);
 				ac->stamp[l] = ac->gen;
+				ac->pos[l] = (uint32_t)ac->ntouched;
 				ac->touched[ac->ntouched++] = l;
 			}
-			ac->marg[l] += w * e[i].p;
-			mc[l] += w * e[i].p;
+			struct tv_fsum *ms = ac->msum + ac->pos[l] * stride;
+			tv_fsum_add(&ms[0], w * e[i].p);
+			tv_fsum_add(&ms[1 + c], w * e[i].p);
 		}
 	}
 }
@@ -498,9 +522,16 @@ static int by_mixkey(const void *x, const void *y)
 }
 
 static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
-		   struct sweep_ws *ws, const struct acc *ac, struct tageval_agreement_figures *f)
+		   struct sweep_ws *ws, struct acc *ac, struct tageval_agreement_figures *f)
 {
 	memset(f, 0, sizeof *f);
+	size_t stride = ac->m + 1;
+	for (size_t i = 0; i < ac->ntouched; i++) {
+		uint32_t l = ac->touched[i];
+		ac->marg[l] = tv_fsum_result(&ac->msum[i * stride]);
+		for (size_t c = 0; c < ac->m; c++)
+			ac->margc[c * ac->ntags + l] = tv_fsum_result(&ac->msum[i * stride + 1 + c]);
+	}
 	f->items = (size_t)ac->items;
 	f->annotations = (size_t)ac->annotations;
 	f->complete = (size_t)ac->complete;
@@ -518,12 +549,17 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 	for (size_t i = 0; i < nt && !tree; i++)
 		tree = inner(g, ac->touched[i]);
 	if (!tree) {
-		/* leaves only: sums over them */
+		/* leaves only: sums over them, exact (tv_fsum) */
+		struct tv_fsum fsq, fpe;
+		tv_fsum_init(&fsq);
+		tv_fsum_init(&fpe);
 		for (size_t i = 0; i < nt; i++) {
 			double v = ac->marg[ac->touched[i]];
-			sumsq += v * v;
-			pr_e += (v / n) * (v / n);
+			tv_fsum_add(&fsq, v * v);
+			tv_fsum_add(&fpe, (v / n) * (v / n));
 		}
+		sumsq = tv_fsum_result(&fsq);
+		pr_e = tv_fsum_result(&fpe);
 		nt = 0;
 	}
 	/* the touched tags in key order, for the sweeps */
@@ -541,7 +577,7 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 			e[i].wa = e[i].wb = ac->marg[e[i].tag] / n;
 		pr_e = sweep(g, e, nt, ws->st);
 	}
-	f->pr_a = ac->sum_a / ac->items;
+	f->pr_a = tv_fsum_result(&ac->sum_a) / ac->items;
 	f->pr_e = pr_e;
 	if (1.0 - pr_e < TV_EPS)
 		f->kappa_undefined = TAGEVAL_UNDEFINED_CHANCE;
@@ -555,10 +591,11 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 			for (size_t d = c + 1; d < ac->m; d++) {
 				const double *x = ac->margc + c * ac->ntags;
 				const double *y = ac->margc + d * ac->ntags;
-				double s = 0.0;
+				struct tv_fsum s;
+				tv_fsum_init(&s);
 				for (size_t i = 0; !tree && i < ac->ntouched; i++) {
 					uint32_t l = ac->touched[i];
-					s += (x[l] / ac->items) * (y[l] / ac->items);
+					tv_fsum_add(&s, (x[l] / ac->items) * (y[l] / ac->items));
 				}
 				for (size_t i = 0; tree && i < nt; i++) {
 					uint32_t l = e[i].tag;
@@ -566,8 +603,9 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 					e[i].wb = y[l] / ac->items;
 				}
 				if (tree)
-					s = sweep(g, e, nt, ws->st);
-				sep += s;
+					sep += sweep(g, e, nt, ws->st);
+				else
+					sep += tv_fsum_result(&s);
 				pairs++;
 			}
 		f->pr_e_separate = sep / (double)pairs;
@@ -580,8 +618,8 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 	}
 	/* alpha: D_e from |sum P|^2 - sum |P|^2, the inner products of all
 	 * ordered pairs of distinct annotations */
-	f->d_o = ac->sum_do / n;
-	f->d_e = 1.0 - (sumsq - ac->selfsq) / (n * (n - 1.0));
+	f->d_o = tv_fsum_result(&ac->sum_do) / n;
+	f->d_e = 1.0 - (sumsq - tv_fsum_result(&ac->selfsq)) / (n * (n - 1.0));
 	if (f->d_e < TV_EPS)
 		f->alpha_undefined = TAGEVAL_UNDEFINED_NO_SPREAD;
 	else
@@ -646,6 +684,8 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 				accumulate(a, ac, &used[i], (double)count[i]);
 		struct tageval_agreement_figures f;
 		finish(a, g, ws, ac, &f);
+		if (ac->oom)
+			break;
 		for (int which = 0; which < 3; which++) {
 			int undefined;
 			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
@@ -659,7 +699,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	ag->confidence = o->confidence;
 	free(count);
 	gsl_rng_free(rng);
-	return TAGEVAL_OK;
+	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
 }
 
 int tageval_agreement_compute(const struct tageval_annotations *a,
@@ -750,8 +790,16 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 			nused++;
 		}
 		finish(a, &g, &ws, &lex, &ag->lex[l]);
+		if (lex.oom) {
+			rc = tv_nomem(err);
+			goto out;
+		}
 	}
 	finish(a, &g, &ws, &pooled, &ag->pooled);
+	if (pooled.oom) {
+		rc = tv_nomem(err);
+		goto out;
+	}
 	if (nused == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
 			      "no item annotated by two or more annotators");
@@ -807,7 +855,8 @@ double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_
 			       size_t *used, size_t *left_out)
 {
 	TV_NULL_RET(ag, NAN);
-	double sum = 0.0;
+	struct tv_fsum sum; /* exact: the lexelts' order does not matter */
+	tv_fsum_init(&sum);
 	size_t n = 0, out = 0;
 	for (size_t i = 0; i < ag->nlex; i++) {
 		int undefined;
@@ -815,7 +864,7 @@ double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_
 		if (undefined)
 			out++;
 		else {
-			sum += v;
+			tv_fsum_add(&sum, v);
 			n++;
 		}
 	}
@@ -823,7 +872,7 @@ double tageval_agreement_macro(const struct tageval_agreement *ag, enum tageval_
 		*used = n;
 	if (left_out)
 		*left_out = out;
-	return n ? sum / (double)n : NAN;
+	return n ? tv_fsum_result(&sum) / (double)n : NAN;
 }
 
 size_t tageval_agreement_single(const struct tageval_agreement *ag, size_t annotator)

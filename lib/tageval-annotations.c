@@ -258,6 +258,10 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		a->weights[d] = a->weights[i];
 		d++;
 	}
+	/* scaled by the power of two of the largest weight: the sum cannot
+	 * overflow, and the ratios w / total do not change */
+	if (weighted)
+		tv_scale_weights(a->weights, d);
 	double total = 0.0;
 	for (size_t i = 0; i < d; i++)
 		total += weighted ? a->weights[i] : 1.0;

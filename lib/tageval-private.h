@@ -212,6 +212,42 @@ char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char
 /* Parses a weight: a finite decimal number >= 0; returns 0 on success, -1 if invalid. */
 int tv_parse_weight(const char *s, double *out);
 
+/*
+ * Scales the weights @w[0..n) of one line by the power of two of the
+ * largest (exact: the ratios do not change), so that their sum cannot
+ * overflow; returns the exponent e to multiply back (ldexp(sum, e)), 0
+ * when every weight is 0.
+ */
+int tv_scale_weights(double *w, size_t n);
+
+/* ------------------------------------------------------------ exact sums */
+
+/*
+ * An exactly rounded sum (as Python's math.fsum), whatever the order of
+ * the terms: see tageval-fsum.c.  536 bytes; zeroed by tv_fsum_init (or
+ * by calloc / memset).  A NaN or infinite term makes the result NaN.
+ */
+#define TV_FSUM_CHUNKS 67
+#define TV_FSUM_LAZY (1u << 29)
+
+struct tv_fsum {
+	int64_t c[TV_FSUM_CHUNKS];
+	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
+	uint32_t pending;
+	uint32_t nonfinite;
+};
+
+void tv_fsum_init(struct tv_fsum *f);
+void tv_fsum_add(struct tv_fsum *f, double x);
+/* Adds the terms of @g to @f. */
+void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g);
+/* Propagates the pending carries (done by tv_fsum_add when needed). */
+void tv_fsum_carry(struct tv_fsum *f);
+/* The sum rounded to nearest, ties to even. */
+double tv_fsum_result(const struct tv_fsum *f);
+/* The exactly rounded sum of @x[0..n). */
+double tv_fsum_array(const double *x, size_t n);
+
 /* ------------------------------------------------------------ inventory internals */
 
 #define TV_NONE UINT32_MAX

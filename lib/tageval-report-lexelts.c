@@ -33,7 +33,10 @@ static int non_sense(const struct tageval_inventory *inv, uint32_t tag)
 
 /* Scratch space sized to the inventory's tags. */
 struct scratch {
-	double *acc;       /* weight per tag */
+	uint32_t *slot;    /* tag -> 1 + its place in touched, 0 = no weight */
+	struct tv_fsum *acc; /* the weights of the touched tags, exact (any order of the instances gives the same bits) */
+	size_t acccap;
+	int oom;
 	uint32_t *stamp;   /* tag -> generation */
 	uint32_t gen;
 	uint32_t *touched; /* tags with a weight */
@@ -42,6 +45,30 @@ struct scratch {
 	size_t stackcap;
 	size_t ntags;
 };
+
+/* Adds @v to the weight of tag @t. */
+static void acc_add(struct scratch *s, uint32_t t, double v)
+{
+	if (s->slot[t] == 0) {
+		if (tv_grow((void **)&s->acc, &s->acccap, s->ntouched + 1, sizeof *s->acc)) {
+			s->oom = 1;
+			return;
+		}
+		tv_fsum_init(&s->acc[s->ntouched]);
+		s->touched[s->ntouched++] = t;
+		s->slot[t] = (uint32_t)s->ntouched;
+	}
+	tv_fsum_add(&s->acc[s->slot[t] - 1], v);
+}
+
+/* The weights of the touched tags into @buf (in the order of touched); clears them. */
+static void acc_take(struct scratch *s, double *buf)
+{
+	for (size_t k = 0; k < s->ntouched; k++) {
+		buf[k] = tv_fsum_result(&s->acc[k]);
+		s->slot[s->touched[k]] = 0;
+	}
+}
 
 static void next_gen(struct scratch *s)
 {
@@ -108,9 +135,7 @@ static size_t add_instance(const struct tageval_inventory *inv, const struct tag
 		if (s->stamp[t] == s->gen)
 			continue;
 		s->stamp[t] = s->gen;
-		if (s->acc[t] == 0.0)
-			s->touched[s->ntouched++] = t;
-		s->acc[t] += 1.0 / (double)d;
+		acc_add(s, t, 1.0 / (double)d);
 	}
 	return d;
 }
@@ -129,10 +154,7 @@ static int by_weight(const void *a, const void *b)
  */
 static double take_entropy(struct scratch *s, double *buf)
 {
-	for (size_t k = 0; k < s->ntouched; k++) {
-		buf[k] = s->acc[s->touched[k]];
-		s->acc[s->touched[k]] = 0.0;
-	}
+	acc_take(s, buf);
 	qsort(buf, s->ntouched, sizeof *buf, by_weight);
 	double h = tageval_entropy(buf, s->ntouched);
 	s->ntouched = 0;
@@ -184,6 +206,8 @@ static int analyse(struct tageval_report *r, size_t l, const struct groups *test
 		if (train)
 			for (uint32_t k = train->off[l]; k < train->off[l + 1]; k++)
 				add_instance(inv, r->train, train->idx[k], coarse, s, 1);
+		if (s->oom)
+			return TAGEVAL_ENOMEM;
 		if (!coarse) {
 			/* the tags seen: their trees are the lexelt's senses */
 			size_t cap = 0, mcap = 0;
@@ -217,23 +241,23 @@ static int analyse(struct tageval_report *r, size_t l, const struct groups *test
 		if (add_instance(inv, r->train, train->idx[k], 0, s, 0) != 1)
 			continue;
 		uint32_t t = r->train->tags[in->tags];
-		if (s->acc[t] == 0.0)
-			s->touched[s->ntouched++] = t;
-		s->acc[t] += 1.0;
+		acc_add(s, t, 1.0);
 	}
+	if (s->oom)
+		return TAGEVAL_ENOMEM;
+	acc_take(s, buf);
 	double best = 0.0;
 	for (size_t k = 0; k < s->ntouched; k++)
-		if (s->acc[s->touched[k]] > best)
-			best = s->acc[s->touched[k]];
+		if (buf[k] > best)
+			best = buf[k];
 	for (size_t k = 0; k < s->ntouched; k++) {
 		uint32_t t = s->touched[k];
-		if (s->acc[t] == best) {
+		if (buf[k] == best) {
 			if (tv_grow((void **)&lx->common, &ncommon_cap, lx->ncommon + 1,
 				    sizeof *lx->common))
 				return TAGEVAL_ENOMEM;
 			lx->common[lx->ncommon++] = t;
 		}
-		s->acc[t] = 0.0;
 	}
 	s->ntouched = 0;
 	lx->pub.commonest = lx->ncommon;
@@ -329,11 +353,11 @@ static int build(struct tageval_report *r, struct tv_intern *names, uint32_t **t
 		return TAGEVAL_ENOMEM;
 	/* scratch sized to the tags of both keys */
 	s->ntags = r->inv->tags.n;
-	s->acc = calloc(s->ntags ? s->ntags : 1, sizeof *s->acc);
+	s->slot = calloc(s->ntags ? s->ntags : 1, sizeof *s->slot);
 	s->stamp = calloc(s->ntags ? s->ntags : 1, sizeof *s->stamp);
 	s->touched = malloc((s->ntags ? s->ntags : 1) * sizeof *s->touched);
 	*buf = malloc((s->ntags ? s->ntags : 1) * sizeof **buf);
-	if (!s->acc || !s->stamp || !s->touched || !*buf)
+	if (!s->slot || !s->stamp || !s->touched || !*buf)
 		return TAGEVAL_ENOMEM;
 	for (size_t l = 0; l < nlex; l++)
 		if ((rc = analyse(r, l, gt, r->train ? gtr : NULL, s, *buf)))
@@ -365,6 +389,7 @@ int tv_report_lexelts(struct tageval_report *r, struct tageval_error *err)
 	free(gt.idx);
 	free(gtr.off);
 	free(gtr.idx);
+	free(s.slot);
 	free(s.acc);
 	free(s.stamp);
 	free(s.touched);

@@ -43,15 +43,17 @@ int tv_report_push_subset(struct tageval_report *r, const char *name,
 	s->pub.kind = kind;
 	s->pub.items = n;
 	/* lexelts, and their entropies weighted by the subset's items */
-	double hf = 0.0, hc = 0.0;
+	struct tv_fsum hf, hc; /* exact: the members' order does not matter */
+	tv_fsum_init(&hf);
+	tv_fsum_init(&hc);
 	if (++r->lexgen == 0) {
 		memset(r->lexmark, 0, r->nlex * sizeof *r->lexmark);
 		r->lexgen = 1;
 	}
 	for (size_t k = 0; k < n; k++) {
 		uint32_t i = member[k], l = r->inst_lexelt[i];
-		hf += r->lex[l].pub.fine_entropy;
-		hc += r->lex[l].pub.coarse_entropy;
+		tv_fsum_add(&hf, r->lex[l].pub.fine_entropy);
+		tv_fsum_add(&hc, r->lex[l].pub.coarse_entropy);
 		if (r->lexmark[l] != r->lexgen) {
 			r->lexmark[l] = r->lexgen;
 			s->pub.lexelts++;
@@ -62,8 +64,8 @@ int tv_report_push_subset(struct tageval_report *r, const char *name,
 				s->total[g][1] += 1.0;
 		}
 	}
-	s->pub.fine_entropy = n ? hf / (double)n : NAN;
-	s->pub.coarse_entropy = n ? hc / (double)n : NAN;
+	s->pub.fine_entropy = n ? tv_fsum_result(&hf) / (double)n : NAN;
+	s->pub.coarse_entropy = n ? tv_fsum_result(&hc) / (double)n : NAN;
 	r->nsub++;
 	return TAGEVAL_OK;
 }

@@ -257,7 +257,7 @@ static int freeze(struct tageval_report *r)
 	return TAGEVAL_OK;
 }
 
-static double *cell_at(const struct tageval_report *r, const struct tv_system *s, size_t sub,
+static struct tv_fsum *cell_at(const struct tageval_report *r, const struct tv_system *s, size_t sub,
 		       size_t g, int minimal)
 {
 	return s->cell + ((sub * r->ngran + g) * 2 + (minimal ? 1 : 0)) * 2;
@@ -274,12 +274,12 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	size_t i = ev->index; /* a scored answer is in the key */
 	int single = (r->single[i] >> g) & 1u;
 	for (uint32_t k = r->inst_off[i]; k < r->inst_off[i + 1]; k++) {
-		double *c = cell_at(r, r->cur, r->inst_sub[k], g, 0);
-		c[0] += ev->score;
-		c[1] += ev->attempted;
+		struct tv_fsum *c = cell_at(r, r->cur, r->inst_sub[k], g, 0);
+		tv_fsum_add(&c[0], ev->score);
+		tv_fsum_add(&c[1], ev->attempted);
 		if (single) {
-			c[2] += ev->score;
-			c[3] += ev->attempted;
+			tv_fsum_add(&c[2], ev->score);
+			tv_fsum_add(&c[3], ev->attempted);
 		}
 	}
 }
@@ -587,9 +587,9 @@ int tageval_report_cell(const struct tageval_report *r, size_t subset, size_t sy
 	TV_NULL_RET(out, TAGEVAL_EINVAL);
 	if (subset >= r->nsub || system >= r->nsys || g >= r->ngran)
 		return TAGEVAL_EINVAL;
-	const double *c = cell_at(r, &r->sys[system], subset, g, minimal);
-	out->correct = c[0];
-	out->attempted = c[1];
+	const struct tv_fsum *c = cell_at(r, &r->sys[system], subset, g, minimal);
+	out->correct = tv_fsum_result(&c[0]);
+	out->attempted = tv_fsum_result(&c[1]);
 	out->total = r->sub[subset].total[g][minimal ? 1 : 0];
 	out->precision = ratio(out->correct, out->attempted);
 	out->recall = ratio(out->correct, out->total);

@@ -26,11 +26,12 @@ struct tv_subset {
 	double total[TV_MAX_GRAN][2]; /* items counted, [granularity][minimal] */
 };
 
-/* A system's sums: cell[((subset * ngran + g) * 2 + minimal) * 2 + {0 correct, 1 attempted}] */
+/* A system's sums: cell[((subset * ngran + g) * 2 + minimal) * 2 + {0 correct, 1 attempted}],
+ * exact (tv_fsum), so that the order of the answers does not change a bit */
 struct tv_system {
 	char *name;
 	int baseline;
-	double *cell;
+	struct tv_fsum *cell;
 	struct tageval_score score[TV_MAX_GRAN];
 };
 

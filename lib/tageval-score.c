@@ -37,6 +37,8 @@ struct tageval_scorer {
 	const struct tageval_key *key;
 	struct tageval_score_options opts;
 	struct tageval_score totals;
+	/* totals.correct and totals.attempted, exactly: any line order gives the same bits */
+	struct tv_fsum correct, attempted;
 	/* the effective key: tags after the filter, coarse and dedup steps */
 	struct einst *inst;
 	uint32_t *pool;
@@ -46,6 +48,7 @@ struct tageval_scorer {
 	/* per-line scratch */
 	struct guess *g;
 	size_t ng, gcap;
+	int gscale;         /* the line's weights are scaled by 2^-gscale */
 	uint32_t *mark;     /* tag id -> 1 + position in g, valid when markgen matches */
 	uint32_t *markgen;
 	size_t markcap;
@@ -91,6 +94,8 @@ void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score 
 		return;
 	}
 	*out = s->totals;
+	out->correct = tv_fsum_result(&s->correct);
+	out->attempted = tv_fsum_result(&s->attempted);
 }
 
 /* Marks tag ids seen on the current line; grows with the inventory. */
@@ -353,6 +358,18 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 	if (!all_weighted)
 		for (size_t i = 0; i < s->ng; i++)
 			s->g[i].w = 1.0;
+	/* scaled by the power of two of the largest, so that no sum of them
+	 * overflows (a/1e308 b/1e308 is a/0.5 b/0.5) */
+	double max = 0.0;
+	for (size_t i = 0; i < s->ng; i++)
+		if (s->g[i].w > max)
+			max = s->g[i].w;
+	s->gscale = 0;
+	if (max > 0.0) {
+		frexp(max, &s->gscale);
+		for (size_t i = 0; i < s->ng; i++)
+			s->g[i].w = ldexp(s->g[i].w, -s->gscale);
+	}
 	return TAGEVAL_OK;
 }
 
@@ -430,13 +447,18 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 	}
 	if ((rc = merge_guesses(s, r, err)))
 		return rc;
+	/* the weights are scaled by 2^-gscale: their sum cannot overflow */
 	double total = 0.0;
 	for (size_t i = 0; i < s->ng; i++)
 		total += s->g[i].w;
-	if (!s->opts.conjunctive && total > 1.0) {
+	if (!s->opts.conjunctive && ldexp(total, s->gscale) > 1.0) {
 		for (size_t i = 0; i < s->ng; i++)
 			s->g[i].w /= total;
 		total = 1.0;
+	} else {
+		for (size_t i = 0; i < s->ng; i++)
+			s->g[i].w = ldexp(s->g[i].w, s->gscale);
+		total = ldexp(total, s->gscale);
 	}
 	struct einst *e = &s->inst[inst];
 	const uint32_t *keytags = key_tags(s, e);
@@ -470,8 +492,8 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 	}
 	e->state = ST_USED;
 	s->totals.scored++;
-	s->totals.correct += score;
-	s->totals.attempted += total;
+	tv_fsum_add(&s->correct, score);
+	tv_fsum_add(&s->attempted, total);
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
@@ -882,8 +904,8 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 		score = 1.0;
 	e->state = ST_USED;
 	s->totals.scored++;
-	s->totals.correct += score;
-	s->totals.attempted += 1.0;
+	tv_fsum_add(&s->correct, score);
+	tv_fsum_add(&s->attempted, 1.0);
 	s->added++;
 	if (s->opts.on_answer) {
 		struct tageval_answer_event ev = {

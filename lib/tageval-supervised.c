@@ -335,12 +335,71 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
 
 /* ------------------------------------------------------------ drawn splits */
 
+/*
+ * The draws must not depend on the order of the lines: the words are drawn
+ * for in bytewise order of their names, and each word's instances are
+ * shuffled from the bytewise order of their ids.
+ */
+struct canon {
+	uint32_t *words; /* word ids, by name */
+	uint32_t *inst;  /* like s->order, each word's instances by id */
+};
+
+struct named_id {
+	const char *name;
+	uint32_t id;
+};
+
+static int by_named_id(const void *a, const void *b)
+{
+	return strcmp(((const struct named_id *)a)->name, ((const struct named_id *)b)->name);
+}
+
+/* Sorts @ids[0..n) by their names in @names; @tmp: room for n. */
+static void sort_ids(uint32_t *ids, size_t n, const struct tv_intern *names,
+		     struct named_id *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct named_id){ tv_intern_str(names, ids[i]), ids[i] };
+	qsort(tmp, n, sizeof *tmp, by_named_id);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = tmp[i].id;
+}
+
+static int canon_make(const struct tageval_supervised *s, struct canon *c)
+{
+	const struct tageval_wsi *w = s->w;
+	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
+	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
+	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
+	struct named_id *tmp = malloc((big ? big : 1) * sizeof *tmp);
+	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
+		free(tmp);
+		return TAGEVAL_ENOMEM;
+	}
+	for (size_t i = 0; i < nw; i++)
+		c->words[i] = (uint32_t)i;
+	sort_ids(c->words, nw, &w->words, tmp);
+	memcpy(c->inst, s->order, w->n * sizeof *c->inst);
+	for (size_t word = 0; word < nw; word++)
+		sort_ids(c->inst + s->start[word], s->start[word + 1] - s->start[word], &w->ids,
+			 tmp);
+	free(tmp);
+	return TAGEVAL_OK;
+}
+
+static void canon_free(struct canon *c)
+{
+	free(c->words);
+	free(c->inst);
+}
+
 /* The instances of @word in a random order, into @tmp; returns their number. */
-static size_t shuffled(const struct tageval_supervised *s, size_t word, gsl_rng *rng,
-		       uint32_t *tmp)
+static size_t shuffled(const struct tageval_supervised *s, const struct canon *c, size_t word,
+		       gsl_rng *rng, uint32_t *tmp)
 {
 	size_t n = s->start[word + 1] - s->start[word];
-	memcpy(tmp, s->order + s->start[word], n * sizeof *tmp);
+	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
 	gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
 	return n;
 }
@@ -368,15 +427,17 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
-	if (rng == NULL || tmp == NULL || fold == NULL) {
+	struct canon c = { 0 };
+	if (rng == NULL || tmp == NULL || fold == NULL || canon_make(s, &c)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	gsl_rng_set(rng, seed);
-	for (size_t word = 0; word < w->words.n; word++) {
+	for (size_t wi = 0; wi < w->words.n; wi++) {
+		size_t word = c.words[wi];
 		if (!s->selected[word])
 			continue;
-		size_t n = shuffled(s, word, rng, tmp);
+		size_t n = shuffled(s, &c, word, rng, tmp);
 		for (size_t i = 0; i < n; i++)
 			fold[tmp[i]] = (uint32_t)(i % k);
 	}
@@ -403,6 +464,7 @@ out:
 		gsl_rng_free(rng);
 	free(tmp);
 	free(fold);
+	canon_free(&c);
 	return rc;
 }
 
@@ -420,7 +482,8 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
-	if (rng == NULL || tmp == NULL) {
+	struct canon c = { 0 };
+	if (rng == NULL || tmp == NULL || canon_make(s, &c)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -431,10 +494,11 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 			rc = tv_nomem(err);
 			goto out;
 		}
-		for (size_t word = 0; word < w->words.n; word++) {
+		for (size_t wi = 0; wi < w->words.n; wi++) {
+			size_t word = c.words[wi];
 			if (!s->selected[word])
 				continue;
-			size_t n = shuffled(s, word, rng, tmp);
+			size_t n = shuffled(s, &c, word, rng, tmp);
 			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
 			for (size_t i = 0; i < n; i++)
 				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
@@ -447,6 +511,7 @@ out:
 	if (rng)
 		gsl_rng_free(rng);
 	free(tmp);
+	canon_free(&c);
 	return rc;
 }
 
@@ -463,7 +528,11 @@ static int by_cluster_sense(const void *a, const void *b)
 	const struct triple *x = a, *y = b;
 	if (x->cluster != y->cluster)
 		return x->cluster < y->cluster ? -1 : 1;
-	return (x->sense > y->sense) - (x->sense < y->sense);
+	if (x->sense != y->sense)
+		return x->sense < y->sense ? -1 : 1;
+	/* the values last: equal cells are then summed in an order that does
+	 * not depend on the order of the lines */
+	return (x->v > y->v) - (x->v < y->v);
 }
 
 struct sense_name {
@@ -809,6 +878,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	/* 1. the senses of the mapping instances, in bytewise order, and the
 	 *    clusters they use */
 	size_t ns = 0, nk = 0, nmap = 0;
+	int frac = 0; /* a fractional contribution: the sums depend on their order */
 	for (uint32_t p = first; p < last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_MAPPING)
@@ -829,8 +899,12 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		if (nl > 1 && g->sys_n > 0)
+			frac = 1;
 		for (uint32_t c = 0; c < g->sys_n; c++) {
 			uint32_t cl = sys[c].label;
+			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52)
+				frac = 1;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
 				x->crow[cl] = (uint32_t)nk++;
@@ -843,8 +917,12 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	for (size_t i = 0; i < ns; i++)
 		x->slocal[x->names[i].id] = (uint32_t)i;
 	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
-	 *    the mapping data itself (otherwise a sorted list of triples) */
-	int dense = nk * ns <= 4 * nmap + 64;
+	 *    the mapping data itself (otherwise a sorted list of triples).
+	 *    Sums of integers are exact in any order; with fractional weights
+	 *    the triples are sorted, values included, and summed in that order
+	 *    (the row sums too, as triples of sense TV_NONE), so that the
+	 *    order of the lines does not change a bit of the result. */
+	int dense = !frac && nk * ns <= 4 * nmap + 64;
 	size_t cells = dense ? nk * ns : 0;
 	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
 		return TAGEVAL_ENOMEM;
@@ -864,7 +942,13 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t k = x->crow[e->label];
 			double v = e->w / (double)nl;
-			rowsum[k] += e->w;
+			if (dense) {
+				rowsum[k] += e->w;
+			} else {
+				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
+					return TAGEVAL_ENOMEM;
+				x->tr[x->ntr++] = (struct triple){ k, TV_NONE, e->w };
+			}
 			for (uint32_t j = 0; j < nl; j++) {
 				uint32_t sense = x->slocal[lab[j]];
 				if (dense) {
@@ -883,8 +967,10 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
 		size_t m = 0;
 		for (size_t i = 0; i < x->ntr; i++) {
-			if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
-			    x->tr[m - 1].sense == x->tr[i].sense)
+			if (x->tr[i].sense == TV_NONE)
+				rowsum[x->tr[i].cluster] += x->tr[i].v; /* last in their row */
+			else if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
+				 x->tr[m - 1].sense == x->tr[i].sense)
 				x->tr[m - 1].v += x->tr[i].v;
 			else
 				x->tr[m++] = x->tr[i];

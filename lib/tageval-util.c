@@ -89,3 +89,18 @@ char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char
 		field[i + 2] = (char *)(uintptr_t)tags[i];
 	return field;
 }
+
+int tv_scale_weights(double *w, size_t n)
+{
+	double max = 0.0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i] > max)
+			max = w[i];
+	if (!(max > 0.0))
+		return 0;
+	int e;
+	frexp(max, &e); /* max = f * 2^e, 0.5 <= f < 1 */
+	for (size_t i = 0; i < n; i++)
+		w[i] = ldexp(w[i], -e);
+	return e;
+}

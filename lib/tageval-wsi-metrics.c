@@ -3,7 +3,9 @@
  * The metrics of one word's contingency table, given as its non-zero cells:
  * V-measure (Rosenberg & Hirschberg), the SemEval-2010 paired F-score and
  * the SemEval-2007 F-score, purity and entropy.  Each is a single pass over
- * the cells and the marginals.
+ * the cells and the marginals.  The sums of logarithms are exact (tv_fsum):
+ * the order of the cells, which follows the order of the input lines, does
+ * not change a bit of the result (the counts are integers, summed exactly).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,26 +28,32 @@ static double pairs(double n)
 void tv_wsi_metrics_2010(const struct tv_cells *t, double beta, struct tageval_wsi_figures *f)
 {
 	double N = t->total;
-	double hc = 0.0, hk = 0.0, hck = 0.0, hkc = 0.0;
+	struct tv_fsum shc, shk, shck, shkc;
+	tv_fsum_init(&shc);
+	tv_fsum_init(&shk);
+	tv_fsum_init(&shck);
+	tv_fsum_init(&shkc);
 	double cluster_pairs = 0.0, class_pairs = 0.0, common = 0.0;
 	for (size_t c = 0; c < t->nclass; c++) {
-		hc -= xlogx_ratio(t->class_n[c], N);
+		tv_fsum_add(&shc, -xlogx_ratio(t->class_n[c], N));
 		class_pairs += pairs(t->class_n[c]);
 	}
 	for (size_t k = 0; k < t->ncluster; k++) {
-		hk -= xlogx_ratio(t->cluster_n[k], N);
+		tv_fsum_add(&shk, -xlogx_ratio(t->cluster_n[k], N));
 		cluster_pairs += pairs(t->cluster_n[k]);
 	}
 	for (size_t i = 0; i < t->ncell; i++) {
 		double n = t->n[i];
 		double nk = t->cluster_n[t->k[i]], nc = t->class_n[t->c[i]];
-		hck -= n / N * log(n / nk);
-		hkc -= n / N * log(n / nc);
+		tv_fsum_add(&shck, -(n / N * log(n / nk)));
+		tv_fsum_add(&shkc, -(n / N * log(n / nc)));
 		if (n == 1.0 && nk == 1.0 && nc == 1.0)
 			common += 1.0; /* alone in its cluster and its class: the self pair */
 		else
 			common += n * (n - 1.0) / 2.0;
 	}
+	double hc = tv_fsum_result(&shc), hk = tv_fsum_result(&shk);
+	double hck = tv_fsum_result(&shck), hkc = tv_fsum_result(&shkc);
 	f->instances = (size_t)N;
 	f->clusters = (double)t->ncluster;
 	f->classes = (double)t->nclass;
@@ -78,20 +86,44 @@ int tv_wsi_metrics_2007(const struct tv_cells *t, double *scratch, struct tageva
 			best_f[c] = fij;
 		if (n > best_n[k])
 			best_n[k] = n;
-		ent[k] += n / nk * log(n / nk);
 	}
-	double fs = 0.0, pur = 0.0, en = 0.0;
+	/* ent[k], exact: the cells come grouped by cluster (see struct tv_cells);
+	 * one or two terms need no accumulator, their sum is rounded once */
+	struct tv_fsum acc;
+	for (size_t i = 0; i < t->ncell;) {
+		uint32_t k = t->k[i];
+		double nk = t->cluster_n[k];
+		size_t j = i;
+		while (j < t->ncell && t->k[j] == k)
+			j++;
+		double a = t->n[i] / nk * log(t->n[i] / nk);
+		if (j - i == 1) {
+			ent[k] = a;
+		} else if (j - i == 2) {
+			ent[k] = a + t->n[i + 1] / nk * log(t->n[i + 1] / nk);
+		} else {
+			tv_fsum_init(&acc);
+			for (size_t m = i; m < j; m++)
+				tv_fsum_add(&acc, t->n[m] / nk * log(t->n[m] / nk));
+			ent[k] = tv_fsum_result(&acc);
+		}
+		i = j;
+	}
+	struct tv_fsum fs, pur, en;
+	tv_fsum_init(&fs);
+	tv_fsum_init(&pur);
+	tv_fsum_init(&en);
 	double logq = log((double)t->nclass);
 	for (size_t c = 0; c < t->nclass; c++)
-		fs += t->class_n[c] / N * best_f[c];
+		tv_fsum_add(&fs, t->class_n[c] / N * best_f[c]);
 	for (size_t k = 0; k < t->ncluster; k++) {
-		pur += best_n[k] / N;
+		tv_fsum_add(&pur, best_n[k] / N);
 		if (t->nclass > 1)
-			en += t->cluster_n[k] / N * (-ent[k] / logq);
+			tv_fsum_add(&en, t->cluster_n[k] / N * (-ent[k] / logq));
 	}
-	f->fscore = fs;
-	f->purity = pur;
-	f->entropy = en;
+	f->fscore = tv_fsum_result(&fs);
+	f->purity = tv_fsum_result(&pur);
+	f->entropy = tv_fsum_result(&en);
 	f->clusters_2007 = (double)t->ncluster;
 	return TAGEVAL_OK;
 }

@@ -7,7 +7,8 @@
 
 struct tv_cells {
 	size_t ncell;
-	const uint32_t *k, *c;    /* cluster and class of each cell (dense indices) */
+	const uint32_t *k, *c;    /* cluster and class of each cell (dense indices); the cells
+				   * of a cluster are next to one another */
 	const double *n;          /* its count, > 0 */
 	size_t ncluster, nclass;
 	const double *cluster_n;  /* marginals */

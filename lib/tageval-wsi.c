@@ -832,6 +832,11 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	}
 	struct tageval_wsi_figures *tot = &r->total;
 	double N = 0.0;
+	/* the weighted sums, exact: the order of the words does not matter */
+	enum { S_H, S_C, S_V, S_PP, S_PR, S_PF, S_F, S_PUR, S_ENT, S_N };
+	struct tv_fsum sum[S_N];
+	for (int i = 0; i < S_N; i++)
+		tv_fsum_init(&sum[i]);
 	for (size_t word = 0; word < nw; word++) {
 		const char *name = tv_intern_str(&w->words, (uint32_t)word);
 		if (!tv_wsi_pos_match(name, o.pos))
@@ -861,16 +866,25 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 		tot->clusters += f->clusters;
 		tot->clusters_2007 += f->clusters_2007;
 		tot->classes += f->classes;
-		tot->homogeneity += wn * f->homogeneity;
-		tot->completeness += wn * f->completeness;
-		tot->v_measure += wn * f->v_measure;
-		tot->paired_precision += wn * f->paired_precision;
-		tot->paired_recall += wn * f->paired_recall;
-		tot->paired_fscore += wn * f->paired_fscore;
-		tot->fscore += wn * f->fscore;
-		tot->purity += wn * f->purity;
-		tot->entropy += wn * f->entropy;
+		tv_fsum_add(&sum[S_H], wn * f->homogeneity);
+		tv_fsum_add(&sum[S_C], wn * f->completeness);
+		tv_fsum_add(&sum[S_V], wn * f->v_measure);
+		tv_fsum_add(&sum[S_PP], wn * f->paired_precision);
+		tv_fsum_add(&sum[S_PR], wn * f->paired_recall);
+		tv_fsum_add(&sum[S_PF], wn * f->paired_fscore);
+		tv_fsum_add(&sum[S_F], wn * f->fscore);
+		tv_fsum_add(&sum[S_PUR], wn * f->purity);
+		tv_fsum_add(&sum[S_ENT], wn * f->entropy);
 	}
+	tot->homogeneity = tv_fsum_result(&sum[S_H]);
+	tot->completeness = tv_fsum_result(&sum[S_C]);
+	tot->v_measure = tv_fsum_result(&sum[S_V]);
+	tot->paired_precision = tv_fsum_result(&sum[S_PP]);
+	tot->paired_recall = tv_fsum_result(&sum[S_PR]);
+	tot->paired_fscore = tv_fsum_result(&sum[S_PF]);
+	tot->fscore = tv_fsum_result(&sum[S_F]);
+	tot->purity = tv_fsum_result(&sum[S_PUR]);
+	tot->entropy = tv_fsum_result(&sum[S_ENT]);
 	if (r->nwords == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
 		goto out;

@@ -449,6 +449,10 @@ static const struct {
 	{ NULL, "a/0.3 b/0.1", "a", 0.75 },
 	/* 3e-300 / 4e-300 = 3/4 */
 	{ NULL, "a/1e-300 b/3e-300", "b", 0.75 },
+	/* 1e308 + 1e308 would overflow; the weights are scaled first: 1/2 each */
+	{ NULL, "a/1e308 b/1e308", "a", 0.5 },
+	/* 1.5e308 / (1.5e308 + 0.5e308) = 3/4 */
+	{ NULL, "a/1.5e308 b/0.5e308", "a", 0.75 },
 	/* a zero weight: all mass on b */
 	{ NULL, "a/0 b/2", "b", 1.0 },
 	{ NULL, "a/0 b/2", "a", 0.0 },
@@ -509,9 +513,6 @@ static const struct {
 	{ "w 1 a b/x\n", 0, 1, "invalid weight \"b/x\"" },
 	{ "w 1 a/0 b/0\n", 0, 1, "the weights of \"w 1\" do not have a positive finite sum" },
 	{ "w 1 a\nw 2 a/0\n", 0, 2, "the weights of \"w 2\" do not have a positive finite sum" },
-	/* 1e308 + 1e308 overflows */
-	{ "w 1 a/1e308 b/1e308\n", 0, 1,
-	  "the weights of \"w 1\" do not have a positive finite sum" },
 	{ "w 1 a/1 b/1 a/2\n", 0, 1, "tag \"a\" repeated on a weighted line" },
 	/* "w 1 a\n" = 6 bytes, then "w 2 b", NUL, "c\n": 14 bytes */
 	{ "w 1 a\nw 2 b\0c\n", 14, 2, "NUL byte" },

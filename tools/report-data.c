@@ -87,7 +87,7 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 
 static void json_number(FILE *fp, double v)
 {
-	if (isnan(v))
+	if (!isfinite(v))
 		fputs("null", fp);
 	else
 		fprintf(fp, "%.17g", v);

@@ -113,8 +113,13 @@ static void print_json(const char *answers, const char *key,
 	tools_json_string(stdout, answers);
 	printf(",\"key\":");
 	tools_json_string(stdout, key);
-	printf(",\"correct\":%.17g,\"attempted\":%.17g,\"total\":%.17g,\"precision\":",
-	       s->correct, s->attempted, s->total);
+	printf(",\"correct\":");
+	tools_json_number(stdout, s->correct);
+	printf(",\"attempted\":");
+	tools_json_number(stdout, s->attempted);
+	printf(",\"total\":");
+	tools_json_number(stdout, s->total);
+	printf(",\"precision\":");
 	tools_json_ratio(stdout, s->correct, s->attempted);
 	printf(",\"recall\":");
 	tools_json_ratio(stdout, s->correct, s->total);

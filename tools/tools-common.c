@@ -49,7 +49,15 @@ void tools_json_ratio(FILE *fp, double num, double den)
 	if (den == 0.0)
 		fputs("null", fp);
 	else
-		fprintf(fp, "%.17g", num / den);
+		tools_json_number(fp, num / den);
+}
+
+void tools_json_number(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.17g", v);
+	else
+		fputs("null", fp);
 }
 
 /* The length of the UTF-8 sequence at @p (1 to 4 bytes), 0 if it is not one. */

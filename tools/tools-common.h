@@ -23,8 +23,12 @@ void tools_usage_error(const char *prog, const char *fmt, ...)
  */
 void tools_format_ratio(char *buf, size_t size, int prec, double num, double den);
 
-/* Writes num/den as a JSON number, or null when den is 0. */
+/* Writes num/den as a JSON number, or null when den is 0 or the ratio is
+ * not finite (JSON has no NaN or infinity). */
 void tools_json_ratio(FILE *fp, double num, double den);
+
+/* Writes @v as a JSON number ("%.17g"), or null when it is not finite. */
+void tools_json_number(FILE *fp, double v);
 
 /* Writes a JSON string literal; a byte that is not part of valid UTF-8 is
  * written as \ufffd (the replacement character). */

@@ -67,13 +67,28 @@ static void usage(const struct wsi_tool *tool, FILE *fp)
 
 static void json_figures(const struct tageval_wsi_figures *f)
 {
-	printf("{\"instances\":%zu,\"clusters\":%.17g,\"clusters_2007\":%.17g,\"classes\":%.17g,"
-	       "\"v_measure\":%.17g,\"homogeneity\":%.17g,\"completeness\":%.17g,"
-	       "\"fscore\":%.17g,\"purity\":%.17g,\"entropy\":%.17g,"
-	       "\"paired_precision\":%.17g,\"paired_recall\":%.17g,\"paired_fscore\":%.17g}",
-	       f->instances, f->clusters, f->clusters_2007, f->classes, f->v_measure,
-	       f->homogeneity, f->completeness, f->fscore, f->purity, f->entropy,
-	       f->paired_precision, f->paired_recall, f->paired_fscore);
+	/* JSON has no NaN or infinity: such a figure is null */
+	const struct {
+		const char *name;
+		double v;
+	} fig[] = { { "clusters", f->clusters },
+		    { "clusters_2007", f->clusters_2007 },
+		    { "classes", f->classes },
+		    { "v_measure", f->v_measure },
+		    { "homogeneity", f->homogeneity },
+		    { "completeness", f->completeness },
+		    { "fscore", f->fscore },
+		    { "purity", f->purity },
+		    { "entropy", f->entropy },
+		    { "paired_precision", f->paired_precision },
+		    { "paired_recall", f->paired_recall },
+		    { "paired_fscore", f->paired_fscore } };
+	printf("{\"instances\":%zu", f->instances);
+	for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) {
+		printf(",\"%s\":", fig[i].name);
+		tools_json_number(stdout, fig[i].v);
+	}
+	putchar('}');
 }
 
 static void print_json(const struct tageval_wsi_result *r, const char *pos, int per_word,

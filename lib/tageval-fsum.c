@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Exactly rounded sums (as Python's math.fsum), so that a total does not
+ * depend on the order of its terms.
+ *
+ * A finite double is m * 2^(p - 1074) with m < 2^53 an integer and
+ * 0 <= p <= 2045 (p = biased exponent - 1, or 0 for subnormals).  The
+ * accumulator is that fixed-point number, 2^-1074 being its unit, kept in
+ * 32-bit digits of base 2^32 stored in signed 64-bit chunks: an add puts
+ * m << (p % 32) into chunks p / 32 .. p / 32 + 2, each receiving less
+ * than 2^32, and the carries are propagated only every TV_FSUM_LAZY adds
+ * (a chunk then holds less than 2^33 * 2^29 = 2^62 in magnitude), and when
+ * the result is read.  No term is ever rounded, so the sum is the exact
+ * sum of the terms, rounded once (to nearest, ties to even) when read.
+ * An add costs a few integer operations, whatever the terms; a zero costs
+ * nothing, and an integer term of magnitude up to 2^31 (a count, a score of
+ * 0 or 1) goes to a plain 64-bit integer (|ints| < 2^31 * 2^29 = 2^60
+ * between carries), which joins the chunks at each carry.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tageval-private.h"
+
+#define MASK32 UINT64_C(0xffffffff)
+#define BASE 4294967296.0
+
+void tv_fsum_init(struct tv_fsum *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+/* Propagates the carries: every chunk but the last in [0, 2^32). */
+static void normalize(int64_t *c)
+{
+	for (size_t i = 0; i + 1 < TV_FSUM_CHUNKS; i++) {
+		int64_t low = (int64_t)((uint64_t)c[i] & MASK32);
+		c[i + 1] += (c[i] - low) / (int64_t)4294967296;
+		c[i] = low;
+	}
+}
+
+/* Adds the integer @v (|v| < 2^63) to the chunks: 1 is bit 1074, i.e.
+ * bit 18 of chunk 33. */
+static void add_int(int64_t *c, int64_t v)
+{
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	uint64_t lo = (u & MASK32) << 18; /* < 2^50 */
+	uint64_t hi = (u >> 32) << 18;    /* < 2^50 */
+	int64_t d0 = (int64_t)(lo & MASK32);
+	int64_t d1 = (int64_t)(lo >> 32) + (int64_t)(hi & MASK32);
+	int64_t d2 = (int64_t)(hi >> 32);
+	if (v < 0) {
+		c[33] -= d0;
+		c[34] -= d1;
+		c[35] -= d2;
+	} else {
+		c[33] += d0;
+		c[34] += d1;
+		c[35] += d2;
+	}
+}
+
+void tv_fsum_carry(struct tv_fsum *f)
+{
+	add_int(f->c, f->ints);
+	f->ints = 0;
+	normalize(f->c);
+	f->pending = 0;
+}
+
+void tv_fsum_add(struct tv_fsum *f, double x)
+{
+	if (x == 0.0)
+		return;
+	if (x >= -0x1p31 && x <= 0x1p31 && x == (double)(int64_t)x) {
+		f->ints += (int64_t)x;
+		if (++f->pending >= TV_FSUM_LAZY)
+			tv_fsum_carry(f);
+		return;
+	}
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	unsigned e = (unsigned)(bits >> 52) & 0x7ffu;
+	if (e == 0x7ffu) {
+		f->nonfinite = 1;
+		return;
+	}
+	uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+	unsigned p = 0;
+	if (e != 0) {
+		m |= UINT64_C(1) << 52;
+		p = e - 1;
+	}
+	unsigned i = p >> 5, sh = p & 31u;
+	uint64_t lo = (m & MASK32) << sh; /* < 2^63 */
+	uint64_t hi = (m >> 32) << sh;    /* < 2^52 */
+	int64_t d0 = (int64_t)(lo & MASK32);
+	int64_t d1 = (int64_t)(lo >> 32) + (int64_t)(hi & MASK32);
+	int64_t d2 = (int64_t)(hi >> 32);
+	if (bits >> 63) {
+		f->c[i] -= d0;
+		f->c[i + 1] -= d1;
+		f->c[i + 2] -= d2;
+	} else {
+		f->c[i] += d0;
+		f->c[i + 1] += d1;
+		f->c[i + 2] += d2;
+	}
+	if (++f->pending >= TV_FSUM_LAZY)
+		tv_fsum_carry(f);
+}
+
+void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g)
+{
+	tv_fsum_carry(f);
+	int64_t c[TV_FSUM_CHUNKS];
+	memcpy(c, g->c, sizeof c);
+	add_int(c, g->ints);
+	normalize(c);
+	for (size_t i = 0; i < TV_FSUM_CHUNKS; i++)
+		f->c[i] += c[i];
+	f->pending = 1;
+	f->nonfinite |= g->nonfinite;
+}
+
+/* Bits [pos, pos + 64) of the normalized magnitude @c. */
+static uint64_t window(const int64_t *c, unsigned pos)
+{
+	unsigned i = pos >> 5, off = pos & 31u;
+	uint64_t c0 = (uint64_t)c[i];
+	uint64_t c1 = i + 1 < TV_FSUM_CHUNKS ? (uint64_t)c[i + 1] : 0;
+	uint64_t c2 = i + 2 < TV_FSUM_CHUNKS ? (uint64_t)c[i + 2] : 0;
+	if (off == 0)
+		return c0 | c1 << 32;
+	return c0 >> off | c1 << (32 - off) | c2 << (64 - off);
+}
+
+static unsigned bit_length(uint64_t v)
+{
+	unsigned n = 0;
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+double tv_fsum_result(const struct tv_fsum *f)
+{
+	if (f->nonfinite)
+		return NAN;
+	int64_t c[TV_FSUM_CHUNKS];
+	memcpy(c, f->c, sizeof c);
+	add_int(c, f->ints);
+	normalize(c);
+	double sign = 1.0;
+	if (c[TV_FSUM_CHUNKS - 1] < 0) {
+		for (size_t i = 0; i < TV_FSUM_CHUNKS; i++)
+			c[i] = -c[i];
+		normalize(c);
+		sign = -1.0;
+	}
+	size_t h = TV_FSUM_CHUNKS;
+	while (h > 0 && c[h - 1] == 0)
+		h--;
+	if (h == 0)
+		return 0.0;
+	h--;
+	/* the magnitude has L bits: bit L - 1 is its highest */
+	unsigned L = 32u * (unsigned)h + bit_length((uint64_t)c[h]);
+	if (L <= 53) {
+		/* exact: at most 53 bits, the unit being the smallest subnormal */
+		uint64_t v = (uint64_t)c[0] | (h >= 1 ? (uint64_t)c[1] << 32 : 0);
+		return sign * ldexp((double)v, -1074);
+	}
+	uint64_t w;
+	int sticky = 0;
+	if (L <= 64) {
+		uint64_t v = (uint64_t)c[0] | (h >= 1 ? (uint64_t)c[1] << 32 : 0);
+		w = v << (64 - L);
+	} else {
+		unsigned pos = L - 64;
+		w = window(c, pos);
+		unsigned i = pos >> 5, off = pos & 31u;
+		if (off && ((uint64_t)c[i] & ((UINT64_C(1) << off) - 1)))
+			sticky = 1;
+		for (unsigned j = 0; j < i && !sticky; j++)
+			sticky = c[j] != 0;
+	}
+	/* 53 bits of significand, then the 11 bits that are rounded away */
+	uint64_t mant = w >> 11, rest = w & 0x7ffu;
+	if (rest > 0x400u || (rest == 0x400u && (sticky || (mant & 1u))))
+		mant++;
+	return sign * ldexp((double)mant, (int)L - 53 - 1074);
+}
+
+double tv_fsum_array(const double *x, size_t n)
+{
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < n; i++)
+		tv_fsum_add(&f, x[i]);
+	return tv_fsum_result(&f);
+}

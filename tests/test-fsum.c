@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Exactly rounded sums (lib/tageval-fsum.c, built into this test) and the
+ * two findings of issue 17 they answer: weights whose sum overflows, and
+ * totals that changed with the order of the lines.  Every expected value is
+ * worked out in the comment beside it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-private.h"
+#include "test-common.h"
+
+static double sum_of(const double *x, size_t n)
+{
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < n; i++)
+		tv_fsum_add(&f, x[i]);
+	return tv_fsum_result(&f);
+}
+
+/*
+ * 0.1, 0.2 and 0.3 are the doubles
+ *   0.1000000000000000055511151231257827...
+ *   0.2000000000000000111022302462515654...
+ *   0.2999999999999999888977697537484345...
+ * whose exact sum is 0.6000000000000000055511151231257827.  The doubles
+ * around it are 0.5999999999999999777955395074968691 (0.6, 2.8e-17 below)
+ * and 0.6000000000000000888178419700125232 (8.3e-17 above): the sum is 0.6.
+ * In floating point (0.1 + 0.2) + 0.3 = 0.6000000000000001 but
+ * (0.3 + 0.2) + 0.1 = 0.6: the order changed the last digit.
+ */
+START_TEST(test_order)
+{
+	static const double v[3] = { 0.1, 0.2, 0.3 };
+	static const int perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+					{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	/* the naive sums do differ, or this test would show nothing */
+	ck_assert(v[0] + v[1] + v[2] != v[2] + v[1] + v[0]);
+	for (int p = 0; p < 6; p++) {
+		double x[3] = { v[perm[p][0]], v[perm[p][1]], v[perm[p][2]] };
+		ck_assert(sum_of(x, 3) == 0.6);
+	}
+}
+END_TEST
+
+START_TEST(test_exact_cases)
+{
+	/* 1e308 + 1e308 - 1e308: exactly 1e308 (the naive sum overflows to inf) */
+	double a[3] = { 1e308, 1e308, -1e308 };
+	ck_assert(sum_of(a, 3) == 1e308);
+	/* 1 + 1e100 + 1 - 1e100 = 2 (the naive sum is 0) */
+	double b[4] = { 1.0, 1e100, 1.0, -1e100 };
+	ck_assert(sum_of(b, 4) == 2.0);
+	/* the smallest subnormal twice: 2 * 2^-1074 = 2^-1073 */
+	double c[2] = { 0x1p-1074, 0x1p-1074 };
+	ck_assert(sum_of(c, 2) == 0x1p-1073);
+	/* 1 + 2^-53 lies halfway between 1 and 1 + 2^-52: ties to even, 1 */
+	double d[2] = { 1.0, 0x1p-53 };
+	ck_assert(sum_of(d, 2) == 1.0);
+	/* 1 + 2^-53 + 2^-106 is above the half: 1 + 2^-52 */
+	double e[3] = { 0x1p-106, 1.0, 0x1p-53 };
+	ck_assert(sum_of(e, 3) == 1.0 + 0x1p-52);
+	/* 1 + 3 * 2^-53 = 1 + 2^-52 + 2^-53: halfway, ties to even, 1 + 2^-51 */
+	double f[4] = { 0x1p-53, 1.0, 0x1p-53, 0x1p-53 };
+	ck_assert(sum_of(f, 4) == 1.0 + 0x1p-51);
+	/* 2^53 + 1 + 1 = 2^53 + 2 whatever the order (naively, 2^53 + 1 is 2^53) */
+	double g[3] = { 0x1p53, 1.0, 1.0 };
+	ck_assert(sum_of(g, 3) == 0x1p53 + 2.0);
+	/* negative: -1 - 2^-60 - 2^-60 = -(1 + 2^-59), which rounds to -1 */
+	double h[3] = { -0x1p-60, -1.0, -0x1p-60 };
+	ck_assert(sum_of(h, 3) == -1.0);
+	/* a sum that cancels to 0 is +0 */
+	double k[2] = { 0.1, -0.1 };
+	double z = sum_of(k, 2);
+	ck_assert(z == 0.0 && !signbit(z));
+	/* the largest double, and no terms at all */
+	double m[1] = { 0x1.fffffffffffffp1023 };
+	ck_assert(sum_of(m, 1) == 0x1.fffffffffffffp1023);
+	ck_assert(sum_of(NULL, 0) == 0.0);
+	/* a NaN term: NaN */
+	double n[2] = { 1.0, NAN };
+	ck_assert(isnan(sum_of(n, 2)));
+	/* one accumulator added to another: 0.1 + 0.2 + 0.3 again */
+	struct tv_fsum s, t;
+	tv_fsum_init(&s);
+	tv_fsum_init(&t);
+	tv_fsum_add(&s, 0.1);
+	tv_fsum_add(&t, 0.3);
+	tv_fsum_add(&t, 0.2);
+	tv_fsum_add_fsum(&s, &t);
+	ck_assert(tv_fsum_result(&s) == 0.6);
+	ck_assert(tv_fsum_array((const double[]){ 0.3, 0.1, 0.2 }, 3) == 0.6);
+}
+END_TEST
+
+/* Scores @answers against @key (fine); *correct and *attempted. */
+static void score(const char *key, const char *answers, double *correct, double *attempted)
+{
+	struct scored r;
+	score_strings(NULL, key, answers, TAGEVAL_FINE, 0, 0, &r);
+	ck_assert_int_eq(r.rc, 0);
+	*correct = r.total.correct;
+	*attempted = r.total.attempted;
+}
+
+/*
+ * a/1e308 b/1e308: the two weights sum to 2e308, beyond the largest double;
+ * normalised they are 1/2 each, so key tag a earns 0.5 of 1 attempted.
+ */
+START_TEST(test_overflowing_weights)
+{
+	double correct, attempted;
+	score("w 1 a\n", "w 1 a/1e308 b/1e308\n", &correct, &attempted);
+	ck_assert(correct == 0.5);
+	ck_assert(attempted == 1.0);
+	/* the same with the largest weights: a/1.7976931348623157e308 twice */
+	score("w 1 a\n", "w 1 b/1.7976931348623157e308 a/1.7976931348623157e308\n", &correct,
+	      &attempted);
+	ck_assert(correct == 0.5);
+	ck_assert(attempted == 1.0);
+	/* and 3:1 at that scale: a earns 3/4 */
+	score("w 1 a\n", "w 1 a/1.5e308 b/0.5e308\n", &correct, &attempted);
+	ck_assert(correct == 0.75);
+	ck_assert(attempted == 1.0);
+}
+END_TEST
+
+/*
+ * Three answers of weights 0.1, 0.2 and 0.3 on key tag a, in two orders:
+ * correct = attempted = the exact sum 0.1 + 0.2 + 0.3 rounded once, 0.6
+ * (see test_order); before, the first order gave 0.6000000000000001.
+ */
+START_TEST(test_scorer_order)
+{
+	const char *key = "w 1 a\nw 2 a\nw 3 a\n";
+	double c1, a1, c2, a2;
+	score(key, "w 1 a/0.1\nw 2 a/0.2\nw 3 a/0.3\n", &c1, &a1);
+	score(key, "w 3 a/0.3\nw 2 a/0.2\nw 1 a/0.1\n", &c2, &a2);
+	ck_assert(c1 == 0.6 && a1 == 0.6);
+	ck_assert(c2 == 0.6 && a2 == 0.6);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("fsum");
+	TCase *tc = tcase_create("fsum");
+	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_exact_cases);
+	tcase_add_test(tc, test_overflowing_weights);
+	tcase_add_test(tc, test_scorer_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(suite());
+}
