@@ -223,12 +223,15 @@ static double below(const struct tv_geom *g, uint32_t t, struct xd c)
  */
 static double sweep(const struct tv_geom *g, const struct mixent *e, size_t n, struct frame *st)
 {
-	double sum = 0.0;
+	/* the terms are exactly summed: the keys of tags outside the map, and the
+	 * preorder itself, follow the order of the lines */
+	struct tv_fsum sum;
+	tv_fsum_init(&sum);
 	size_t sp = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t t = e[i].tag;
 		if (t >= g->n) {
-			sum += e[i].wa * e[i].wb; /* a tree of one */
+			tv_fsum_add(&sum, e[i].wa * e[i].wb); /* a tree of one */
 			continue;
 		}
 		while (sp > 0 && e[i].key >= st[sp - 1].end)
@@ -238,11 +241,11 @@ static double sweep(const struct tv_geom *g, const struct mixent *e, size_t n, s
 			ca = st[sp - 1].ca;
 			cb = st[sp - 1].cb;
 		}
-		sum += e[i].wa * e[i].wb * g->s[t];
+		tv_fsum_add(&sum, e[i].wa * e[i].wb * g->s[t]);
 		if (e[i].wb != 0.0 && ca.m != 0.0)
-			sum += e[i].wb * below(g, t, ca);
+			tv_fsum_add(&sum, e[i].wb * below(g, t, ca));
 		if (e[i].wa != 0.0 && cb.m != 0.0)
-			sum += e[i].wa * below(g, t, cb);
+			tv_fsum_add(&sum, e[i].wa * below(g, t, cb));
 		if (g->end[t] > e[i].key + 1) {
 			st[sp].end = g->end[t];
 			st[sp].seg = g->seg[t];
@@ -251,7 +254,7 @@ static double sweep(const struct tv_geom *g, const struct mixent *e, size_t n, s
 			sp++;
 		}
 	}
-	return sum;
+	return tv_fsum_result(&sum);
 }
 
 /* What one used item contributes. */
@@ -395,16 +398,34 @@ static double dot(const struct tv_geom *g, struct sweep_ws *ws, const struct tv_
 {
 	size_t i = 0, j = 0, n = 0;
 	if (!any_inner(g, x, nx) && !any_inner(g, y, ny)) {
-		double s = 0.0;
+		/* leaf ids follow the order of the lines: two terms commute (a + b is
+		 * b + a), more are summed exactly so that the order does not matter */
+		double t0 = 0.0, t1 = 0.0;
+		size_t terms = 0;
+		struct tv_fsum f;
 		while (i < nx && j < ny) {
-			if (x[i].leaf < y[j].leaf)
+			if (x[i].leaf < y[j].leaf) {
 				i++;
-			else if (x[i].leaf > y[j].leaf)
+			} else if (x[i].leaf > y[j].leaf) {
 				j++;
-			else
-				s += x[i++].p * y[j++].p;
+			} else {
+				double t = x[i++].p * y[j++].p;
+				if (terms == 0) {
+					t0 = t;
+				} else if (terms == 1) {
+					t1 = t;
+				} else {
+					if (terms == 2) {
+						tv_fsum_init(&f);
+						tv_fsum_add(&f, t0);
+						tv_fsum_add(&f, t1);
+					}
+					tv_fsum_add(&f, t);
+				}
+				terms++;
+			}
 		}
-		return s;
+		return terms > 2 ? tv_fsum_result(&f) : t0 + t1;
 	}
 	if (nx > 1) {
 		memcpy(ws->x, x, nx * sizeof *x);

@@ -150,6 +150,15 @@ char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
 		buf[o++] = '\n';
 		end = start > 0 ? start - 1 : 0;
 	}
+	if ((o >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) ||
+	    (o >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)) {
+		/* a line that starts with the gzip magic or a byte-order mark came
+		 * first: a blank line keeps it from being read as the file's start,
+		 * as it was not forwards (buf has room: o <= size + 1) */
+		memmove(buf + 1, buf, o);
+		buf[0] = '\n';
+		o++;
+	}
 	out->data = buf;
 	out->size = o;
 	return buf;
