@@ -12,6 +12,54 @@
 
 #include "tools-common.h"
 
+/*
+ * The error of a formatted write that the stream does not remember: glibc's
+ * printf returns -1 (errno EOVERFLOW) when one call's output would pass
+ * INT_MAX bytes, without setting the stream's error indicator, so ferror()
+ * at the end cannot see it.  tools_printf() and tools_fprintf() keep it here
+ * until tools_close_stdout() (or tools_output_error()) reports and clears
+ * it.  This is the tools' state, not the library's.
+ */
+static int output_errno;
+
+static int checked(int r)
+{
+	if (r < 0 && !output_errno)
+		output_errno = errno ? errno : EIO;
+	return r;
+}
+
+int tools_vfprintf(FILE *fp, const char *fmt, va_list ap)
+{
+	errno = 0;
+	return checked(vfprintf(fp, fmt, ap));
+}
+
+int tools_fprintf(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = tools_vfprintf(fp, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int tools_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = tools_vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int tools_output_error(void)
+{
+	int e = output_errno;
+	output_errno = 0;
+	return e;
+}
+
 void tools_print_error(const char *prog, const struct tageval_error *err)
 {
 	if (err->file[0] && err->line)
@@ -55,7 +103,7 @@ void tools_json_ratio(FILE *fp, double num, double den)
 void tools_json_number(FILE *fp, double v)
 {
 	if (isfinite(v))
-		fprintf(fp, "%.17g", v);
+		tools_fprintf(fp, "%.17g", v);
 	else
 		fputs("null", fp);
 }
@@ -96,9 +144,9 @@ void tools_json_string(FILE *fp, const char *s)
 			fputs("\\ufffd", fp);
 			p++;
 		} else if (*p == '"' || *p == '\\') {
-			fprintf(fp, "\\%c", *p++);
+			tools_fprintf(fp, "\\%c", *p++);
 		} else if (*p < 0x20) {
-			fprintf(fp, "\\u%04x", *p++);
+			tools_fprintf(fp, "\\u%04x", *p++);
 		} else {
 			fwrite(p, 1, n, fp);
 			p += n;
@@ -111,6 +159,11 @@ int tools_close_stdout(const char *prog)
 {
 	int failed = fflush(stdout) != 0 || ferror(stdout);
 	int saved = errno;
+	int lost = tools_output_error();
+	if (lost && !failed) {
+		failed = 1;
+		saved = lost;
+	}
 	if (fclose(stdout) != 0 && !failed) {
 		failed = 1;
 		saved = errno;
@@ -179,7 +232,7 @@ int tools_parse_real(const char *s, double *out)
 
 int tools_version(const char *prog)
 {
-	printf("%s (tageval) %s\n", prog, tageval_version());
+	tools_printf("%s (tageval) %s\n", prog, tageval_version());
 	return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
 }
 

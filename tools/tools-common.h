@@ -3,6 +3,7 @@
 #ifndef TOOLS_COMMON_H
 #define TOOLS_COMMON_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "tageval.h"
@@ -51,7 +52,23 @@ int tools_parse_real(const char *s, double *out);
 /* Prints "PROG (tageval) VERSION" and closes stdout: the exit status. */
 int tools_version(const char *prog);
 
-/* Flushes and checks stdout; prints "PROG: write error: ..." and returns 1 on failure. */
+/*
+ * printf, fprintf and vfprintf whose failures are remembered: a call that
+ * returns a negative value (glibc: EOVERFLOW when its output would pass
+ * INT_MAX bytes, which leaves the stream's error indicator clear) makes
+ * tools_close_stdout() fail.  Every formatted write of a tool's output goes
+ * through these.
+ */
+int tools_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tools_fprintf(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int tools_vfprintf(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* The errno of the first formatted write that failed since the last call
+ * (0 if none), and forgets it: for files other than stdout. */
+int tools_output_error(void);
+
+/* Flushes and checks stdout, and the formatted writes above; prints
+ * "PROG: write error: ..." and returns 1 on failure. */
 int tools_close_stdout(const char *prog);
 
 /* A file operand as messages name it: "<stdin>" for "-", as the library does. */
