@@ -23,7 +23,7 @@ static const char prog[] = "hkappa";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
+	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] ANN1 ANN2 [ANN3 ...] SENSES\n"
 		"       %s --flat [OPTIONS] ANN1 ANN2 [ANN3 ...]\n"
 		"Agreement between annotators whose tags form a hierarchy (Melamed & Resnik):\n"
@@ -74,30 +74,30 @@ static void json_number(double v, int undefined)
 	if (undefined || !isfinite(v))
 		fputs("null", stdout);
 	else
-		printf("%.17g", v);
+		tools_printf("%.17g", v);
 }
 
 static void json_figures(const struct tageval_agreement_figures *f)
 {
-	printf("{\"items\":%zu,\"annotations\":%zu,\"complete\":%zu,\"pr_a\":", f->items,
+	tools_printf("{\"items\":%zu,\"annotations\":%zu,\"complete\":%zu,\"pr_a\":", f->items,
 	       f->annotations, f->complete);
 	json_number(f->pr_a, f->items == 0);
-	printf(",\"pr_e\":");
+	tools_printf(",\"pr_e\":");
 	json_number(f->pr_e, f->items == 0);
-	printf(",\"kappa\":");
+	tools_printf(",\"kappa\":");
 	json_number(f->kappa, f->kappa_undefined);
-	printf(",\"pr_e_cohen\":");
+	tools_printf(",\"pr_e_cohen\":");
 	json_number(f->pr_e_separate, f->separate_undefined == TAGEVAL_UNDEFINED_INCOMPLETE ||
 					      f->items == 0);
-	printf(",\"kappa_cohen\":");
+	tools_printf(",\"kappa_cohen\":");
 	json_number(f->kappa_separate, f->separate_undefined);
-	printf(",\"d_o\":");
+	tools_printf(",\"d_o\":");
 	json_number(f->d_o, f->items == 0);
-	printf(",\"d_e\":");
+	tools_printf(",\"d_e\":");
 	json_number(f->d_e, f->items == 0);
-	printf(",\"alpha\":");
+	tools_printf(",\"alpha\":");
 	json_number(f->alpha, f->alpha_undefined);
-	printf(",\"undefined\":{");
+	tools_printf(",\"undefined\":{");
 	int first = 1;
 	const struct {
 		const char *key;
@@ -108,37 +108,37 @@ static void json_figures(const struct tageval_agreement_figures *f)
 	for (size_t i = 0; i < 3; i++) {
 		if (!u[i].why)
 			continue;
-		printf("%s\"%s\":", first ? "" : ",", u[i].key);
+		tools_printf("%s\"%s\":", first ? "" : ",", u[i].key);
 		tools_json_string(stdout, tageval_undefined_reason(u[i].why));
 		first = 0;
 	}
-	printf("}}");
+	tools_printf("}}");
 }
 
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
-	printf("{\"annotators\":%zu,\"files\":[", nann);
+	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
 	for (size_t c = 0; c < nann; c++) {
 		if (c)
 			putchar(',');
 		tools_json_string(stdout, files[c]);
 	}
-	printf("],\"items\":%zu,\"single\":[", f->items);
+	tools_printf("],\"items\":%zu,\"single\":[", f->items);
 	for (size_t c = 0; c < nann; c++)
-		printf("%s%zu", c ? "," : "", tageval_agreement_single(ag, c));
-	printf("],\"pr_a\":");
+		tools_printf("%s%zu", c ? "," : "", tageval_agreement_single(ag, c));
+	tools_printf("],\"pr_a\":");
 	json_number(f->pr_a, 0);
-	printf(",\"pr_e\":");
+	tools_printf(",\"pr_e\":");
 	json_number(f->pr_e, 0);
-	printf(",\"kappa\":");
+	tools_printf(",\"kappa\":");
 	json_number(f->kappa, f->kappa_undefined);
-	printf(",\"kappa_cohen\":");
+	tools_printf(",\"kappa_cohen\":");
 	json_number(f->kappa_separate, f->separate_undefined);
-	printf(",\"alpha\":");
+	tools_printf(",\"alpha\":");
 	json_number(f->alpha, f->alpha_undefined);
-	printf(",\"pooled\":");
+	tools_printf(",\"pooled\":");
 	json_figures(f);
 	static const struct {
 		const char *key;
@@ -146,34 +146,34 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	} coefs[] = { { "kappa", TAGEVAL_KAPPA },
 		      { "kappa_cohen", TAGEVAL_KAPPA_SEPARATE },
 		      { "alpha", TAGEVAL_ALPHA } };
-	printf(",\"macro\":{");
+	tools_printf(",\"macro\":{");
 	for (size_t i = 0; i < 3; i++) {
 		size_t used, out;
 		double v = tageval_agreement_macro(ag, coefs[i].which, &used, &out);
-		printf("%s\"%s\":", i ? "," : "", coefs[i].key);
+		tools_printf("%s\"%s\":", i ? "," : "", coefs[i].key);
 		json_number(v, used == 0);
-		printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", coefs[i].key, used, coefs[i].key,
+		tools_printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", coefs[i].key, used, coefs[i].key,
 		       out);
 	}
-	printf("}");
+	tools_printf("}");
 	if (o->bootstrap > 0) {
-		printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
+		tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
 		       o->bootstrap, o->seed, o->confidence);
 		for (size_t i = 0; i < 3; i++) {
 			double lo, hi;
 			size_t reps;
-			printf(",\"%s\":", coefs[i].key);
+			tools_printf(",\"%s\":", coefs[i].key);
 			if (tageval_agreement_interval(ag, coefs[i].which, &lo, &hi, &reps) ==
 			    TAGEVAL_OK)
-				printf("[%.17g,%.17g]", lo, hi);
+				tools_printf("[%.17g,%.17g]", lo, hi);
 			else
-				printf("null");
+				tools_printf("null");
 		}
-		printf("}");
+		tools_printf("}");
 	}
-	printf(",\"per_lexelt\":");
+	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
-		printf("{");
+		tools_printf("{");
 		for (size_t i = 0; i < tageval_agreement_lexelts(ag); i++) {
 			if (i)
 				putchar(',');
@@ -181,19 +181,19 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 			putchar(':');
 			json_figures(tageval_agreement_lexelt(ag, i));
 		}
-		printf("}");
+		tools_printf("}");
 	} else {
-		printf("null");
+		tools_printf("null");
 	}
-	printf("}\n");
+	tools_printf("}\n");
 }
 
 static void text_value(const char *label, double v, int undefined, const char *extra)
 {
 	if (undefined)
-		printf("%-28s undefined: %s\n", label, tageval_undefined_reason(undefined));
+		tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(undefined));
 	else
-		printf("%-28s %9.6f%s\n", label, v, extra ? extra : "");
+		tools_printf("%-28s %9.6f%s\n", label, v, extra ? extra : "");
 }
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
@@ -204,18 +204,18 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	size_t single = 0;
 	for (size_t c = 0; c < nann; c++)
 		single += tageval_agreement_single(ag, c);
-	printf("%-28s %9zu\n", "annotators", nann);
-	printf("%-28s %9zu\n", "items used", f->items);
-	printf("%-28s %9zu", "items of one annotator only", single);
+	tools_printf("%-28s %9zu\n", "annotators", nann);
+	tools_printf("%-28s %9zu\n", "items used", f->items);
+	tools_printf("%-28s %9zu", "items of one annotator only", single);
 	if (single) {
-		printf("  (");
+		tools_printf("  (");
 		for (size_t c = 0; c < nann; c++)
-			printf("%s%s: %zu", c ? ", " : "", files[c], tageval_agreement_single(ag, c));
-		printf(")");
+			tools_printf("%s%s: %zu", c ? ", " : "", files[c], tageval_agreement_single(ag, c));
+		tools_printf(")");
 	}
-	printf("\n");
-	printf("%-28s %9.6f\n", "observed agreement Pr(A)", f->pr_a);
-	printf("%-28s %9.6f\n", "chance agreement Pr(E)", f->pr_e);
+	tools_printf("\n");
+	tools_printf("%-28s %9.6f\n", "observed agreement Pr(A)", f->pr_a);
+	tools_printf("%-28s %9.6f\n", "chance agreement Pr(E)", f->pr_e);
 	const struct coef coefs[] = { { "kappa", TAGEVAL_KAPPA },
 				      { sep_label, TAGEVAL_KAPPA_SEPARATE },
 				      { "Krippendorff's alpha", TAGEVAL_ALPHA } };
@@ -245,7 +245,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		snprintf(label, sizeof label, "macro kappa (%zu lexelt%s)", used, used == 1 ? "" : "s");
 		char extra[64] = "";
 		if (used == 0)
-			printf("%-28s undefined: kappa is undefined in every lexelt (%zu left out)\n",
+			tools_printf("%-28s undefined: kappa is undefined in every lexelt (%zu left out)\n",
 			       label, out);
 		else {
 			if (out)
@@ -254,7 +254,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		}
 	}
 	if (o->bootstrap > 0)
-		printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
+		tools_printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
 	if (!per_lexelt)
 		return;
 	size_t w = 6;
@@ -263,25 +263,25 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		if (len > w)
 			w = len;
 	}
-	printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
+	tools_printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
 	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
 	for (size_t i = 0; i < nlex; i++) {
 		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
-		printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
+		tools_printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
 		if (g->items == 0) {
-			printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
+			tools_printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
 			continue;
 		}
-		printf(" %9.6f %9.6f", g->pr_a, g->pr_e);
+		tools_printf(" %9.6f %9.6f", g->pr_a, g->pr_e);
 		for (size_t k = 0; k < 3; k++) {
 			int undefined;
 			double v = value(g, coefs[k].which, &undefined);
 			if (undefined)
-				printf(" %9s", "undef");
+				tools_printf(" %9s", "undef");
 			else
-				printf(" %9.6f", v);
+				tools_printf(" %9.6f", v);
 		}
-		printf("\n");
+		tools_printf("\n");
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report-output.h"
+#include "tools-common.h"
 
 #define NAME_W 190   /* the names, left of the bars: at least this wide */
 #define NAME_W_MAX 370
@@ -93,7 +94,7 @@ static void value(FILE *fp, double v)
 	if (isnan(v))
 		fputs("-", fp);
 	else
-		fprintf(fp, "%.3f", v);
+		tools_fprintf(fp, "%.3f", v);
 }
 
 static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0,
@@ -105,15 +106,15 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 	/* characters of a name that fit its column (" (baseline)" aside) */
 	size_t fit = (size_t)((name_w - 12) / CHAR_W);
 	int h = (int)n * ROW_H;
-	fprintf(fp, "<g class=\"panel\" data-granularity=\"%s\">\n", gname);
-	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
+	tools_fprintf(fp, "<g class=\"panel\" data-granularity=\"%s\">\n", gname);
+	tools_fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
 		"scoring</text>\n", y0 + 18, gname);
 	/* the axis: gridlines and labels every 0.2 */
 	for (int t = 0; t <= 5; t++) {
 		int x = x0 + t * BAR_W / 5;
-		fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		tools_fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 			"stroke=\"#cccccc\"/>\n", x, y0 + PANEL_HEAD - 6, x, y0 + PANEL_HEAD + h);
-		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">"
+		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">"
 			"%.1f</text>\n", x, y0 + PANEL_HEAD - 10, t / 5.0);
 	}
 	int row = 0;
@@ -127,7 +128,7 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			int y = y0 + PANEL_HEAD + row * ROW_H;
 			double p = isnan(c.precision) ? 0.0 : c.precision;
 			double len = p * BAR_W;
-			fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
+			tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
 				name_w, y + BAR_H - 2);
 			if (chars(name) > fit - (base ? 11 : 0)) {
 				/* too long: cut, the whole name on hovering */
@@ -140,23 +141,23 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			}
 			fputs(base ? " (baseline)" : "", fp);
 			fputs("</text>\n", fp);
-			fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
+			tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
 			xml_text(fp, name);
-			fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+			tools_fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
 				"<title>", x0, y + 2, len, BAR_H, base ? "#a0a0a0" : "#4878b0");
 			xml_text(fp, name);
 			fputs(": precision ", fp);
 			value(fp, c.precision);
 			fputs(", recall ", fp);
 			value(fp, c.recall);
-			fprintf(fp, ", attempted %.2f of %.0f</title></rect>\n", c.attempted, c.total);
+			tools_fprintf(fp, ", attempted %.2f of %.0f</title></rect>\n", c.attempted, c.total);
 			if (!isnan(c.recall)) {
 				double xr = x0 + c.recall * BAR_W;
-				fprintf(fp, "<line class=\"recall\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				tools_fprintf(fp, "<line class=\"recall\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 					"y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/>\n", xr, y,
 					xr, y + BAR_H + 4);
 			}
-			fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">P ", x0 + BAR_W + 8,
+			tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">P ", x0 + BAR_W + 8,
 				y + BAR_H - 2);
 			value(fp, c.precision);
 			fputs("  R ", fp);
@@ -180,21 +181,21 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 	const char *slash = strrchr(src->key, '/');
 	const char *keyname = slash && slash[1] ? slash + 1 : src->key;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
-	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	tools_fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
 		height);
 	fputs("<title>wsd-report: precision and recall on subset \"", fp);
 	xml_text(fp, sub->name);
 	fputs("\"</title>\n", fp);
-	fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	tools_fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
 		width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">Precision and "
 	      "recall on subset \"", fp);
 	xml_text_cut(fp, sub->name, TITLE_MAX);
-	fprintf(fp, "\" (%zu item%s), by granularity</text>\n", sub->items,
+	tools_fprintf(fp, "\" (%zu item%s), by granularity</text>\n", sub->items,
 		sub->items == 1 ? "" : "s");
 	/* the legend */
-	fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
+	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
 		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n"
 		"<rect x=\"250\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#a0a0a0\"/>\n"
 		"<text x=\"270\" y=\"52\" font-size=\"12\">baseline: bar length = precision</text>\n"

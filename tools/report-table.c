@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report-output.h"
+#include "tools-common.h"
 
 #define BLOCK 25 /* "  prec  recall  attempted" */
 
@@ -25,9 +26,9 @@ static const char *pos_name(char pos)
 static void ratio3(FILE *fp, int width, double v)
 {
 	if (isnan(v))
-		fprintf(fp, "%*s", width, "-");
+		tools_fprintf(fp, "%*s", width, "-");
 	else
-		fprintf(fp, "%*.3f", width, v);
+		tools_fprintf(fp, "%*.3f", width, v);
 }
 
 static void figures(FILE *fp, double p, double r, double a)
@@ -37,15 +38,15 @@ static void figures(FILE *fp, double p, double r, double a)
 	fputs("  ", fp);
 	ratio3(fp, 6, r);
 	if (isnan(a))
-		fprintf(fp, "  %9s", "-");
+		tools_fprintf(fp, "  %9s", "-");
 	else
-		fprintf(fp, "  %9.2f", a);
+		tools_fprintf(fp, "  %9.2f", a);
 }
 
 static void line_of_system(FILE *fp, const struct tageval_report *r, size_t s, size_t k,
 			   int m, int width)
 {
-	fprintf(fp, "  %-*s", width, tageval_report_system_name(r, k));
+	tools_fprintf(fp, "  %-*s", width, tageval_report_system_name(r, k));
 	for (size_t g = 0; g < tageval_report_granularities(r); g++) {
 		struct tageval_report_cell c;
 		tageval_report_cell(r, s, k, g, m, &c);
@@ -62,12 +63,12 @@ static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, in
 		tageval_report_summarize(r, s, g, m, &sum[g]);
 	if (sum[0].systems == 0)
 		return;
-	fprintf(fp, "  %-*s", width, "average");
+	tools_fprintf(fp, "  %-*s", width, "average");
 	for (size_t g = 0; g < ng; g++)
 		figures(fp, sum[g].precision, sum[g].recall, sum[g].attempted);
 	fputc('\n', fp);
 	for (int w = 0; w < 2; w++) {
-		fprintf(fp, "  %-*s", width, w ? "worst" : "best");
+		tools_fprintf(fp, "  %-*s", width, w ? "worst" : "best");
 		for (size_t g = 0; g < ng; g++) {
 			size_t k = w ? sum[g].worst : sum[g].best;
 			struct tageval_report_cell c = { NAN, NAN, NAN, NAN, NAN };
@@ -78,10 +79,10 @@ static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, in
 		fputc('\n', fp);
 	}
 	for (int w = 0; w < 2; w++) {
-		fprintf(fp, "  %s system:", w ? "worst" : "best");
+		tools_fprintf(fp, "  %s system:", w ? "worst" : "best");
 		for (size_t g = 0; g < ng; g++) {
 			size_t k = w ? sum[g].worst : sum[g].best;
-			fprintf(fp, "%s %s %s", g ? "," : "",
+			tools_fprintf(fp, "%s %s %s", g ? "," : "",
 				report_granularity_name(tageval_report_granularity(r, g)),
 				k == TAGEVAL_REPORT_NONE ? "(none attempted any item)"
 							 : tageval_report_system_name(r, k));
@@ -93,15 +94,15 @@ static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, in
 static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int width)
 {
 	size_t ng = tageval_report_granularities(r);
-	fprintf(fp, "  %-*s", width, m ? "minimal" : "");
+	tools_fprintf(fp, "  %-*s", width, m ? "minimal" : "");
 	for (size_t g = 0; g < ng; g++) {
 		const char *name = report_granularity_name(tageval_report_granularity(r, g));
-		fprintf(fp, "   %-*s", g + 1 < ng ? BLOCK : 0, name);
+		tools_fprintf(fp, "   %-*s", g + 1 < ng ? BLOCK : 0, name);
 	}
 	fputc('\n', fp);
-	fprintf(fp, "  %-*s", width, "");
+	tools_fprintf(fp, "  %-*s", width, "");
 	for (size_t g = 0; g < ng; g++)
-		fprintf(fp, "   %6s  %6s  %9s", "prec", "recall", "attempted");
+		tools_fprintf(fp, "   %6s  %6s  %9s", "prec", "recall", "attempted");
 	fputc('\n', fp);
 	size_t n = tageval_report_systems(r);
 	for (int base = 0; base <= 1; base++)
@@ -114,21 +115,21 @@ static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int
 static void subset_heading(FILE *fp, const struct tageval_report *r, size_t s)
 {
 	const struct tageval_report_subset *sub = tageval_report_subset(r, s);
-	fprintf(fp, "\n== %s: %zu item%s", sub->name, sub->items, sub->items == 1 ? "" : "s");
+	tools_fprintf(fp, "\n== %s: %zu item%s", sub->name, sub->items, sub->items == 1 ? "" : "s");
 	if (sub->kind == TAGEVAL_SUBSET_LEXELT) {
 		for (size_t l = 0; l < tageval_report_lexelts(r); l++) {
 			const struct tageval_report_lexelt *lx = tageval_report_lexelt(r, l);
 			if (strcmp(lx->name, sub->name) != 0)
 				continue;
-			fprintf(fp, " (%s, %s, %zu training), polysemy %zu", pos_name(lx->pos),
+			tools_fprintf(fp, " (%s, %s, %zu training), polysemy %zu", pos_name(lx->pos),
 				lx->train_items ? "trainable" : "untrainable", lx->train_items,
 				lx->polysemy);
 			break;
 		}
 	} else {
-		fprintf(fp, " of %zu lexelt%s", sub->lexelts, sub->lexelts == 1 ? "" : "s");
+		tools_fprintf(fp, " of %zu lexelt%s", sub->lexelts, sub->lexelts == 1 ? "" : "s");
 	}
-	fprintf(fp, "; entropy %.3f fine, %.3f coarse\n", sub->fine_entropy, sub->coarse_entropy);
+	tools_fprintf(fp, "; entropy %.3f fine, %.3f coarse\n", sub->fine_entropy, sub->coarse_entropy);
 }
 
 void report_print_text(FILE *fp, const struct tageval_report *r,
@@ -141,16 +142,16 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
 		if (len > width)
 			width = len;
 	}
-	fprintf(fp, "Key \"%s\"", src->key);
+	tools_fprintf(fp, "Key \"%s\"", src->key);
 	if (src->map)
-		fprintf(fp, ", sense map \"%s\"", src->map);
+		tools_fprintf(fp, ", sense map \"%s\"", src->map);
 	if (src->train)
-		fprintf(fp, ", training key \"%s\"", src->train);
+		tools_fprintf(fp, ", training key \"%s\"", src->train);
 	double mp, me;
 	tageval_report_medians(r, &mp, &me);
-	fprintf(fp, ".\nMedian polysemy %g, median fine entropy %.3f bits (low-: below the median,"
+	tools_fprintf(fp, ".\nMedian polysemy %g, median fine entropy %.3f bits (low-: below the median,"
 		" high-: at or above).\n", mp, me);
-	fprintf(fp, "prec = precision, recall, attempted = items answered (fractional); "
+	tools_fprintf(fp, "prec = precision, recall, attempted = items answered (fractional); "
 		"minimal = single-tag items only.\n");
 	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
 		subset_heading(fp, r, s);

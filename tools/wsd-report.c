@@ -20,7 +20,7 @@ static const char prog[] = "wsd-report";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
+	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] KEY [NAME=]SYSTEM...\n"
 		"The Senseval results report: every SYSTEM's answers and the baselines scored\n"
 		"against KEY at each granularity, fully and minimally, on task subsets (all, parts\n"
@@ -132,6 +132,11 @@ static int write_plot(const char *path, const struct tageval_report *r, size_t s
 	report_write_svg(fp, r, subset, src);
 	int failed = fflush(fp) != 0 || ferror(fp);
 	int saved = errno;
+	int lost = tools_output_error();
+	if (lost && !failed) {
+		failed = 1;
+		saved = lost;
+	}
 	if (fclose(fp) != 0 && !failed) {
 		failed = 1;
 		saved = errno;

@@ -21,7 +21,7 @@ static const char prog[] = "wsi-baseline";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
+	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] GOLD\n"
 		"Write a baseline clustering of the instances of GOLD on standard output, one\n"
 		"'word instance cluster' line per gold instance, in the gold key's order.\n"
@@ -120,14 +120,14 @@ int main(int argc, char **argv)
 		tageval_wsi_instance(wsi, i, &word, &inst);
 		switch (method) {
 		case ONE_PER_WORD:
-			printf("%s %s cl1\n", word, inst);
+			tools_printf("%s %s cl1\n", word, inst);
 			break;
 		case ONE_PER_INSTANCE:
 			/* numbered over the whole key: a word's lines need not be together */
-			printf("%s %s cl%zu\n", word, inst, i + 1);
+			tools_printf("%s %s cl%zu\n", word, inst, i + 1);
 			break;
 		case RANDOM:
-			printf("%s %s rand%lu\n", word, inst, gsl_rng_uniform_int(rng, (unsigned long)k));
+			tools_printf("%s %s rand%lu\n", word, inst, gsl_rng_uniform_int(rng, (unsigned long)k));
 			break;
 		}
 	}
