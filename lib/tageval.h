@@ -674,6 +674,9 @@ TAGEVAL_EXPORT size_t tageval_graded_ignored(const struct tageval_graded *g);
 TAGEVAL_EXPORT size_t tageval_graded_extra(const struct tageval_graded *g);
 /** Lines (of both files) that name a label twice. */
 TAGEVAL_EXPORT size_t tageval_graded_repeated(const struct tageval_graded *g);
+/** Lines of the system file (answers, ignored lines and extra instances):
+ *  0 when the system attempted nothing. */
+TAGEVAL_EXPORT size_t tageval_graded_system_lines(const struct tageval_graded *g);
 
 /** Which gold instances are evaluated, as if the gold key held only them. */
 enum tageval_graded_subset {
