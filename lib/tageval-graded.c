@@ -1444,6 +1444,8 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 		if (o.no_remapping) {
 			for (size_t i = wall[w]; i < wall[w + 1] && !crc; i++) {
 				const struct tv_ginst *in = &g->in[aorder[i]];
+				if (in->sys_n == 0)
+					continue; /* unanswered (g->spool may be NULL) */
 				crc = count_labels(&e, g->spool + in->sys_first, in->sys_n, &k,
 						   &seen, &nseen, &seencap);
 			}
