@@ -865,6 +865,9 @@ struct eval {
 	uint32_t *cs;
 	double *cv;
 	size_t cellcap;
+	int dense;           /* this fold's M is the dense nc x ns matrix M */
+	double *M;
+	size_t mcap;
 	double *v;           /* ns: v(s) of a test instance */
 	uint8_t *vset;       /* ns: v(s) touched */
 	uint32_t *touched;   /* the touched senses */
@@ -970,6 +973,8 @@ static void sort_pairs(struct eval *e, size_t np, int by_cluster, size_t range)
  * number of (system label, gold label) pairs of the learning instances,
  * sorted in linear time.
  */
+#define DENSE_CELLS 1024
+
 static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
 			int fo)
 {
@@ -991,7 +996,56 @@ static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fo
 			return -1;
 		np += (size_t)in->sys_n * in->gold_n;
 	}
-	size_t cap = e->pcap;
+	size_t cap;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->v, &cap, e->ns, sizeof *e->v))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->vset, &cap, e->ns, sizeof *e->vset))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->touched, &cap, e->ns, sizeof *e->touched))
+		return -1;
+	e->vcap = cap;
+	/*
+	 * A small matrix (the usual word: a dozen clusters, a few senses) is
+	 * filled densely, as the pairs alone cost about as much; the sums are
+	 * the same, term for term, as the sparse matrix's.  The bound is a
+	 * constant: a test instance then costs at most DENSE_CELLS per label,
+	 * whatever the shape of the rows (a dense matrix of one long row and
+	 * one short one would cost a long row for each instance of the short
+	 * one).
+	 */
+	e->dense = e->ns == 0 || e->nc <= DENSE_CELLS / e->ns;
+	if (e->dense) {
+		size_t cells = e->nc * e->ns;
+		if (tv_grow((void **)&e->M, &e->mcap, cells ? cells : 1, sizeof *e->M))
+			return -1;
+		if (cells > 0)
+			memset(e->M, 0, cells * sizeof *e->M);
+		for (size_t i = 0; i < n; i++) {
+			const struct tv_ginst *in = &g->in[items[i]];
+			if (fold[i] == fo || in->sys_n == 0)
+				continue;
+			for (size_t a = 0; a < in->sys_n; a++) {
+				const struct tv_glabel *t = &g->spool[in->sys_first + a];
+				double *row = e->M + (size_t)e->cidx[t->label] * e->ns;
+				for (size_t b = 0; b < in->gold_n; b++) {
+					const struct tv_glabel *gs = &g->gpool[in->gold_first + b];
+					row[e->sidx[gs->label]] += t->m * gs->m;
+				}
+			}
+		}
+		for (size_t c = 0; c < e->nc; c++) {
+			double *row = e->M + c * e->ns, rs = 0.0;
+			for (size_t x = 0; x < e->ns; x++)
+				rs += row[x];
+			for (size_t x = 0; x < e->ns; x++)
+				row[x] = rs > 0.0 ? row[x] / rs : 0.0;
+		}
+		return 0;
+	}
+	cap = e->pcap;
 	if (tv_grow((void **)&e->pc, &cap, np, sizeof *e->pc))
 		return -1;
 	cap = e->pcap;
@@ -1026,16 +1080,6 @@ static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fo
 	if (tv_grow((void **)&e->cv, &cap, np, sizeof *e->cv))
 		return -1;
 	e->cellcap = cap;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->v, &cap, e->ns, sizeof *e->v))
-		return -1;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->vset, &cap, e->ns, sizeof *e->vset))
-		return -1;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->touched, &cap, e->ns, sizeof *e->touched))
-		return -1;
-	e->vcap = cap;
 	if (e->ns > 0)
 		memset(e->vset, 0, e->ns);
 	size_t k = 0;
@@ -1092,6 +1136,28 @@ static long remap_answer(struct eval *e, const struct tv_ginst *in)
 {
 	const struct tageval_graded *g = e->g;
 	size_t nt = 0;
+	if (e->dense) {
+		if (e->ns > 0)
+			memset(e->v, 0, e->ns * sizeof *e->v);
+		for (size_t a = 0; a < in->sys_n; a++) {
+			const struct tv_glabel *t = &g->spool[in->sys_first + a];
+			uint32_t c = e->cidx[t->label];
+			if (c == TV_NONE)
+				continue;
+			const double *row = e->M + (size_t)c * e->ns;
+			for (size_t x = 0; x < e->ns; x++)
+				e->v[x] += t->m * row[x];
+		}
+		if (tv_grow((void **)&e->ans, &e->anscap, e->ns ? e->ns : 1, sizeof *e->ans))
+			return -1;
+		size_t nans = 0;
+		for (size_t x = 0; x < e->ns; x++)
+			if (e->v[x] > 0.0) {
+				e->ans[nans].label = e->slist[x];
+				e->ans[nans++].m = e->v[x];
+			}
+		return (long)nans;
+	}
 	for (size_t a = 0; a < in->sys_n; a++) {
 		const struct tv_glabel *t = &g->spool[in->sys_first + a];
 		uint32_t c = e->cidx[t->label];
@@ -1482,6 +1548,7 @@ out:
 	free(e.clist);
 	free(e.slist);
 	free(e.upos);
+	free(e.M);
 	free(e.pc);
 	free(e.ps);
 	free(e.tc);
