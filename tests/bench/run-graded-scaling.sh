@@ -34,12 +34,12 @@ dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tageval-graded-scaling.XXXXXX")}
 printf 'wsd-graded scaling: %s, case %s (%s), N = %s and 4N = %s, best of %s\n' \
 	"$exe" "$what" "$opt" "$n" "$((4 * n))" "$runs"
 printf '  %10s %12s %10s %10s\n' N 'input bytes' 'user s' 'peak MiB'
-first=
+first=''
 for size in "$n" "$((4 * n))"; do
 	d=$dir/$size
 	sh "$here/gen-graded-scaling.sh" "$what" "$size" "$d"
 	bytes=$(cat "$d/gold" "$d/system" | wc -c | tr -d ' ')
-	best= rss=
+	best='' rss=''
 	i=0
 	while [ $i -lt "$runs" ]; do
 		if ! /usr/bin/time -f '%U %M' -o "$dir/time" "$exe" "$opt" "$d/system" "$d/gold" \
