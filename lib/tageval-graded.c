@@ -31,6 +31,12 @@ struct tv_ginst {
 	uint64_t sys_line;
 };
 
+/* A label field of a line: its name (up to the '/') and position. */
+struct tv_gtok {
+	const char *s;
+	size_t len, pos;
+};
+
 /* A system line for an instance of a gold word that the gold key lacks. */
 struct tv_gextra {
 	uint32_t word;
@@ -51,12 +57,16 @@ struct tageval_graded {
 	size_t ngpool, gpoolcap, nspool, spoolcap;
 	size_t ignored;
 	size_t repeated;         /* lines naming a label twice */
+	size_t syslines;         /* lines of the system file */
 	int have_gold, have_system;
 	/* scratch of a line's labels */
 	double *w;
 	const char **tok;
 	uint32_t *lab;
 	size_t linecap;
+	struct tv_gtok *dup;     /* a long line's labels sorted by name */
+	uint8_t *isdup;          /* 1: a later mention of an earlier label */
+	size_t dupcap;
 };
 
 struct tageval_graded *tageval_graded_new(void)
@@ -86,6 +96,8 @@ void tageval_graded_free(struct tageval_graded *g)
 	free(g->w);
 	free(g->tok);
 	free(g->lab);
+	free(g->dup);
+	free(g->isdup);
 	free(g);
 }
 
@@ -107,6 +119,11 @@ size_t tageval_graded_extra(const struct tageval_graded *g)
 size_t tageval_graded_repeated(const struct tageval_graded *g)
 {
 	return g->repeated;
+}
+
+size_t tageval_graded_system_lines(const struct tageval_graded *g)
+{
+	return g->syslines;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -137,6 +154,50 @@ static int fast_integer(const char *s, double *out)
 	return 1;
 }
 
+static int by_token(const void *a, const void *b)
+{
+	const struct tv_gtok *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+	if (c != 0)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Lines with more labels than this find repeated labels by sorting. */
+#define DUP_SCAN 16
+
+/*
+ * Marks in g->isdup[i] the label fields of the line that repeat an earlier
+ * field's label: O(L log L) for a line of L labels (issue 17: a crafted
+ * line of 10^5 labels must not cost 10^10 comparisons).
+ */
+static int mark_repeats(struct tageval_graded *g, const struct tv_line *l, size_t nlab)
+{
+	size_t cap = g->dupcap;
+	if (tv_grow((void **)&g->dup, &cap, nlab, sizeof *g->dup))
+		return -1;
+	cap = g->dupcap;
+	if (tv_grow((void **)&g->isdup, &cap, nlab, sizeof *g->isdup))
+		return -1;
+	g->dupcap = cap;
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		g->dup[i].s = tok;
+		g->dup[i].len = strcspn(tok, "/");
+		g->dup[i].pos = i;
+		g->isdup[i] = 0;
+	}
+	qsort(g->dup, nlab, sizeof *g->dup, by_token);
+	for (size_t i = 1; i < nlab; i++)
+		if (g->dup[i].len == g->dup[i - 1].len &&
+		    memcmp(g->dup[i].s, g->dup[i - 1].s, g->dup[i].len) == 0)
+			g->isdup[g->dup[i].pos] = 1;
+	return 0;
+}
+
 /*
  * Reads the labels of a line into g->lab (interned) and g->w (memberships):
  * the weight over the line's largest weight, or 1 for every label when some
@@ -162,8 +223,10 @@ static int read_labels(struct tageval_graded *g, const struct tv_line *l, int in
 			return tv_nomem(err);
 		g->linecap = cap;
 	}
-	int all_weighted = 1, repeated = 0;
+	int all_weighted = 1, repeated = 0, sorted = nlab > DUP_SCAN;
 	double max = 0.0;
+	if (sorted && mark_repeats(g, l, nlab))
+		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
 		const char *slash = strchr(tok, '/');
@@ -180,13 +243,20 @@ static int read_labels(struct tageval_graded *g, const struct tv_line *l, int in
 			all_weighted = 0;
 		else if (w > max)
 			max = w;
-		/* a label named twice in the line (the lines are short: compare) */
-		size_t j = 0;
-		while (j < n && !(strcspn(g->tok[j], "/") == len && memcmp(g->tok[j], tok, len) == 0))
-			j++;
-		if (j < n) {
-			repeated = 1;
-			g->w[j] = w; /* the last rating (irrelevant: all become 1) */
+		/* a label named twice in the line: a short line compares, a
+		 * long one was sorted (mark_repeats) */
+		int again;
+		if (sorted) {
+			again = g->isdup[i];
+		} else {
+			size_t j = 0;
+			while (j < n && !(strcspn(g->tok[j], "/") == len &&
+					  memcmp(g->tok[j], tok, len) == 0))
+				j++;
+			again = j < n;
+		}
+		if (again) {
+			repeated = 1; /* its rating is irrelevant: all become 1 */
 			continue;
 		}
 		g->tok[n] = tok;
@@ -260,6 +330,7 @@ static int gold_line(struct tageval_graded *g, const struct tv_line *l,
 static int system_line(struct tageval_graded *g, const struct tv_line *l,
 		       struct tageval_error *err)
 {
+	g->syslines++;
 	if (l->nfield < 3)
 		return line_error(l, err);
 	uint32_t word, idx;
@@ -422,12 +493,14 @@ struct scratch {
 	double *pos;  /* P_m */
 	double *ca, *cr; /* costs */
 	double *gsort;
+	double *bit;  /* Fenwick tree of the tau sums of a long union */
 	size_t cap;
 	double disc[DISCOUNTS]; /* log2(m + 2) */
 };
 
 static int scratch_reserve(struct scratch *s, size_t n)
 {
+	n++; /* the Fenwick tree counts from 1 */
 	if (n <= s->cap)
 		return 0;
 	if (s->cap == 0)
@@ -451,6 +524,9 @@ static int scratch_reserve(struct scratch *s, size_t n)
 	cap = s->cap;
 	if (tv_grow((void **)&s->cr, &cap, n, sizeof *s->cr))
 		return -1;
+	cap = s->cap;
+	if (tv_grow((void **)&s->bit, &cap, n, sizeof *s->bit))
+		return -1;
 	s->cap = cap;
 	return 0;
 }
@@ -463,6 +539,7 @@ static void scratch_free(struct scratch *s)
 	free(s->gsort);
 	free(s->ca);
 	free(s->cr);
+	free(s->bit);
 }
 
 static double cost(const double *P, size_t i, size_t r)
@@ -472,10 +549,23 @@ static double cost(const double *P, size_t i, size_t r)
 	return (P[i] - P[r]) / ((double)i - (double)r);
 }
 
-/* Insertion sorts: the lists are a few senses long, where qsort's set-up
- * costs more than the sorting. */
+/* Insertion sorts for the usual lists of a few senses, where qsort's set-up
+ * costs more than the sorting; qsort for long ones (the orders are total,
+ * so both give the same order). */
+#define SHORT_SORT 16
+
+static int by_double_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x > y ? -1 : x < y;
+}
+
 static void sort_union(struct usense *u, size_t n)
 {
+	if (n > SHORT_SORT) {
+		qsort(u, n, sizeof *u, by_gold);
+		return;
+	}
 	for (size_t i = 1; i < n; i++) {
 		struct usense x = u[i];
 		size_t j = i;
@@ -489,6 +579,10 @@ static void sort_union(struct usense *u, size_t n)
 
 static void sort_ptrs(struct usense **p, size_t n, int (*cmp)(const void *, const void *))
 {
+	if (n > SHORT_SORT) {
+		qsort(p, n, sizeof *p, cmp);
+		return;
+	}
 	for (size_t i = 1; i < n; i++) {
 		struct usense *x = p[i];
 		size_t j = i;
@@ -502,6 +596,10 @@ static void sort_ptrs(struct usense **p, size_t n, int (*cmp)(const void *, cons
 
 static void sort_desc(double *v, size_t n)
 {
+	if (n > SHORT_SORT) {
+		qsort(v, n, sizeof *v, by_double_desc);
+		return;
+	}
 	for (size_t i = 1; i < n; i++) {
 		double x = v[i];
 		size_t j = i;
@@ -517,6 +615,38 @@ static void sort_desc(double *v, size_t n)
 static double discount(const struct scratch *s, size_t m)
 {
 	return m < DISCOUNTS ? s->disc[m] : log2((double)m + 2.0);
+}
+
+/* Unions longer than this sum tau's pairs in O(n log n) (tau_sums_long). */
+#define PAIR_SCAN 32
+
+/*
+ * D and D_max of tau (5.4) for a long union, in O(n log n) rather than over
+ * the n(n-1)/2 pairs: D = sum over gold positions j of ca[j] times the sum of
+ * ca[i] over the earlier positions i placed after j in the system order (a
+ * Fenwick tree indexed by the reversed system position holds those ca[i]);
+ * D_max = sum over j of cr[j] times the sum of cr[i], i < j.  All terms are
+ * >= 0, so the regrouping moves the sums by a few ulps at most.
+ */
+static void tau_sums_long(struct scratch *s, size_t n, double *d, double *dmax)
+{
+	const struct usense *u = s->u;
+	double *bit = s->bit, before = 0.0, dd = 0.0, dm = 0.0;
+	for (size_t i = 0; i <= n; i++)
+		bit[i] = 0.0;
+	for (size_t j = 0; j < n; j++) {
+		size_t rev = n - 1 - u[j].sys_pos; /* 0-based; later system positions first */
+		double q = 0.0;
+		for (size_t x = rev; x > 0; x -= x & (~x + 1))
+			q += bit[x];
+		dd += s->ca[j] * q;
+		for (size_t x = rev + 1; x <= n; x += x & (~x + 1))
+			bit[x] += s->ca[j];
+		dm += s->cr[j] * before;
+		before += s->cr[j];
+	}
+	*d = dd;
+	*dmax = dm;
 }
 
 /*
@@ -554,12 +684,16 @@ static void score_union(struct scratch *s, size_t n, size_t k, double *ji, doubl
 			cr[i] = cost(P, i, n - 1 - i);
 		}
 		double d = 0.0, dmax = 0.0;
-		for (size_t i = 0; i < n; i++) {
-			for (size_t j = i + 1; j < n; j++) {
-				if (u[i].sys_pos > u[j].sys_pos)
-					d += ca[i] * ca[j];
-				dmax += cr[i] * cr[j];
+		if (n <= PAIR_SCAN) {
+			for (size_t i = 0; i < n; i++) {
+				for (size_t j = i + 1; j < n; j++) {
+					if (u[i].sys_pos > u[j].sys_pos)
+						d += ca[i] * ca[j];
+					dmax += cr[i] * cr[j];
+				}
 			}
+		} else {
+			tau_sums_long(s, n, &d, &dmax);
 		}
 		*tau = dmax == 0.0 ? 0.0 : 1.0 - d / dmax;
 	}
@@ -711,19 +845,41 @@ struct eval {
 	uint32_t *rank;      /* label id -> position of its name in byte order */
 	uint32_t *cidx;      /* label id -> local cluster index, or TV_NONE */
 	uint32_t *sidx;      /* label id -> local sense index, or TV_NONE */
+	uint32_t *upos;      /* label id -> position in the union, or TV_NONE */
 	uint32_t *clist, *slist;
 	size_t ccap, scap;
 	size_t nc, ns;       /* local clusters and senses of the current fold */
-	double *M;           /* nc x ns */
+	/*
+	 * M, sparse: the learning pairs (cluster, sense, t * g) in the order
+	 * they are met (pc, ps, pv; tc, ts, tv the counting sort's other
+	 * buffers), then the nonzero cells of row c at rowstart[c] ..
+	 * rowstart[c + 1] (cs their senses in ascending order, cv the values).
+	 */
+	uint32_t *pc, *ps, *tc, *ts;
+	double *pv, *tv;
+	size_t pcap;
+	uint32_t *cnt;       /* counting sort: max(nc, ns) + 1 */
+	size_t cntcap;
+	uint32_t *rowstart;  /* nc + 1 */
+	size_t rowcap;
+	uint32_t *cs;
+	double *cv;
+	size_t cellcap;
+	int dense;           /* this fold's M is the dense nc x ns matrix M */
+	double *M;
 	size_t mcap;
-	double *v;           /* ns */
+	double *v;           /* ns: v(s) of a test instance */
+	uint8_t *vset;       /* ns: v(s) touched */
+	uint32_t *touched;   /* the touched senses */
 	size_t vcap;
 	struct tv_glabel *ans; /* a remapped answer */
 	size_t anscap;
 	struct scratch sc;
 };
 
-/* Fills e->sc.u with U of gold @gl and answer @tl; returns n. */
+/* Fills e->sc.u with U of gold @gl and answer @tl; returns n.  Each label's
+ * place in U is looked up in e->upos (reset before returning): linear in the
+ * two lines' lengths. */
 static size_t make_union(struct eval *e, const struct tv_glabel *gl, size_t ng,
 			 const struct tv_glabel *tl, size_t nt)
 {
@@ -734,26 +890,26 @@ static size_t make_union(struct eval *e, const struct tv_glabel *gl, size_t ng,
 		u[i].t = 0.0;
 		u[i].in_g = 1;
 		u[i].in_t = 0;
+		e->upos[gl[i].label] = (uint32_t)i;
 	}
 	size_t n = ng;
 	for (size_t i = 0; i < nt; i++) {
-		uint32_t r = e->rank[tl[i].label];
-		size_t j = 0;
-		while (j < ng && u[j].rank != r)
-			j++;
-		if (j == ng) {
+		size_t j = e->upos[tl[i].label];
+		if (j == TV_NONE) {
 			j = n++;
-			u[j].rank = r;
+			u[j].rank = e->rank[tl[i].label];
 			u[j].g = 0.0;
 			u[j].in_g = 0;
 		}
 		u[j].t = tl[i].m;
 		u[j].in_t = 1;
 	}
+	for (size_t i = 0; i < ng; i++)
+		e->upos[gl[i].label] = TV_NONE;
 	return n;
 }
 
-static void finish(struct tageval_graded_figures *f, const double sum[3])
+static void finish(struct tageval_graded_figures *f, const struct tv_fsum sum[3])
 {
 	double cov = f->instances ? (double)f->answered / (double)f->instances : 0.0;
 	double *mean[3] = { &f->jaccard, &f->kendall_tau, &f->wndcg };
@@ -761,7 +917,7 @@ static void finish(struct tageval_graded_figures *f, const double sum[3])
 	double *f1[3] = { &f->jaccard_f1, &f->kendall_tau_f1, &f->wndcg_f1 };
 	f->coverage = cov;
 	for (int x = 0; x < 3; x++) {
-		*mean[x] = f->answered ? sum[x] / (double)f->answered : 0.0;
+		*mean[x] = f->answered ? tv_fsum_result(&sum[x]) / (double)f->answered : 0.0;
 		*rec[x] = *mean[x] * cov;
 		double s = *mean[x] + *rec[x];
 		*f1[x] = s > 0.0 ? 2.0 * *mean[x] * *rec[x] / s : 0.0;
@@ -779,17 +935,284 @@ static int local_index(uint32_t *idx, uint32_t **list, size_t *n, size_t *cap, u
 	return 0;
 }
 
+/* Stable counting sort of the pairs by @key (pc or ps, values < @range)
+ * from (pc, ps, pv) into (tc, ts, tv); then swaps the two sets. */
+static void sort_pairs(struct eval *e, size_t np, int by_cluster, size_t range)
+{
+	uint32_t *cnt = e->cnt;
+	const uint32_t *key = by_cluster ? e->pc : e->ps;
+	memset(cnt, 0, (range + 1) * sizeof *cnt);
+	for (size_t i = 0; i < np; i++)
+		cnt[key[i] + 1]++;
+	for (size_t k = 0; k < range; k++)
+		cnt[k + 1] += cnt[k];
+	for (size_t i = 0; i < np; i++) {
+		size_t to = cnt[key[i]]++;
+		e->tc[to] = e->pc[i];
+		e->ts[to] = e->ps[i];
+		e->tv[to] = e->pv[i];
+	}
+	uint32_t *x = e->pc;
+	e->pc = e->tc;
+	e->tc = x;
+	x = e->ps;
+	e->ps = e->ts;
+	e->ts = x;
+	double *y = e->pv;
+	e->pv = e->tv;
+	e->tv = y;
+}
+
+/*
+ * The remapping matrix of one fold (5.2), sparse: M[c][s] sums its terms in
+ * the order of the learning instances (the word's instances in gold order,
+ * or in byte order of their ids with --seed) and, within an instance, of
+ * its labels; each row is divided by its sum, the cells added in ascending
+ * sense index.  These are the dense matrix's sums term for term (its zero
+ * cells add nothing), without its clusters x senses cells: the cost is the
+ * number of (system label, gold label) pairs of the learning instances,
+ * sorted in linear time.
+ */
+#define DENSE_CELLS 1024
+
+static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
+			int fo)
+{
+	const struct tageval_graded *g = e->g;
+	size_t np = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_ginst *in = &g->in[items[i]];
+		if (fold[i] == fo || in->sys_n == 0)
+			continue;
+		for (size_t a = 0; a < in->sys_n; a++)
+			if (local_index(e->cidx, &e->clist, &e->nc, &e->ccap,
+					g->spool[in->sys_first + a].label))
+				return -1;
+		for (size_t b = 0; b < in->gold_n; b++)
+			if (local_index(e->sidx, &e->slist, &e->ns, &e->scap,
+					g->gpool[in->gold_first + b].label))
+				return -1;
+		if ((size_t)in->sys_n > (UINT32_MAX - np) / in->gold_n)
+			return -1;
+		np += (size_t)in->sys_n * in->gold_n;
+	}
+	size_t cap;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->v, &cap, e->ns, sizeof *e->v))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->vset, &cap, e->ns, sizeof *e->vset))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->touched, &cap, e->ns, sizeof *e->touched))
+		return -1;
+	e->vcap = cap;
+	/*
+	 * A small matrix (the usual word: a dozen clusters, a few senses) is
+	 * filled densely, as the pairs alone cost about as much; the sums are
+	 * the same, term for term, as the sparse matrix's.  The bound is a
+	 * constant: a test instance then costs at most DENSE_CELLS per label,
+	 * whatever the shape of the rows (a dense matrix of one long row and
+	 * one short one would cost a long row for each instance of the short
+	 * one).
+	 */
+	e->dense = e->ns == 0 || e->nc <= DENSE_CELLS / e->ns;
+	if (e->dense) {
+		size_t cells = e->nc * e->ns;
+		if (tv_grow((void **)&e->M, &e->mcap, cells ? cells : 1, sizeof *e->M))
+			return -1;
+		if (cells > 0)
+			memset(e->M, 0, cells * sizeof *e->M);
+		for (size_t i = 0; i < n; i++) {
+			const struct tv_ginst *in = &g->in[items[i]];
+			if (fold[i] == fo || in->sys_n == 0)
+				continue;
+			for (size_t a = 0; a < in->sys_n; a++) {
+				const struct tv_glabel *t = &g->spool[in->sys_first + a];
+				double *row = e->M + (size_t)e->cidx[t->label] * e->ns;
+				for (size_t b = 0; b < in->gold_n; b++) {
+					const struct tv_glabel *gs = &g->gpool[in->gold_first + b];
+					row[e->sidx[gs->label]] += t->m * gs->m;
+				}
+			}
+		}
+		for (size_t c = 0; c < e->nc; c++) {
+			double *row = e->M + c * e->ns, rs = 0.0;
+			for (size_t x = 0; x < e->ns; x++)
+				rs += row[x];
+			for (size_t x = 0; x < e->ns; x++)
+				row[x] = rs > 0.0 ? row[x] / rs : 0.0;
+		}
+		return 0;
+	}
+	cap = e->pcap;
+	if (tv_grow((void **)&e->pc, &cap, np, sizeof *e->pc))
+		return -1;
+	cap = e->pcap;
+	if (tv_grow((void **)&e->ps, &cap, np, sizeof *e->ps))
+		return -1;
+	cap = e->pcap;
+	if (tv_grow((void **)&e->tc, &cap, np, sizeof *e->tc))
+		return -1;
+	cap = e->pcap;
+	if (tv_grow((void **)&e->ts, &cap, np, sizeof *e->ts))
+		return -1;
+	cap = e->pcap;
+	if (tv_grow((void **)&e->pv, &cap, np, sizeof *e->pv))
+		return -1;
+	cap = e->pcap;
+	if (tv_grow((void **)&e->tv, &cap, np, sizeof *e->tv))
+		return -1;
+	e->pcap = cap;
+	size_t range = e->nc > e->ns ? e->nc : e->ns;
+	cap = e->cntcap;
+	if (tv_grow((void **)&e->cnt, &cap, range + 1, sizeof *e->cnt))
+		return -1;
+	e->cntcap = cap;
+	cap = e->rowcap;
+	if (tv_grow((void **)&e->rowstart, &cap, e->nc + 1, sizeof *e->rowstart))
+		return -1;
+	e->rowcap = cap;
+	cap = e->cellcap;
+	if (tv_grow((void **)&e->cs, &cap, np, sizeof *e->cs))
+		return -1;
+	cap = e->cellcap;
+	if (tv_grow((void **)&e->cv, &cap, np, sizeof *e->cv))
+		return -1;
+	e->cellcap = cap;
+	if (e->ns > 0)
+		memset(e->vset, 0, e->ns);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_ginst *in = &g->in[items[i]];
+		if (fold[i] == fo || in->sys_n == 0)
+			continue;
+		for (size_t a = 0; a < in->sys_n; a++) {
+			const struct tv_glabel *t = &g->spool[in->sys_first + a];
+			for (size_t b = 0; b < in->gold_n; b++) {
+				const struct tv_glabel *s = &g->gpool[in->gold_first + b];
+				e->pc[k] = e->cidx[t->label];
+				e->ps[k] = e->sidx[s->label];
+				e->pv[k++] = t->m * s->m;
+			}
+		}
+	}
+	/* by (cluster, sense), the terms of a cell in the order met */
+	sort_pairs(e, np, 0, e->ns);
+	sort_pairs(e, np, 1, e->nc);
+	size_t ncell = 0, p = 0;
+	for (size_t c = 0; c < e->nc; c++) {
+		e->rowstart[c] = (uint32_t)ncell;
+		double rs = 0.0;
+		while (p < np && e->pc[p] == c) {
+			uint32_t s = e->ps[p];
+			double x = e->pv[p++];
+			while (p < np && e->pc[p] == c && e->ps[p] == s)
+				x += e->pv[p++];
+			e->cs[ncell] = s;
+			e->cv[ncell++] = x;
+			rs += x;
+		}
+		for (size_t q = e->rowstart[c]; q < ncell; q++)
+			e->cv[q] = rs > 0.0 ? e->cv[q] / rs : 0.0;
+	}
+	e->rowstart[e->nc] = (uint32_t)ncell;
+	return 0;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The remapped answer of a test instance (5.2 step 3) into e->ans: v(s) =
+ * sum over the instance's clusters c seen in learning, in the line's order,
+ * of t(c) * M[c][s], over the nonzero cells only; the senses with v(s) > 0
+ * in ascending local index.  Returns the number of senses, or -1.
+ */
+static long remap_answer(struct eval *e, const struct tv_ginst *in)
+{
+	const struct tageval_graded *g = e->g;
+	size_t nt = 0;
+	if (e->dense) {
+		if (e->ns > 0)
+			memset(e->v, 0, e->ns * sizeof *e->v);
+		for (size_t a = 0; a < in->sys_n; a++) {
+			const struct tv_glabel *t = &g->spool[in->sys_first + a];
+			uint32_t c = e->cidx[t->label];
+			if (c == TV_NONE)
+				continue;
+			const double *row = e->M + (size_t)c * e->ns;
+			for (size_t x = 0; x < e->ns; x++)
+				e->v[x] += t->m * row[x];
+		}
+		if (tv_grow((void **)&e->ans, &e->anscap, e->ns ? e->ns : 1, sizeof *e->ans))
+			return -1;
+		size_t nans = 0;
+		for (size_t x = 0; x < e->ns; x++)
+			if (e->v[x] > 0.0) {
+				e->ans[nans].label = e->slist[x];
+				e->ans[nans++].m = e->v[x];
+			}
+		return (long)nans;
+	}
+	for (size_t a = 0; a < in->sys_n; a++) {
+		const struct tv_glabel *t = &g->spool[in->sys_first + a];
+		uint32_t c = e->cidx[t->label];
+		if (c == TV_NONE)
+			continue;
+		for (size_t q = e->rowstart[c]; q < e->rowstart[c + 1]; q++) {
+			uint32_t s = e->cs[q];
+			if (!e->vset[s]) {
+				e->vset[s] = 1;
+				e->v[s] = 0.0;
+				e->touched[nt++] = s;
+			}
+			e->v[s] += t->m * e->cv[q];
+		}
+	}
+	if (nt > SHORT_SORT) {
+		qsort(e->touched, nt, sizeof *e->touched, by_u32);
+	} else {
+		for (size_t i = 1; i < nt; i++) {
+			uint32_t x = e->touched[i];
+			size_t j = i;
+			for (; j > 0 && e->touched[j - 1] > x; j--)
+				e->touched[j] = e->touched[j - 1];
+			e->touched[j] = x;
+		}
+	}
+	if (tv_grow((void **)&e->ans, &e->anscap, nt ? nt : 1, sizeof *e->ans))
+		return -1;
+	size_t nans = 0;
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t s = e->touched[i];
+		e->vset[s] = 0;
+		if (e->v[s] > 0.0) {
+			e->ans[nans].label = e->slist[s];
+			e->ans[nans++].m = e->v[s];
+		}
+	}
+	return (long)nans;
+}
+
 /*
  * One word: @items its selected gold instances in order, @fold their folds;
- * adds the answered scores to @sum and sets @f.
+ * adds the answered scores to @sum (exact sums: the order of the words and
+ * of the folds changes no bit of the totals) and sets @f.
  */
 static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
-		     size_t k, int no_remap, struct tageval_graded_figures *f, double sum[3])
+		     size_t k, int no_remap, struct tageval_graded_figures *f,
+		     struct tv_fsum sum[3])
 {
 	const struct tageval_graded *g = e->g;
 	f->instances = n;
 	f->senses = k;
-	double wsum[3] = { 0.0, 0.0, 0.0 };
+	struct tv_fsum wsum[3];
+	for (int m = 0; m < 3; m++)
+		tv_fsum_init(&wsum[m]);
 	int rc = 0;
 	/*
 	 * Each fold indexes the clusters and senses of its own learning
@@ -800,57 +1223,14 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 	 * doubles are equal, so a last-bit difference reorders them.  This
 	 * order is the one checked against the independent implementation on
 	 * the task's data (indexing the whole word at once changed one word's
-	 * WNDCG there by 2e-3).
+	 * WNDCG there by 2e-3).  It is the order of the gold key (or, with
+	 * --seed, of the instance ids), never that of the system file.
 	 */
 	for (int fo = 0; fo < NFOLDS && rc == 0; fo++) {
 		e->nc = e->ns = 0;
-		if (!no_remap) {
-			for (size_t i = 0; i < n && rc == 0; i++) {
-				const struct tv_ginst *in = &g->in[items[i]];
-				if (fold[i] == fo || in->sys_n == 0)
-					continue;
-				for (size_t a = 0; a < in->sys_n && rc == 0; a++)
-					rc = local_index(e->cidx, &e->clist, &e->nc, &e->ccap,
-							 g->spool[in->sys_first + a].label);
-				for (size_t b = 0; b < in->gold_n && rc == 0; b++)
-					rc = local_index(e->sidx, &e->slist, &e->ns, &e->scap,
-							 g->gpool[in->gold_first + b].label);
-			}
-			if (rc)
-				break;
-			if (e->ns && e->nc > SIZE_MAX / sizeof(double) / e->ns) {
-				rc = -1;
-				break;
-			}
-			size_t cells = e->nc * e->ns;
-			if (tv_grow((void **)&e->M, &e->mcap, cells, sizeof *e->M) ||
-			    tv_grow((void **)&e->v, &e->vcap, e->ns, sizeof *e->v)) {
-				rc = -1;
-				break;
-			}
-			if (cells > 0)
-				memset(e->M, 0, cells * sizeof *e->M);
-			for (size_t i = 0; i < n; i++) {
-				const struct tv_ginst *in = &g->in[items[i]];
-				if (fold[i] == fo || in->sys_n == 0)
-					continue;
-				for (size_t a = 0; a < in->sys_n; a++) {
-					const struct tv_glabel *t = &g->spool[in->sys_first + a];
-					double *row = e->M + (size_t)e->cidx[t->label] * e->ns;
-					for (size_t b = 0; b < in->gold_n; b++) {
-						const struct tv_glabel *s =
-							&g->gpool[in->gold_first + b];
-						row[e->sidx[s->label]] += t->m * s->m;
-					}
-				}
-			}
-			for (size_t c = 0; c < e->nc; c++) {
-				double *row = e->M + c * e->ns, rs = 0.0;
-				for (size_t s = 0; s < e->ns; s++)
-					rs += row[s];
-				for (size_t s = 0; s < e->ns; s++)
-					row[s] = rs > 0.0 ? row[s] / rs : 0.0;
-			}
+		if (!no_remap && build_matrix(e, items, fold, n, fo)) {
+			rc = -1;
+			break;
 		}
 		for (size_t i = 0; i < n; i++) {
 			const struct tv_ginst *in = &g->in[items[i]];
@@ -859,27 +1239,12 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 			const struct tv_glabel *ans = g->spool + in->sys_first;
 			size_t nans = in->sys_n;
 			if (!no_remap) {
-				if (e->ns > 0)
-					memset(e->v, 0, e->ns * sizeof *e->v);
-				for (size_t a = 0; a < in->sys_n; a++) {
-					const struct tv_glabel *t = &g->spool[in->sys_first + a];
-					uint32_t c = e->cidx[t->label];
-					if (c == TV_NONE)
-						continue;
-					const double *row = e->M + (size_t)c * e->ns;
-					for (size_t s = 0; s < e->ns; s++)
-						e->v[s] += t->m * row[s];
-				}
-				if (tv_grow((void **)&e->ans, &e->anscap, e->ns, sizeof *e->ans)) {
+				long na = remap_answer(e, in);
+				if (na < 0) {
 					rc = -1;
 					break;
 				}
-				nans = 0;
-				for (size_t s = 0; s < e->ns; s++)
-					if (e->v[s] > 0.0) {
-						e->ans[nans].label = e->slist[s];
-						e->ans[nans++].m = e->v[s];
-					}
+				nans = (size_t)na;
 				ans = e->ans;
 				if (nans == 0)
 					continue; /* unanswered in this fold */
@@ -891,10 +1256,8 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 			size_t nu = make_union(e, g->gpool + in->gold_first, in->gold_n, ans, nans);
 			double x[3];
 			score_union(&e->sc, nu, k, &x[0], &x[1], &x[2]);
-			for (int m = 0; m < 3; m++) {
-				wsum[m] += x[m];
-				sum[m] += x[m];
-			}
+			for (int m = 0; m < 3; m++)
+				tv_fsum_add(&wsum[m], x[m]);
 			f->answered++;
 		}
 		for (size_t c = 0; c < e->nc; c++)
@@ -903,8 +1266,11 @@ static int eval_word(struct eval *e, const uint32_t *items, const uint8_t *fold,
 			e->sidx[e->slist[s]] = TV_NONE;
 	}
 	finish(f, wsum);
+	for (int m = 0; m < 3; m++)
+		tv_fsum_add_fsum(&sum[m], &wsum[m]);
 	return rc;
 }
+
 
 static int selected(const struct tv_ginst *in, const struct tageval_graded_options *o)
 {
@@ -929,6 +1295,72 @@ static int count_labels(struct eval *e, const struct tv_glabel *l, size_t n, siz
 		*k += *nseen > before;
 	}
 	return 0;
+}
+
+struct idkey {
+	const char *s;
+	size_t len;
+	uint32_t pos; /* in the selection */
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct idkey *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+	if (c != 0)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len; /* ids are distinct */
+}
+
+/*
+ * --seed: puts each word's instances of @order (the selection, grouped by
+ * word at @wsel) in byte order of their ids, and gives out the folds from a
+ * GSL mt19937 shuffle (seed @seed) of the whole selection in byte order of
+ * the ids: position k of the shuffled list is tested in fold k mod 5.
+ */
+static int seed_folds(const struct tageval_graded *g, uint32_t *order, const uint32_t *wsel,
+		      size_t nw, size_t nsel, unsigned long seed, uint8_t *fold)
+{
+	struct idkey *key = malloc(nsel * sizeof *key);
+	uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
+	uint32_t *items = malloc(nsel * sizeof *items);
+	uint32_t *newpos = malloc(nsel * sizeof *newpos);
+	size_t *perm = malloc(nsel * sizeof *perm);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int rc = -1;
+	if (key == NULL || fill == NULL || items == NULL || newpos == NULL || perm == NULL ||
+	    rng == NULL)
+		goto out;
+	for (size_t p = 0; p < nsel; p++) {
+		key[p].s = tv_intern_str(&g->ids, order[p]);
+		key[p].len = tv_intern_len(&g->ids, order[p]);
+		key[p].pos = (uint32_t)p;
+		items[p] = order[p];
+	}
+	qsort(key, nsel, sizeof *key, by_id);
+	memcpy(fill, wsel, nw * sizeof *fill);
+	for (size_t j = 0; j < nsel; j++) {
+		uint32_t item = items[key[j].pos];
+		uint32_t to = fill[g->in[item].word]++;
+		order[to] = item;
+		newpos[j] = to;
+	}
+	gsl_rng_set(rng, seed);
+	for (size_t k = 0; k < nsel; k++)
+		perm[k] = k;
+	gsl_ran_shuffle(rng, perm, nsel, sizeof *perm);
+	for (size_t k = 0; k < nsel; k++)
+		fold[newpos[perm[k]]] = (uint8_t)(k % NFOLDS);
+	rc = 0;
+out:
+	free(key);
+	free(fill);
+	free(items);
+	free(newpos);
+	free(perm);
+	gsl_rng_free(rng);
+	return rc;
 }
 
 int tageval_graded_evaluate(const struct tageval_graded *g,
@@ -957,17 +1389,18 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 	e.rank = malloc((nl ? nl : 1) * sizeof *e.rank);
 	e.cidx = malloc((nl ? nl : 1) * sizeof *e.cidx);
 	e.sidx = malloc((nl ? nl : 1) * sizeof *e.sidx);
+	e.upos = malloc((nl ? nl : 1) * sizeof *e.upos);
 	uint32_t *seen = NULL;
 	size_t seencap = 0;
 	int rc = TAGEVAL_OK;
 	if (!r || !wsel || !wall || !wex || !order || !aorder || !eorder || !fold ||
-	    !e.rank || !e.cidx || !e.sidx) {
+	    !e.rank || !e.cidx || !e.sidx || !e.upos) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	/* label ranks in byte order of the names */
 	for (size_t i = 0; i < nl; i++)
-		e.cidx[i] = e.sidx[i] = TV_NONE;
+		e.cidx[i] = e.sidx[i] = e.upos[i] = TV_NONE;
 	{
 		const char **nm = malloc((nl ? nl : 1) * sizeof *nm);
 		if (nm == NULL) {
@@ -1031,24 +1464,19 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
 		goto out;
 	}
-	/* folds: position k of the (shuffled) selection is tested in fold k mod 5 */
+	/*
+	 * Folds: position k of the selection is tested in fold k mod 5.  The
+	 * official folds (5.1) take the selection in gold-key order.  With
+	 * --seed the selection is first put in byte order of the instance ids
+	 * ("word instance"), then shuffled: the folds, and the order in which
+	 * each word's instances are summed into M, are then those of the ids,
+	 * not of the file's lines.
+	 */
 	if (o.shuffle) {
-		size_t *perm = malloc(nsel * sizeof *perm);
-		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-		if (perm == NULL || rng == NULL) {
-			free(perm);
-			gsl_rng_free(rng);
+		if (seed_folds(g, order, wsel, nw, nsel, o.seed, fold)) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		gsl_rng_set(rng, o.seed);
-		for (size_t k = 0; k < nsel; k++)
-			perm[k] = k;
-		gsl_ran_shuffle(rng, perm, nsel, sizeof *perm);
-		for (size_t k = 0; k < nsel; k++)
-			fold[perm[k]] = (uint8_t)(k % NFOLDS);
-		free(perm);
-		gsl_rng_free(rng);
 	} else {
 		for (size_t k = 0; k < nsel; k++)
 			fold[k] = (uint8_t)(k % NFOLDS);
@@ -1062,7 +1490,9 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 		rc = tv_nomem(err);
 		goto out;
 	}
-	double sum[3] = { 0.0, 0.0, 0.0 };
+	struct tv_fsum sum[3];
+	for (int m = 0; m < 3; m++)
+		tv_fsum_init(&sum[m]);
 	for (size_t w = 0; w < nw; w++) {
 		size_t n = wsel[w + 1] - wsel[w];
 		if (n == 0)
@@ -1080,6 +1510,8 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 		if (o.no_remapping) {
 			for (size_t i = wall[w]; i < wall[w + 1] && !crc; i++) {
 				const struct tv_ginst *in = &g->in[aorder[i]];
+				if (in->sys_n == 0)
+					continue; /* unanswered (g->spool may be NULL) */
 				crc = count_labels(&e, g->spool + in->sys_first, in->sys_n, &k,
 						   &seen, &nseen, &seencap);
 			}
@@ -1115,8 +1547,21 @@ out:
 	free(e.sidx);
 	free(e.clist);
 	free(e.slist);
+	free(e.upos);
 	free(e.M);
+	free(e.pc);
+	free(e.ps);
+	free(e.tc);
+	free(e.ts);
+	free(e.pv);
+	free(e.tv);
+	free(e.cnt);
+	free(e.rowstart);
+	free(e.cs);
+	free(e.cv);
 	free(e.v);
+	free(e.vset);
+	free(e.touched);
 	free(e.ans);
 	scratch_free(&e.sc);
 	if (rc != TAGEVAL_OK) {

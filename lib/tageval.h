@@ -674,6 +674,9 @@ TAGEVAL_EXPORT size_t tageval_graded_ignored(const struct tageval_graded *g);
 TAGEVAL_EXPORT size_t tageval_graded_extra(const struct tageval_graded *g);
 /** Lines (of both files) that name a label twice. */
 TAGEVAL_EXPORT size_t tageval_graded_repeated(const struct tageval_graded *g);
+/** Lines of the system file (answers, ignored lines and extra instances):
+ *  0 when the system attempted nothing. */
+TAGEVAL_EXPORT size_t tageval_graded_system_lines(const struct tageval_graded *g);
 
 /** Which gold instances are evaluated, as if the gold key held only them. */
 enum tageval_graded_subset {
@@ -715,8 +718,12 @@ struct tageval_graded_result;
  * (instance k of the selection, words in order of first appearance, is tested
  * in fold k mod 5), each fold's test instances remapped from the induced
  * senses to the gold senses with the other four folds (unless
- * @opts->no_remapping), then scored.  TAGEVAL_EFORMAT "no target word
- * selected" when the selection is empty.  The result borrows the words'
+ * @opts->no_remapping), then scored.  With @opts->shuffle the selection is
+ * taken in byte order of the instance ids before the shuffle.  Totals are
+ * exactly rounded sums: the system file's line order changes no bit (nor,
+ * without remapping or with @opts->shuffle, the gold key's).  A mean over
+ * no answered instance is 0 (answered == 0 tells).  TAGEVAL_EFORMAT "no
+ * target word selected" when the selection is empty.  The result borrows the words'
  * names from @g, which must outlive it.
  */
 TAGEVAL_EXPORT int tageval_graded_evaluate(const struct tageval_graded *g,

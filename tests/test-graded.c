@@ -482,6 +482,186 @@ START_TEST(test_folds)
 }
 END_TEST
 
+/* ------------------------------------------------ line order (issue 17) */
+
+/*
+ * A data set of three words whose scores are sums of many unlike doubles
+ * (ratings 1 to 9, memberships such as 2/7, several labels per line), built
+ * so that its lines can be written in any order: line i of @n is
+ * written at position perm(i).  @rev: write the lines in reverse order.
+ */
+static char *graded_lines(int gold, int rev)
+{
+	enum { N = 90 };
+	static char line[N][96];
+	for (int i = 0; i < N; i++) {
+		int w = i % 3, a = (i * 7) % 5, b = (i * 3 + 1) % 5;
+		if (gold)
+			snprintf(line[i], sizeof line[i], "w%d w%d.%d s%d/%d s%d/%d\n", w, w, i, a,
+				 1 + i % 9, b, 1 + (i * 5) % 7);
+		else
+			snprintf(line[i], sizeof line[i], "w%d w%d.%d c%d/%d c%d/%d s%d/%d\n", w, w,
+				 i, i % 4, 1 + (i * 11) % 9, (i + 1) % 4, 2 + i % 5, b,
+				 1 + i % 3);
+	}
+	char *s = calloc(N, sizeof line[0]);
+	ck_assert_ptr_nonnull(s);
+	for (int i = 0; i < N; i++)
+		strcat(s, line[rev ? N - 1 - i : i]);
+	return s;
+}
+
+/* The figures of @gold and @sys, every word and the total, into @out
+ * (4 entries: 3 words, then the total). */
+static void figures_of(const char *gold, const char *sys, const struct tageval_graded_options *o,
+		       struct tageval_graded_figures out[4])
+{
+	int rc;
+	struct tageval_error err;
+	struct tageval_graded *g = load(gold, sys, &rc, &err);
+	ck_assert_ptr_nonnull(g);
+	struct tageval_graded_result *r;
+	ck_assert_int_eq(tageval_graded_evaluate(g, o, &r, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_graded_result_words(r), 3);
+	/* the words by name, whatever the order of the gold key's lines */
+	for (size_t i = 0; i < 3; i++) {
+		const char *w = tageval_graded_result_word(r, i);
+		out[w[1] - '0'] = *tageval_graded_result_figures(r, i);
+	}
+	out[3] = *tageval_graded_result_total(r);
+	tageval_graded_result_free(r);
+	tageval_graded_free(g);
+}
+
+/* Bitwise equality of every figure (the structs hold no padding:
+ * size_t and double members only). */
+static void same_figures(const struct tageval_graded_figures *a,
+			 const struct tageval_graded_figures *b)
+{
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
+			      "entry %d differs: jaccard %.17g / %.17g, tau %.17g / %.17g, "
+			      "wndcg %.17g / %.17g", i, a[i].jaccard, b[i].jaccard,
+			      a[i].kendall_tau, b[i].kendall_tau, a[i].wndcg, b[i].wndcg);
+}
+
+/*
+ * With remapping, the system file's line order changes no bit; without
+ * remapping, and with --seed, neither file's order does.  (Before the
+ * exactly rounded totals and the ids' byte order for --seed, the last two
+ * differed: the per-word sums ran fold by fold, the total word by word.)
+ */
+START_TEST(test_line_order)
+{
+	char *gold = graded_lines(1, 0), *gold_rev = graded_lines(1, 1);
+	char *sys = graded_lines(0, 0), *sys_rev = graded_lines(0, 1);
+	struct tageval_graded_options o;
+	struct tageval_graded_figures a[4], b[4];
+	tageval_graded_options_init(&o);
+	figures_of(gold, sys, &o, a);
+	figures_of(gold, sys_rev, &o, b);
+	same_figures(a, b);
+	ck_assert_uint_gt(a[3].answered, 60); /* the remapping answers most */
+	o.no_remapping = 1;
+	figures_of(gold, sys, &o, a);
+	figures_of(gold_rev, sys_rev, &o, b);
+	same_figures(a, b);
+	o.no_remapping = 0;
+	o.shuffle = 1;
+	o.seed = 2013;
+	figures_of(gold, sys, &o, a);
+	figures_of(gold_rev, sys_rev, &o, b);
+	same_figures(a, b);
+	free(gold);
+	free(gold_rev);
+	free(sys);
+	free(sys_rev);
+}
+END_TEST
+
+/*
+ * A line of 41 label fields, one label named twice (past the 16 that are
+ * compared pairwise, so found by sorting): 40 labels kept, every
+ * membership 1, the line counted once.  The system answers the 40 labels
+ * unrated: JI 40/40 = 1; all ratings tie, both orders are the descending
+ * names: tau 1 (D = 0); WNDCG = sum 3/log2(m+1) / sum 4/log2(m+1), 0.75 to
+ * the last bits.  K = 40.
+ */
+START_TEST(test_long_line_repeated_label)
+{
+	char gold[1024] = "w w.1", sys[1024] = "w w.1";
+	for (int i = 0; i < 40; i++) {
+		char f[16];
+		snprintf(f, sizeof f, " l%02d/%d", i, 1 + i % 3);
+		strcat(gold, f);
+		snprintf(f, sizeof f, " l%02d", 39 - i);
+		strcat(sys, f);
+		if (i == 30)
+			strcat(gold, " l05/9");
+	}
+	strcat(gold, "\n");
+	strcat(sys, "\n");
+	struct tageval_graded *g;
+	struct tageval_graded_result *r = eval(gold, sys, 1, &g);
+	ck_assert_uint_eq(tageval_graded_repeated(g), 1);
+	ck_assert_uint_eq(tageval_graded_result_figures(r, 0)->senses, 40);
+	EXACT(tageval_graded_result_total(r)->jaccard, 1.0);
+	EXACT(tageval_graded_result_total(r)->kendall_tau, 1.0);
+	ck_assert_msg(fabs(tageval_graded_result_total(r)->wndcg - 0.75) <= 1e-15, "wndcg %.17g",
+		      tageval_graded_result_total(r)->wndcg);
+	tageval_graded_result_free(r);
+	tageval_graded_free(g);
+}
+END_TEST
+
+/*
+ * tau over a union of 40 senses (past the 32 whose pairs are summed one by
+ * one: the Fenwick sums), K = 40, gold ratings 40, 39, ..., 1 on l00..l39:
+ * - the gold order itself: D = 0, tau exactly 1;
+ * - the reverse: D = D_max, tau 0 (the two sums grouped alike: to 1e-15);
+ * - the top two swapped: only the pair (0, 1) is inverted, D = cost(0, 1)
+ *   cost(1, 0) = (P_1 - P_0)^2 = delta_0^2 = 1, so tau = 1 - 1/D_max with
+ *   D_max = sum over i < j of cr_i cr_j, cr_i = (P_i - P_(39-i)) / (2i - 39),
+ *   P_m = 1 + m - m(m - 1)/80 (delta_l = 1 - l/40), computed here pair by
+ *   pair in long double.
+ */
+START_TEST(test_long_union_tau)
+{
+	enum { N = 40 };
+	char name[N][8];
+	const char *l[N];
+	double gm[N], rev[N], swap[N];
+	for (int i = 0; i < N; i++) {
+		snprintf(name[i], sizeof name[i], "l%02d", i);
+		l[i] = name[i];
+		gm[i] = N - i;
+		rev[i] = i + 1;
+		swap[i] = gm[i];
+	}
+	swap[0] = N - 1;
+	swap[1] = N;
+	double ji, tau, ndcg;
+	ck_assert_int_eq(tageval_graded_instance_scores(l, gm, N, l, gm, N, N, &ji, &tau, &ndcg),
+			 TAGEVAL_OK);
+	EXACT(tau, 1.0);
+	ck_assert_int_eq(tageval_graded_instance_scores(l, gm, N, l, rev, N, N, &ji, &tau, &ndcg),
+			 TAGEVAL_OK);
+	NEAR(tau, 0.0);
+	ck_assert_int_eq(tageval_graded_instance_scores(l, gm, N, l, swap, N, N, &ji, &tau,
+							&ndcg), TAGEVAL_OK);
+	long double P[N], cr[N], dmax = 0.0L;
+	for (int m = 0; m < N; m++)
+		P[m] = 1.0L + m - (long double)m * (m - 1) / (2.0L * N);
+	for (int i = 0; i < N; i++)
+		cr[i] = (P[i] - P[N - 1 - i]) / (long double)(2 * i - (N - 1));
+	for (int i = 0; i < N; i++)
+		for (int j = i + 1; j < N; j++)
+			dmax += cr[i] * cr[j];
+	ck_assert_msg(fabsl((long double)tau - (1.0L - 1.0L / dmax)) <= 1e-15L,
+		      "tau %.17g, expected %.17Lg", tau, 1.0L - 1.0L / dmax);
+}
+END_TEST
+
 /* ------------------------------------------------ errors */
 
 START_TEST(test_errors)
@@ -573,6 +753,9 @@ static Suite *graded_suite(void)
 	tcase_add_test(tc, test_folds);
 	tcase_add_test(tc, test_zero_weight_present);
 	tcase_add_test(tc, test_repeated_label);
+	tcase_add_test(tc, test_line_order);
+	tcase_add_test(tc, test_long_line_repeated_label);
+	tcase_add_test(tc, test_long_union_tau);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_errors);

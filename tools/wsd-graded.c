@@ -30,8 +30,9 @@ static void usage(FILE *fp)
 		"\n"
 		"  -n, --no-remapping        compare the system's labels with the gold senses\n"
 		"                            directly (answers in the gold inventory)\n"
-		"      --seed=S              shuffle the gold instances (GSL mt19937, seed S)\n"
-		"                            before forming the folds; default: the official folds\n"
+		"      --seed=S              shuffle the gold instances, taken in byte order of\n"
+		"                            their ids (GSL mt19937, seed S), before forming the\n"
+		"                            folds; default: the official folds\n"
 		"      --pos=POS             only the words whose name ends in '.POS' (n, v, ...);\n"
 		"                            all (default) for every word\n"
 		"      --per-word            one table row per target word\n"
@@ -47,19 +48,53 @@ static void usage(FILE *fp)
 
 static const char *subset_name[3] = { "all", "single_sense", "multi_sense" };
 
+/*
+ * A mean over no answered instance is 0/0: the library gives 0 (the jars'
+ * figure), the tool prints null in JSON and "-" in text, and so for the F1
+ * made from it; recall (the scores' sum over the instances) stays 0.
+ */
+static const char no_answer[] = "no instance answered (a mean over 0 answered instances)";
+
 static void json_figures(const struct tageval_graded_figures *f, int total)
 {
+	int undef = f->answered == 0;
 	printf("{\"instances\":%zu,\"answered\":%zu,", f->instances, f->answered);
 	if (!total)
 		printf("\"senses\":%zu,", f->senses);
 	else
 		printf("\"averaging\":\"instance-weighted\",");
-	printf("\"jaccard\":%.17g,\"kendall_tau\":%.17g,\"wndcg\":%.17g,"
-	       "\"jaccard_recall\":%.17g,\"kendall_tau_recall\":%.17g,\"wndcg_recall\":%.17g,"
-	       "\"jaccard_f1\":%.17g,\"kendall_tau_f1\":%.17g,\"wndcg_f1\":%.17g,"
-	       "\"coverage\":%.17g}",
-	       f->jaccard, f->kendall_tau, f->wndcg, f->jaccard_recall, f->kendall_tau_recall,
-	       f->wndcg_recall, f->jaccard_f1, f->kendall_tau_f1, f->wndcg_f1, f->coverage);
+	const char *name[10] = { "jaccard", "kendall_tau", "wndcg",
+				 "jaccard_recall", "kendall_tau_recall", "wndcg_recall",
+				 "jaccard_f1", "kendall_tau_f1", "wndcg_f1", "coverage" };
+	const double v[10] = { f->jaccard, f->kendall_tau, f->wndcg, f->jaccard_recall,
+			       f->kendall_tau_recall, f->wndcg_recall, f->jaccard_f1,
+			       f->kendall_tau_f1, f->wndcg_f1, f->coverage };
+	/* the means (0-2) and the F1s (6-8) are undefined without an answer */
+	for (int i = 0; i < 10; i++) {
+		printf("\"%s\":", name[i]);
+		if (undef && (i < 3 || (i >= 6 && i < 9)))
+			fputs("null", stdout);
+		else
+			tools_json_number(stdout, v[i]);
+		putchar(',');
+	}
+	printf("\"undefined\":{");
+	for (int i = 0; undef && i < 9; i++) {
+		if (i >= 3 && i < 6)
+			continue;
+		printf("%s\"%s\":", i ? "," : "", name[i]);
+		tools_json_string(stdout, no_answer);
+	}
+	printf("}}");
+}
+
+/* A figure of the text output, or "-" right-aligned when undefined. */
+static void text_figure(int w, int digits, double v, int undef)
+{
+	if (undef)
+		printf("%*s", w, "-");
+	else
+		printf("%*.*f", w, digits, v);
 }
 
 static void json_per_word(const struct tageval_graded_result *r)
@@ -124,9 +159,14 @@ static void print_row(const char *name, int wname, const struct tageval_graded_f
 	printf("%-*s %9zu %8zu", wname, name, f->instances, f->answered);
 	if (senses)
 		printf(" %6zu", f->senses);
-	printf("  %*.*f  %*.*f  %*.*f\n", width(digits, "jaccard"), digits, f->jaccard,
-	       width(digits, "kendall-tau"), digits, f->kendall_tau, width(digits, "wndcg"),
-	       digits, f->wndcg);
+	int undef = f->answered == 0;
+	printf("  ");
+	text_figure(width(digits, "jaccard"), digits, f->jaccard, undef);
+	printf("  ");
+	text_figure(width(digits, "kendall-tau"), digits, f->kendall_tau, undef);
+	printf("  ");
+	text_figure(width(digits, "wndcg"), digits, f->wndcg, undef);
+	printf("\n");
 }
 
 static void print_head(const char *first, int wname, int digits, int senses)
@@ -167,10 +207,16 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 	const double v[3][3] = { { t->jaccard, t->jaccard_recall, t->jaccard_f1 },
 				 { t->kendall_tau, t->kendall_tau_recall, t->kendall_tau_f1 },
 				 { t->wndcg, t->wndcg_recall, t->wndcg_f1 } };
-	for (int x = 0; x < 3; x++)
-		printf("%-14s  %*.*f  %*.*f  %*.*f\n", name[x], width(digits, "mean"), digits,
-		       v[x][0], width(digits, "recall"), digits, v[x][1], width(digits, "F1"),
-		       digits, v[x][2]);
+	int undef = t->answered == 0;
+	for (int x = 0; x < 3; x++) {
+		printf("%-14s  ", name[x]);
+		text_figure(width(digits, "mean"), digits, v[x][0], undef);
+		printf("  ");
+		text_figure(width(digits, "recall"), digits, v[x][1], 0);
+		printf("  ");
+		text_figure(width(digits, "F1"), digits, v[x][2], undef);
+		printf("\n");
+	}
 }
 
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NO_REMAP, OPT_SEED };
@@ -279,6 +325,9 @@ int main(int argc, char **argv)
 	}
 	size_t ignored = tageval_graded_ignored(g), extra = tageval_graded_extra(g);
 	size_t repeated = tageval_graded_repeated(g);
+	if (tageval_graded_system_lines(g) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(system));
 	if (repeated)
 		fprintf(stderr,
 			"%s: note: %zu line%s name%s a label twice; read as the task's scorers do: "

@@ -35,6 +35,7 @@
 #define FUZZ_WSI_BASELINE 5
 #define FUZZ_WSI_SUPERVISED 6
 #define FUZZ_WSD_REPORT 7
+#define FUZZ_WSD_GRADED 16 /* apart from the numbers other targets may take */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int tool_main(int argc, char **argv);
@@ -261,6 +262,33 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 	add(c, "S1=%s", path[1]);
 	if ((flags & 128) && n > 5)
 		add(c, "S2=%s", path[5]);
+}
+#elif FUZZ_TOOL == FUZZ_WSD_GRADED
+#define TOOL "wsd-graded"
+/* SYSTEM GOLD; bit 0 --no-remapping, 1 --format=json, 2 --per-word,
+ * 3 --seed=(flags >> 4), 4-5 --pos none/n/v/none (with 3 off),
+ * 6 --digits=17 */
+static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
+{
+	(void)n;
+	if (flags & 1)
+		add(c, "--no-remapping");
+	if (flags & 2) {
+		add(c, "--format=json");
+		c->json = 1;
+	}
+	if (flags & 4)
+		add(c, "--per-word");
+	if (flags & 8)
+		add(c, "--seed=%u", flags >> 4);
+	else if (((flags >> 4) & 3) == 1)
+		add(c, "--pos=n");
+	else if (((flags >> 4) & 3) == 2)
+		add(c, "--pos=v");
+	if (flags & 64)
+		add(c, "--digits=17");
+	add(c, "%s", path[0]);
+	add(c, "%s", path[1]);
 }
 #else
 #error "FUZZ_TOOL names no tool"

@@ -148,6 +148,15 @@ seed wsi 000 "$tmp/huge.gold" "$tmp/huge.clusters"
 seed vmeasure 000 "$tmp/wsi-clusters.key.gz" "$tmp/wsi-gold.key.gz"
 seed fscore 000 "$tmp/huge.clusters" "$tmp/huge.gold"
 
+# wsd-graded: SYSTEM GOLD (flags: see fuzz-tool.c)
+for flags in 000 002 006 012 003 007 023 041 232; do
+	seed wsd-graded $flags "$data/graded-induced.key" "$data/graded-gold.key"
+	seed wsd-graded $flags "$data/graded-wn.key" "$data/graded-gold.key"
+done
+seed wsd-graded 002 "$data/graded-gold.key" "$data/graded-gold.key"
+seed wsd-graded 002 /dev/null "$data/graded-gold.key"
+seed wsd-graded 003 "$tmp/bom.clusters" "$data/graded-gold.key"
+
 # the small input files of the CLI cases (most of them malformed on purpose)
 for f in "$root"/tests/cli/*/*/*; do
 	case ${f##*/} in
@@ -163,6 +172,10 @@ for f in "$root"/tests/cli/*/*/*; do
 	*/wsd-report/*)
 		seed wsd-report 000 "$f" "$r-s1.answers"
 		seed wsd-report 001 "$r.key" "$f" "$r.sensemap"
+		;;
+	*/wsd-graded/*)
+		seed wsd-graded 002 "$f" "$data/graded-gold.key"
+		seed wsd-graded 003 "$data/graded-wn.key" "$f"
 		;;
 	*/hkappa/*)
 		seed map 000 "$f"

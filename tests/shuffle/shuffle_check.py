@@ -5,7 +5,8 @@
 For every tool and every file of the real data in ../shared/data that the
 tool reads (the Senseval-3 system answers, key, sense map and training key;
 the SemEval-2010 gold key, systems, baselines and supervised-evaluation
-splits; the WSbest annotations and Senseval-3 agreement files), the lines
+splits; the WSbest annotations and Senseval-3 agreement files; the
+SemEval-2013 gold key, systems and baselines), the lines
 of every input file are shuffled with five fixed seeds, the tool is run on
 the shuffled copies (same file names, in another directory) and its
 standard output, standard error and exit status must be byte-identical to
@@ -220,6 +221,40 @@ def agreement(c, shared):
     c.check('hkappa senseval3', 'hkappa', ['--format=json', 'gold', 'sys', 'map'], files)
 
 
+def wsd_graded(c, shared):
+    """wsd-graded on the SemEval-2013 Task 13 data (wsd-graded(1), ORDER).
+    With remapping the official folds follow the gold key's instance order
+    by definition: only the system file is shuffled (the gold key is named
+    by its absolute path, so it is not copied).  With --no-remapping, and
+    with --seed (folds from the ids in byte order), both files are
+    shuffled; --per-word rows follow the gold key's words (grouped)."""
+    root = os.path.join(shared, 'wsi', 'semeval2013')
+    gold = os.path.join(root, 'gold', 'all.key')
+    outputs = []
+    d = os.path.join(root, 'baselines')
+    outputs += [os.path.join(d, f) for f in sorted(os.listdir(d))]
+    sysroot = os.path.join(root, 'systems')
+    for team in sorted(os.listdir(sysroot)):
+        if team == 'UoS':
+            continue  # lines without a label: an error, nothing to compare
+        for dirpath, _, names in sorted(os.walk(os.path.join(sysroot, team))):
+            if dirpath.endswith(os.path.join('Sapienza', 'system-2')):
+                continue  # an instance answered twice: an error too
+            outputs += [os.path.join(dirpath, f) for f in sorted(names)]
+    for path in outputs:
+        name = os.path.relpath(path, root)
+        c.check('wsd-graded %s' % name, 'wsd-graded',
+                ['--format=json', 'system', gold], {'system': path})
+        files = {'system': path, 'gold': gold}
+        c.check('wsd-graded --no-remapping %s' % name, 'wsd-graded',
+                ['--format=json', '--no-remapping', 'system', 'gold'], files)
+        c.check('wsd-graded --no-remapping --per-word %s' % name, 'wsd-graded',
+                ['--format=json', '--no-remapping', '--per-word', 'system', 'gold'], files,
+                mode=lambda short: 'grouped' if short == 'gold' else 'full')
+        c.check('wsd-graded --seed=7 %s' % name, 'wsd-graded',
+                ['--format=json', '--seed=7', 'system', 'gold'], files)
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != '--quick']
     quick = '--quick' in sys.argv[1:]
@@ -235,6 +270,7 @@ def main():
         senseval(c, shared)
         wsi(c, shared)
         agreement(c, shared)
+        wsd_graded(c, shared)
     finally:
         c.close()
     print('%d runs, %d differences' % (c.runs, c.failures))

@@ -198,7 +198,13 @@ def evaluate(gold, system, remap):
 def figures(s, ans, n):
     out = {'instances': n, 'answered': ans, 'coverage': ans / n if n else 0.0}
     for j, name in enumerate(('jaccard', 'kendall_tau', 'wndcg')):
-        mean = s[j] / ans if ans else 0.0
+        if not ans:
+            # no mean over 0 answered instances (wsd-graded(1)): null with
+            # a reason in "undefined"; recall (no score) 0
+            out[name] = out[name + '_f1'] = None
+            out[name + '_recall'] = 0.0
+            continue
+        mean = s[j] / ans
         rec = mean * out['coverage']
         out[name] = mean
         out[name + '_recall'] = rec
@@ -221,7 +227,10 @@ def run_oracle(system_path, gold_path, remap):
 def compare(label, got, want, errors):
     for key, v in want.items():
         g = got.get(key)
-        if isinstance(v, int):
+        if v is None:
+            if g is not None or key not in got.get('undefined', {}):
+                errors.append('%s %s: %r, expected null and a reason' % (label, key, g))
+        elif isinstance(v, int):
             if g != v:
                 errors.append('%s %s: %r, expected %r' % (label, key, g, v))
         elif g is None or abs(g - v) > TOL:
