@@ -18,11 +18,18 @@
 #               DIR/clusters  every instance in cluster c0, every 3rd also in
 #                             c(i mod 5) with weight 0.5: N senses, each test
 #                             instance's vector spans them (wsi-supervised)
+#   supervised-weights
+#               DIR/gold      as supervised
+#               DIR/clusters  every instance in c0; every 3rd, i, also in
+#                             c(i mod 5 + 1), with weights w and 1 - w,
+#                             w = (i + 1) / (N + 1): each such line gives the
+#                             big row c0 its own weight, so no two test
+#                             vectors are the same (wsi-supervised)
 #
 # Only awk and sh; no randomness, so N alone fixes the files.
 set -eu
 if [ $# -ne 3 ]; then
-	echo "usage: gen-scaling.sh ties|report|supervised N DIR" >&2
+	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights N DIR" >&2
 	exit 2
 fi
 case_=$1 n=$2 dir=$3
@@ -66,8 +73,21 @@ supervised)
 		}
 	}'
 	;;
+supervised-weights)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		gold = dir "/gold"; cl = dir "/clusters"
+		for (i = 0; i < n; i++) {
+			printf "w.n w.n.%d g%d\n", i, i > gold
+			if (i % 3 == 0) {
+				w = (i + 1) / (n + 1)
+				printf "w.n w.n.%d c0/%.9f c%d/%.9f\n", i, w, i % 5 + 1, 1 - w > cl
+			} else
+				printf "w.n w.n.%d c0\n", i > cl
+		}
+	}'
+	;;
 *)
-	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report or supervised)" >&2
+	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised or supervised-weights)" >&2
 	exit 2
 	;;
 esac
