@@ -871,10 +871,14 @@ static int same_vector(const struct wcl *a, const struct wcl *b, size_t n)
  * walked.  Normally layer 0 alone is visited, and only its maximum and its
  * neighbours are walked: O(log m) per line, O(n log n) in all.  The walk
  * is longer only for points whose real scores agree with the maximum to
- * within 2^-48 (near-ties); finding which of k such points rounds highest
- * takes their k evaluations (rounding does not follow the real order), so
- * k near-tied senses and n distinct scalings of one direction cost n k: no
- * exact method here avoids that.
+ * within 2^-48 (near-ties); which of k such points rounds highest does not
+ * follow the real order, and we know no way to find it without their k
+ * evaluations, so k near-tied senses and n distinct scalings of one
+ * direction cost n k.  A line that would visit more than PAIR_LAYERS layers
+ * is left to the general sum: no line costs more than before plus
+ * O(PAIR_LAYERS log m), no pair more than PAIR_LAYERS peelings.  Lines of
+ * three clusters or more keep the general sum (tests/bench/README: for many
+ * clusters no exact subquadratic method exists under SETH).
  */
 /* The layers a line may visit before it is left to the general sum. */
 #define PAIR_LAYERS 8
