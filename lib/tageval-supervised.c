@@ -589,6 +589,24 @@ struct wcl {
 	double f;
 };
 
+/* A sense two rows share: its values in the lower and the higher row. */
+struct pt {
+	double a, b;
+	uint32_t sense;
+};
+
+/* The senses rows r0 < r1 share, pts[first .. first + n), peeled lazily
+ * into layers: layer i is pts[first + lay[i] .. first + lay[i + 1]),
+ * i < nlay; the rest, pts[first + lay[nlay] .. first + n), is not peeled
+ * yet and stays sorted by (a, b, sense). */
+struct pairset {
+	uint32_t r0, r1;
+	uint32_t first, n;
+	int safe; /* every value within [2^-300, 2^300] */
+	uint32_t *lay;
+	size_t nlay, laycap;
+};
+
 /* A vector of several clusters already scored: key mkey[first .. first + n). */
 struct memo {
 	uint64_t h;
@@ -632,6 +650,18 @@ struct scratch {
 	size_t nmkey, mkeycap;
 	struct wcl *vec;      /* the current instance's vector */
 	size_t veccap;
+	/* two-cluster vectors: the senses two rows share, per pair of rows
+	 * met (see best_of_pair) */
+	struct pairset *pairs;
+	size_t npairs, paircap;
+	uint32_t *phash;      /* open addressing: pair index + 1, 0 empty */
+	size_t nphash;
+	struct pt *pts;       /* the pairs' points, one pair after the other */
+	size_t npts, ptscap;
+	struct pt *ptmp;      /* peeling: a pair's remaining points */
+	size_t ptmpcap;
+	uint32_t *hull;       /* peeling: the chain being built */
+	size_t hullcap;
 };
 
 static void scratch_free(struct scratch *x)
@@ -655,6 +685,13 @@ static void scratch_free(struct scratch *x)
 	free(x->memo);
 	free(x->mkey);
 	free(x->vec);
+	for (size_t i = 0; i < x->npairs; i++)
+		free(x->pairs[i].lay);
+	free(x->pairs);
+	free(x->phash);
+	free(x->pts);
+	free(x->ptmp);
+	free(x->hull);
 }
 
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
@@ -712,6 +749,13 @@ static int step3_fit(struct scratch *x, size_t ns, size_t nk)
 		memset(x->memo, 0, x->nmemo * sizeof *x->memo);
 	x->memoused = 0;
 	x->nmkey = 0;
+	/* and so are the pairs of rows */
+	for (size_t i = 0; i < x->npairs; i++)
+		free(x->pairs[i].lay);
+	x->npairs = 0;
+	x->npts = 0;
+	if (x->phash)
+		memset(x->phash, 0, x->nphash * sizeof *x->phash);
 	return TAGEVAL_OK;
 }
 
@@ -786,6 +830,336 @@ static int same_vector(const struct wcl *a, const struct wcl *b, size_t n)
 }
 
 /*
+ * Two clusters (issue 17).  A test line "c0/w c1/(1 - w)" scores the senses
+ * the two rows share with F(s) = fl(fl(f0 a_s) + fl(f1 b_s)), a_s and b_s
+ * their values in the two rows, f0 and f1 the line's factors; every other
+ * sense of a row gets fl(f v) (one term: 0 + x is x).  Instances that give
+ * a big row a different weight each defeat the memo, and summing the two
+ * rows for each cost rows x instances.  Here, exactly, with the same bits:
+ *
+ * 1. The best single-row score of each row is best_of_row's (m_c, j_c): a
+ *    sense in both rows only scores more (the terms are >= 0 and rounding is
+ *    monotone), so the maximum is max(m_0, m_1, the best shared F), and the
+ *    winner the smallest sense among j_c of m_c equal to it and the shared
+ *    senses of F equal to it (if j_c is shared, F(j_c) lies between m_c and
+ *    the maximum).
+ * 2. The shared senses are points (a, b) of the plane, once per pair of
+ *    rows: the senses of the shorter row looked up in the longer one.  The
+ *    real score S = f0 a + f1 b (f0, f1 > 0) is largest on the upper-right
+ *    convex chain of the points; the points are peeled, lazily, into such
+ *    chains ("layers": layer i is the chain of what layers 0 .. i - 1 left),
+ *    so the maximum over layer i bounds every later layer.  On a chain S is
+ *    unimodal, and its maximum is found by a binary search.  Every predicate
+ *    is exact: each product is split into two doubles (fma) and the sign of
+ *    their sum is that of its exactly rounded value (tv_fsum_array); the
+ *    values are kept within [2^-300, 2^300] so that no product underflows
+ *    (otherwise, and for lines of one cluster twice, the general sum).
+ * 3. Rounding: F = S (1 + e), |e| <= 2u + u^2 (u = 2^-53, all terms
+ *    >= 0).  The winner has F >= F* = F(v*), v* the real maximum (layer 0),
+ *    so S >= F* (1 - 4u) roughly; thr = F* (1 - 2^-48) lies far enough
+ *    below that any point of F < thr has S < F* / (1 + 4u), and every point
+ *    past it on its chain (S only decreases away from the maximum), or in a
+ *    later layer if it is that layer's maximum, has F < F*.  So each layer
+ *    is walked from its maximum both ways while F >= thr, and the layers
+ *    until one's maximum is below thr; every point walked has its F
+ *    computed as the general sum does, and ties are resolved by sense.
+ *
+ * Cost, for a word: a pair of rows of lengths p <= q costs O(p log q) to
+ * find its m shared senses and O(m log m) to sort them, once; peeling a
+ * layer costs O(m) exact orientation tests.  A line then costs two
+ * best_of_row calls and, per layer visited, O(log m) plus one F per point
+ * walked.  Normally layer 0 alone is visited, and only its maximum and its
+ * neighbours are walked: O(log m) per line, O(n log n) in all.  The walk
+ * is longer only for points whose real scores agree with the maximum to
+ * within 2^-48 (near-ties); which of k such points rounds highest does not
+ * follow the real order, and we know no way to find it without their k
+ * evaluations, so k near-tied senses and n distinct scalings of one
+ * direction cost n k.  A line that would visit more than PAIR_LAYERS layers
+ * is left to the general sum: no line costs more than before plus
+ * O(PAIR_LAYERS log m), no pair more than PAIR_LAYERS peelings.  Lines of
+ * three clusters or more keep the general sum (tests/bench/README: for many
+ * clusters no exact subquadratic method exists under SETH).
+ */
+/* The layers a line may visit before it is left to the general sum. */
+#define PAIR_LAYERS 8
+
+static void two_prod(double p, double q, double *t)
+{
+	t[0] = p * q;
+	t[1] = fma(p, q, -t[0]);
+}
+
+static int sign_of(const double *t, size_t n)
+{
+	double r = tv_fsum_array(t, n);
+	return (r > 0.0) - (r < 0.0);
+}
+
+/* The sign of S(p) - S(q) = d0 (p.a - q.a) + d1 (p.b - q.b), exactly. */
+static int cmp_dir(double d0, double d1, const struct pt *p, const struct pt *q)
+{
+	double t[8];
+	two_prod(d0, p->a, t);
+	two_prod(d1, p->b, t + 2);
+	two_prod(-d0, q->a, t + 4);
+	two_prod(-d1, q->b, t + 6);
+	return sign_of(t, 8);
+}
+
+/* > 0 if p, q, r turn counterclockwise, 0 if collinear, exactly:
+ * (q.a - p.a)(r.b - p.b) - (q.b - p.b)(r.a - p.a), expanded (p.a p.b
+ * cancels). */
+static int orient(const struct pt *p, const struct pt *q, const struct pt *r)
+{
+	double t[12];
+	two_prod(q->a, r->b, t);
+	two_prod(-q->a, p->b, t + 2);
+	two_prod(-p->a, r->b, t + 4);
+	two_prod(-q->b, r->a, t + 6);
+	two_prod(q->b, p->a, t + 8);
+	two_prod(p->b, r->a, t + 10);
+	return sign_of(t, 12);
+}
+
+static int in_range(double v)
+{
+	return v >= 0x1p-300 && v <= 0x1p300;
+}
+
+static int by_point(const void *x, const void *y)
+{
+	const struct pt *p = x, *q = y;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return (p->sense > q->sense) - (p->sense < q->sense);
+}
+
+/* The value of @sense in row @k, or 0. */
+static double row_value(const struct scratch *x, const size_t *rowstart, size_t k, uint32_t sense)
+{
+	size_t lo = rowstart[k], hi = rowstart[k + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->tr[mid].sense < sense)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rowstart[k + 1] && x->tr[lo].sense == sense ? x->tr[lo].v : 0.0;
+}
+
+static uint64_t pair_hash(uint32_t r0, uint32_t r1)
+{
+	uint64_t h = ((uint64_t)r0 << 32 | r1) * 0x9e3779b97f4a7c15u;
+	return h ^ h >> 31;
+}
+
+/* The shared senses of rows r0 < r1, found or made. */
+static int get_pair(struct scratch *x, const size_t *rowstart, uint32_t r0, uint32_t r1,
+		    struct pairset **out)
+{
+	uint64_t h = pair_hash(r0, r1);
+	if (x->nphash) {
+		for (size_t i = h & (x->nphash - 1);; i = (i + 1) & (x->nphash - 1)) {
+			uint32_t e = x->phash[i];
+			if (e == 0)
+				break;
+			if (x->pairs[e - 1].r0 == r0 && x->pairs[e - 1].r1 == r1) {
+				*out = &x->pairs[e - 1];
+				return TAGEVAL_OK;
+			}
+		}
+	}
+	if (2 * (x->npairs + 1) > x->nphash) {
+		size_t n = x->nphash ? 2 * x->nphash : 64;
+		uint32_t *t = calloc(n, sizeof *t);
+		if (t == NULL)
+			return TAGEVAL_ENOMEM;
+		for (size_t i = 0; i < x->npairs; i++) {
+			size_t k = pair_hash(x->pairs[i].r0, x->pairs[i].r1) & (n - 1);
+			while (t[k] != 0)
+				k = (k + 1) & (n - 1);
+			t[k] = (uint32_t)i + 1;
+		}
+		free(x->phash);
+		x->phash = t;
+		x->nphash = n;
+	}
+	if (tv_grow((void **)&x->pairs, &x->paircap, x->npairs + 1, sizeof *x->pairs))
+		return TAGEVAL_ENOMEM;
+	size_t n0 = rowstart[r0 + 1] - rowstart[r0], n1 = rowstart[r1 + 1] - rowstart[r1];
+	uint32_t shortr = n0 <= n1 ? r0 : r1, longr = n0 <= n1 ? r1 : r0;
+	size_t ns = n0 <= n1 ? n0 : n1;
+	if (x->npts + ns > UINT32_MAX ||
+	    tv_grow((void **)&x->pts, &x->ptscap, x->npts + ns + 1, sizeof *x->pts))
+		return TAGEVAL_ENOMEM;
+	struct pairset *ps = &x->pairs[x->npairs];
+	*ps = (struct pairset){ r0, r1, (uint32_t)x->npts, 0, 1, NULL, 0, 0 };
+	struct pt *pt = x->pts + x->npts;
+	for (size_t i = rowstart[shortr]; i < rowstart[shortr + 1]; i++) {
+		double o = row_value(x, rowstart, longr, x->tr[i].sense);
+		if (o == 0.0)
+			continue;
+		double v = x->tr[i].v;
+		pt[ps->n] = (struct pt){ shortr == r0 ? v : o, shortr == r0 ? o : v, x->tr[i].sense };
+		if (!in_range(v) || !in_range(o))
+			ps->safe = 0;
+		ps->n++;
+	}
+	if (ps->n > 1)
+		qsort(pt, ps->n, sizeof *pt, by_point);
+	/* equal points score the same bits: the first sense of each suffices */
+	size_t m = 0;
+	for (size_t i = 0; i < ps->n; i++)
+		if (m == 0 || pt[i].a != pt[m - 1].a || pt[i].b != pt[m - 1].b)
+			pt[m++] = pt[i];
+	ps->n = (uint32_t)m;
+	if (tv_grow((void **)&ps->lay, &ps->laycap, 8, sizeof *ps->lay))
+		return TAGEVAL_ENOMEM;
+	ps->lay[0] = 0;
+	x->npts += ps->n;
+	size_t k = h & (x->nphash - 1);
+	while (x->phash[k] != 0)
+		k = (k + 1) & (x->nphash - 1);
+	x->phash[k] = (uint32_t)++x->npairs;
+	*out = ps;
+	return TAGEVAL_OK;
+}
+
+/* Peels the next layer of @ps: the upper-right convex chain (a rising, b
+ * falling; the points on its edges included) of the points not peeled yet.
+ * *got = 0 if none is left. */
+static int peel(struct scratch *x, struct pairset *ps, int *got)
+{
+	size_t done = ps->lay[ps->nlay], m = ps->n - done;
+	*got = 0;
+	if (m == 0)
+		return TAGEVAL_OK;
+	if (tv_grow((void **)&x->hull, &x->hullcap, m, sizeof *x->hull) ||
+	    tv_grow((void **)&x->ptmp, &x->ptmpcap, m, sizeof *x->ptmp) ||
+	    tv_grow((void **)&ps->lay, &ps->laycap, ps->nlay + 2, sizeof *ps->lay))
+		return TAGEVAL_ENOMEM;
+	struct pt *r = x->pts + ps->first + done;
+	size_t h = 0;
+	/* the upper hull, left to right, by the monotone chain */
+	for (size_t i = 0; i < m; i++) {
+		while (h >= 2 && orient(&r[x->hull[h - 2]], &r[x->hull[h - 1]], &r[i]) > 0)
+			h--;
+		x->hull[h++] = (uint32_t)i;
+	}
+	/* from its (last) highest point on */
+	size_t k = 0;
+	for (size_t t = 1; t < h; t++)
+		if (r[x->hull[t]].b >= r[x->hull[k]].b)
+			k = t;
+	/* the chain first, the rest after it in its order */
+	size_t nc = h - k, c = k, o = nc;
+	for (size_t i = 0; i < m; i++) {
+		if (c < h && x->hull[c] == i)
+			x->ptmp[c++ - k] = r[i];
+		else
+			x->ptmp[o++] = r[i];
+	}
+	memcpy(r, x->ptmp, m * sizeof *r);
+	ps->lay[ps->nlay + 1] = (uint32_t)(done + nc);
+	ps->nlay++;
+	*got = 1;
+	return TAGEVAL_OK;
+}
+
+/* F(p) as the general sum computes it: the rows in the line's order. */
+static double pair_score(const struct pt *p, double fa, double fb, int a_first)
+{
+	double t = 0.0;
+	if (a_first) {
+		t += fa * p->a;
+		t += fb * p->b;
+	} else {
+		t += fb * p->b;
+		t += fa * p->a;
+	}
+	return t;
+}
+
+/* Two clusters (see above); *handled = 0 leaves the line to the general sum. */
+static int best_of_pair(struct scratch *x, const size_t *rowstart, uint32_t *best, double *top,
+			int *handled)
+{
+	const struct wcl *v = x->vec;
+	*handled = 0;
+	if (v[0].row == v[1].row || !in_range(v[0].f) || !in_range(v[1].f))
+		return TAGEVAL_OK;
+	int a_first = v[0].row < v[1].row;
+	uint32_t r0 = a_first ? v[0].row : v[1].row, r1 = a_first ? v[1].row : v[0].row;
+	double fa = a_first ? v[0].f : v[1].f, fb = a_first ? v[1].f : v[0].f;
+	struct pairset *ps;
+	if (get_pair(x, rowstart, r0, r1, &ps))
+		return TAGEVAL_ENOMEM;
+	if (!ps->safe)
+		return TAGEVAL_OK;
+	uint32_t cand[3] = { 0, 0, 0 };
+	double val[3] = { 0.0, 0.0, -1.0 };
+	if (best_of_row(x, rowstart, v[0], &cand[0], &val[0]) ||
+	    best_of_row(x, rowstart, v[1], &cand[1], &val[1]))
+		return TAGEVAL_ENOMEM;
+	double thr = 0.0;
+	for (size_t li = 0;; li++) {
+		if (li == PAIR_LAYERS)
+			return TAGEVAL_OK; /* near-ties in layer after layer */
+		if (li == ps->nlay) {
+			int got;
+			if (peel(x, ps, &got))
+				return TAGEVAL_ENOMEM;
+			if (!got)
+				break;
+		}
+		const struct pt *V = x->pts + ps->first + ps->lay[li];
+		size_t L = ps->lay[li + 1] - ps->lay[li], lo = 0, hi = L - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cmp_dir(fa, fb, &V[mid + 1], &V[mid]) > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		double fm = pair_score(&V[lo], fa, fb, a_first);
+		if (li == 0)
+			thr = fm * (1.0 - 0x1p-48);
+		else if (fm < thr)
+			break;
+		for (size_t i = lo + 1; i-- > 0;) {
+			double f = pair_score(&V[i], fa, fb, a_first);
+			if (f < thr)
+				break;
+			if (f > val[2] || (f == val[2] && V[i].sense < cand[2])) {
+				val[2] = f;
+				cand[2] = V[i].sense;
+			}
+		}
+		for (size_t i = lo + 1; i < L; i++) {
+			double f = pair_score(&V[i], fa, fb, a_first);
+			if (f < thr)
+				break;
+			if (f > val[2] || (f == val[2] && V[i].sense < cand[2])) {
+				val[2] = f;
+				cand[2] = V[i].sense;
+			}
+		}
+	}
+	*best = 0;
+	*top = 0.0;
+	for (size_t i = 0; i < 3; i++)
+		if (val[i] > *top || (val[i] == *top && *top > 0.0 && cand[i] < *best)) {
+			*best = cand[i];
+			*top = val[i];
+		}
+	*handled = 1;
+	return TAGEVAL_OK;
+}
+
+/*
  * Several clusters: the scores summed sense by sense over the rows, in the
  * instance's order (each sense from 0, as the dense vector was), visiting
  * only the rows' senses.  The result is kept for the next instance of the
@@ -807,6 +1181,13 @@ static int best_of_vector(struct scratch *x, const size_t *rowstart, size_t nv, 
 				return TAGEVAL_OK;
 			}
 		}
+	}
+	if (nv == 2) {
+		int handled;
+		if (best_of_pair(x, rowstart, best, top, &handled))
+			return TAGEVAL_ENOMEM;
+		if (handled)
+			goto remember;
 	}
 	if (++x->tgen == 0) {
 		memset(x->tstamp, 0, x->tcap * sizeof *x->tstamp);
@@ -832,6 +1213,7 @@ static int best_of_vector(struct scratch *x, const size_t *rowstart, size_t nv, 
 			*top = x->score[j];
 		}
 	}
+remember:
 	/* remember it (the table at most half full) */
 	if (2 * (x->memoused + 1) > x->nmemo) {
 		size_t n = x->nmemo ? 2 * x->nmemo : 64;

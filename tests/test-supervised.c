@@ -1210,6 +1210,227 @@ START_TEST(free_null)
 }
 END_TEST
 
+/*
+ * The mapped sense of a test instance is the first sense of highest
+ * sum_c f_c * M[c][s] (f_c = weight / row sum), summed cluster by cluster in
+ * the line's order; lines of two clusters take a shortcut (the senses both
+ * rows share as points of the plane, peeled into convex layers).  Here
+ * random words are mapped and every answer, sense and score to the last
+ * bit, is compared with that sum worked out here sense by sense, the brute
+ * force.  The table S and the row sums are summed as the library does with
+ * fractional weights (each cell's terms in increasing order; exact anyway
+ * when every weight is an integer).  The mapping weights mix dyadic values
+ * and decimals (0.1 + 0.2 is not 0.3): many senses share a row value or a
+ * point, many points lie on one line or within an ulp of it (below).  The test lines
+ * mostly have two clusters, often of weights m * (row sum) printed exactly,
+ * m in {1, 2, 0.5}, so that f_c = m exactly and points of equal a + b (or
+ * 2a + b ...) tie in real numbers and rounding decides; or equal or random
+ * decimals (0.000 included: a factor 0); some lines have one or three
+ * clusters, a cluster twice, or a cluster no mapping instance has.
+ */
+static uint64_t rnd_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state = rnd_state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+	return (uint32_t)((rnd_state >> 33) % n);
+}
+
+enum { PR_SENSES = 32, PR_CLUSTERS = 8 };
+
+struct pr_term {
+	uint32_t c, s; /* s == PR_SENSES: the row sum */
+	double w;
+};
+
+static int by_term(const void *a, const void *b)
+{
+	const struct pr_term *x = a, *y = b;
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->w > y->w) - (x->w < y->w);
+}
+
+static const char *const map_weights[] = { "1", "2", "0.5", "0.25", "0.1", "0.2", "0.3", "0.7" };
+
+START_TEST(pair_selection_random)
+{
+	rnd_state = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)_i * UINT64_C(0x100000001b3);
+	/* seeds 0 mod 3: dyadic mapping weights; 1 mod 3: decimal ones too;
+	 * 2 mod 3: 0.1, 0.2, 0.3 and 1 in few senses and clusters, so that
+	 * cells of 0.3 and of 0.1 + 0.2 meet (points an ulp apart, in
+	 * different layers, whose scores round alike) */
+	uint32_t mode = (uint32_t)_i % 3;
+	uint32_t ns = mode == 2 ? 2 + rnd(5) : 2 + rnd(PR_SENSES - 1);
+	uint32_t nc = mode == 2 ? 2 + rnd(2) : 2 + rnd(PR_CLUSTERS - 1);
+	uint32_t ninst = 150 + rnd(300), spread = 1 + rnd(ns);
+	double S[PR_CLUSTERS + 1][PR_SENSES] = { { 0 } }, rowsum[PR_CLUSTERS + 1] = { 0 };
+	int known[PR_CLUSTERS + 1] = { 0 }, mapsense[PR_SENSES] = { 0 };
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 }, test = { 0 }, want = { 0 };
+	uint32_t *role = calloc(ninst, sizeof *role), *sense = calloc(ninst, sizeof *sense);
+	uint32_t *ncl = calloc(ninst, sizeof *ncl);
+	uint32_t(*cl)[3] = calloc(ninst, sizeof *cl);
+	double(*wt)[3] = calloc(ninst, sizeof *wt);
+	char(*wtext)[3][40] = calloc(ninst, sizeof *wtext);
+	struct pr_term *terms = calloc(4 * (size_t)ninst, sizeof *terms);
+	size_t nterms = 0;
+	ck_assert(role && sense && ncl && cl && wt && wtext && terms);
+	/* the mapping part: one or two clusters per line (odd seeds: decimal
+	 * weights too); senses from the first `spread` ones mostly */
+	for (uint32_t i = 0; i < ninst; i++) {
+		role[i] = rnd(3) == 0; /* 1: test */
+		sense[i] = rnd(4) ? rnd(spread) : rnd(ns);
+		if (role[i])
+			continue;
+		ncl[i] = 1 + rnd(2);
+		mapsense[sense[i]] = 1;
+		for (uint32_t c = 0; c < ncl[i]; c++) {
+			const char *w = mode == 2 ? map_weights[rnd(4) ? 4 + rnd(3) : 0]
+						  : map_weights[rnd(mode ? 8 : 4)];
+			cl[i][c] = rnd(nc);
+			wt[i][c] = strtod(w, NULL);
+			snprintf(wtext[i][c], sizeof wtext[i][c], "%s", w);
+			known[cl[i][c]] = 1;
+			terms[nterms++] = (struct pr_term){ cl[i][c], sense[i], wt[i][c] };
+			terms[nterms++] = (struct pr_term){ cl[i][c], PR_SENSES, wt[i][c] };
+		}
+	}
+	qsort(terms, nterms, sizeof *terms, by_term);
+	for (size_t t = 0; t < nterms; t++) {
+		if (terms[t].s == PR_SENSES)
+			rowsum[terms[t].c] += terms[t].w;
+		else
+			S[terms[t].c][terms[t].s] += terms[t].w;
+	}
+	/* the test part */
+	for (uint32_t i = 0; i < ninst; i++) {
+		if (!role[i])
+			continue;
+		uint32_t k = rnd(10);
+		ncl[i] = k == 0 ? 1 : k == 1 ? 3 : 2;
+		uint32_t kind = rnd(5); /* proportional (2 of 5), equal, decimal, dyadic */
+		char w0[16];
+		snprintf(w0, sizeof w0, "0.%03u", rnd(1000));
+		for (uint32_t c = 0; c < ncl[i]; c++) {
+			char *w = wtext[i][c];
+			/* cluster nc: one no mapping instance has; a repeat now and then */
+			cl[i][c] = c > 0 && rnd(8) == 0 ? cl[i][c - 1] : rnd(nc + (rnd(8) == 0));
+			if (kind < 2 && rowsum[cl[i][c]] > 0.0)
+				snprintf(w, 40, "%.17g", (double[]){ 1, 2, 0.5 }[rnd(3)] * rowsum[cl[i][c]]);
+			else if (kind == 2)
+				snprintf(w, 40, "%s", w0);
+			else if (kind == 3)
+				snprintf(w, 40, "0.%03u", rnd(1000));
+			else
+				snprintf(w, 40, "%s", map_weights[rnd(4)]);
+			wt[i][c] = strtod(w, NULL);
+		}
+	}
+	for (uint32_t i = 0; i < ninst; i++) {
+		sb_printf(&gold, "w.n w.n.%u s%02u\n", i, sense[i]);
+		sb_printf(role[i] ? &test : &map, "w.n w.n.%u s%02u\n", i, sense[i]);
+		sb_printf(&sys, "w.n w.n.%u", i);
+		for (uint32_t c = 0; c < ncl[i]; c++)
+			sb_printf(&sys, " c%u/%s", cl[i][c], wtext[i][c]);
+		sb_printf(&sys, "\n");
+	}
+	/* the brute force: every sense of the mapping part, in bytewise order
+	 * (s00, s01, ...), summed over the line's clusters in its order */
+	size_t answered = 0;
+	for (uint32_t i = 0; i < ninst; i++) {
+		if (!role[i])
+			continue;
+		double score[PR_SENSES] = { 0 };
+		for (uint32_t c = 0; c < ncl[i]; c++) {
+			uint32_t k = cl[i][c];
+			if (!known[k] || !(rowsum[k] > 0.0))
+				continue;
+			double f = wt[i][c] / rowsum[k];
+			for (uint32_t s = 0; s < ns; s++)
+				if (mapsense[s] && S[k][s] != 0.0)
+					score[s] += f * S[k][s];
+		}
+		int best = -1;
+		double top = 0.0;
+		for (uint32_t s = 0; s < ns; s++)
+			if (mapsense[s] && score[s] > top) {
+				top = score[s];
+				best = (int)s;
+			}
+		if (best >= 0) {
+			sb_printf(&want, "w.n w.n.%u s%02d !! score %.17g\n", i, best, top);
+			answered++;
+		}
+	}
+	if (want.s == NULL)
+		sb_printf(&want, "%s", "");
+	/* (150 instances or more, a third of them test ones: neither part is
+	 * empty for any of these seeds) */
+	ck_assert_ptr_nonnull(map.s);
+	ck_assert_ptr_nonnull(test.s);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, test.s);
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, want.s);
+	ck_assert_uint_eq(r.answered, answered);
+	free(mapped);
+	unload(&f);
+	free(role);
+	free(sense);
+	free(ncl);
+	free(cl);
+	free(wt);
+	free(wtext);
+	free(terms);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+	free(test.s);
+	free(want.s);
+}
+END_TEST
+
+/*
+ * Two points an ulp apart, in different layers, whose scores round alike.
+ * Mapping: .1 "c1/0.3" s1, .2 "c1/0.1" s2, .3 "c1/0.2" s2, .4 "c2" s1,
+ * .5 "c2" s2.  Summed in increasing order, S[c1] = (0.3, 0.1 + 0.2) =
+ * (0.29999999999999998890, 0.30000000000000004441), row sum
+ * 0.1 + 0.2 + 0.3 = 0.60000000000000008882; S[c2] = (1, 1), row sum 2.
+ * Test .6 "c1/0.60000000000000009 c2/2" (the row sums: both factors 1):
+ *   s1: fl(0.29999999999999998890 + 1) = 1.3000000000000000444 (the
+ *       nearer double: 1.29999999999999998890 lies 5.55e-17 from it,
+ *       1.66e-16 from 1.29999999999999982236)
+ *   s2: 0.30000000000000004441 + 1 = 1.3000000000000000444 exactly
+ * a tie, so s1, the first in bytewise order, with 1.3 -- though s2 is
+ * higher in real numbers (the point (0.3, 1) lies under (0.3 + ulp, 1):
+ * layer 1, not layer 0).
+ */
+START_TEST(pair_tie_across_layers)
+{
+	struct fx f;
+	load(&f,
+	     "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\nw.n w.n.4 s1\nw.n w.n.5 s2\n"
+	     "w.n w.n.6 s2\n",
+	     "w.n w.n.1 c1/0.3\nw.n w.n.2 c1/0.1\nw.n w.n.3 c1/0.2\nw.n w.n.4 c2\n"
+	     "w.n w.n.5 c2\nw.n w.n.6 c1/0.60000000000000009 c2/2\n",
+	     NULL);
+	add_split(&f,
+		  "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\nw.n w.n.4 s1\nw.n w.n.5 s2\n",
+		  "w.n w.n.6 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "w.n w.n.6 s1 !! score 1.3\n");
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
 static Suite *supervised_suite(void)
 {
 	Suite *s = suite_create("supervised");
@@ -1230,6 +1451,8 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, split_file_labels);
 	tcase_add_test(tc, split_file_syntax);
 	tcase_add_test(tc, pos_selection);
+	tcase_add_loop_test(tc, pair_selection_random, 0, 120);
+	tcase_add_test(tc, pair_tie_across_layers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("splits");
 	tcase_add_test(tc, folds_cover_once);

@@ -18,11 +18,22 @@
 #               DIR/clusters  every instance in cluster c0, every 3rd also in
 #                             c(i mod 5) with weight 0.5: N senses, each test
 #                             instance's vector spans them (wsi-supervised)
+#   supervised-weights
+#               DIR/gold      as supervised
+#               DIR/clusters  every instance in c0; every 3rd, i, also in
+#                             c(i mod 5 + 1), with weights w and 1 - w,
+#                             w = (i + 1) / (N + 1): each such line gives the
+#                             big row c0 its own weight, so no two test
+#                             vectors are the same (wsi-supervised)
+#   supervised-weights3
+#               as supervised-weights with a third cluster on those lines,
+#               "c0/w c(i mod 5 + 1)/(1 - w) c6/0.5": three rows, which the
+#               two-cluster shortcut does not cover (still rows x lines)
 #
 # Only awk and sh; no randomness, so N alone fixes the files.
 set -eu
 if [ $# -ne 3 ]; then
-	echo "usage: gen-scaling.sh ties|report|supervised N DIR" >&2
+	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights|supervised-weights3 N DIR" >&2
 	exit 2
 fi
 case_=$1 n=$2 dir=$3
@@ -66,8 +77,22 @@ supervised)
 		}
 	}'
 	;;
+supervised-weights | supervised-weights3)
+	awk -v n="$n" -v dir="$dir" -v third="$([ "$case_" = supervised-weights3 ] && echo 1 || echo 0)" 'BEGIN {
+		gold = dir "/gold"; cl = dir "/clusters"
+		for (i = 0; i < n; i++) {
+			printf "w.n w.n.%d g%d\n", i, i > gold
+			if (i % 3 == 0) {
+				w = (i + 1) / (n + 1)
+				printf "w.n w.n.%d c0/%.9f c%d/%.9f%s\n", i, w, i % 5 + 1, 1 - w,
+					third ? " c6/0.5" : "" > cl
+			} else
+				printf "w.n w.n.%d c0\n", i > cl
+		}
+	}'
+	;;
 *)
-	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report or supervised)" >&2
+	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised, supervised-weights or supervised-weights3)" >&2
 	exit 2
 	;;
 esac

@@ -13,6 +13,13 @@
 #               (default N 100000)
 #   supervised  wsi-supervised CLUSTERS GOLD (5 folds): N instances of N
 #               senses (default N 100000)
+#   supervised-weights
+#               wsi-supervised CLUSTERS GOLD (5 folds): the same, every
+#               third instance also in a second cluster, with weights of
+#               its own (default N 100000)
+#   supervised-weights3
+#               the same with a third cluster on those lines (not linear:
+#               see the README)
 #
 # Environment: BENCH_DIR, BENCH_RUNS (default 3), BENCH_GNU_TIME as in
 # bench-lib.sh.  Exit status: 0 (whether or not the target is met), 1 if a
@@ -23,7 +30,7 @@ here=$(cd -- "$(dirname -- "$0")" && pwd)
 . "$here/bench-lib.sh"
 
 usage() {
-	printf 'usage: %s BUILDDIR ties|report|supervised [N]\n' "$prog" >&2
+	printf 'usage: %s BUILDDIR ties|report|supervised|supervised-weights|supervised-weights3 [N]\n' "$prog" >&2
 	exit 2
 }
 
@@ -34,7 +41,7 @@ what=$2
 case $what in
 ties) tool=fscore default=200000 ;;
 report) tool=wsd-report default=100000 ;;
-supervised) tool=wsi-supervised default=100000 ;;
+supervised | supervised-weights | supervised-weights3) tool=wsi-supervised default=100000 ;;
 *) usage ;;
 esac
 bench_args 1 '' "$1" "${3:-$default}"
@@ -48,7 +55,7 @@ command_of() {
 	case $what in
 	ties) cmd=("$exe" "$d/clusters" "$d/gold") ;;
 	report) cmd=("$exe" -s "$d/map" "$d/key" "$d/sys") ;;
-	supervised) cmd=("$exe" "$d/clusters" "$d/gold") ;;
+	supervised | supervised-weights | supervised-weights3) cmd=("$exe" "$d/clusters" "$d/gold") ;;
 	esac
 }
 
