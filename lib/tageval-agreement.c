@@ -677,7 +677,34 @@ static double pick(const struct tageval_agreement_figures *f, enum tageval_coeff
 	}
 }
 
-/* Percentile bootstrap over the used items, with GSL's MT19937. */
+/* An item's "lexelt instance" key, for the bootstrap's order. */
+struct keyed_item {
+	const char *key;
+	struct item_sum sum;
+};
+
+/*
+ * By lexelt, then by instance id, bytewise (unsigned): a lexelt holds no
+ * space, so it is the key up to the first one.  Keys are unique, so the
+ * order is total and does not depend on the order of the lines.
+ */
+static int by_item_key(const void *x, const void *y)
+{
+	const char *a = ((const struct keyed_item *)x)->key;
+	const char *b = ((const struct keyed_item *)y)->key;
+	size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+	int c = memcmp(a, b, la < lb ? la : lb);
+	if (c == 0 && la != lb)
+		return la < lb ? -1 : 1;
+	return c ? c : strcmp(a + la, b + lb);
+}
+
+/*
+ * Percentile bootstrap over the used items, with GSL's MT19937.  The draws
+ * index the items sorted by lexelt and instance id (not by the order of the
+ * lines), and every sum over a replicate is exact (struct acc), so that the
+ * interval does not depend on the order of the lines.
+ */
 static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
 		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
 		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
@@ -685,15 +712,23 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 {
 	size_t b = o->bootstrap;
 	uint32_t *count = calloc(nused, sizeof *count);
+	struct keyed_item *item = malloc(nused * sizeof *item);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	for (int i = 0; i < 3; i++)
 		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
-	if (count == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] || !ag->boot[2]) {
+	if (count == NULL || item == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] ||
+	    !ag->boot[2]) {
 		free(count);
+		free(item);
 		if (rng)
 			gsl_rng_free(rng);
 		return tv_nomem(err);
 	}
+	for (size_t i = 0; i < nused; i++) {
+		item[i].key = tv_intern_str(&a->items, used[i].item);
+		item[i].sum = used[i];
+	}
+	qsort(item, nused, sizeof *item, by_item_key);
 	gsl_rng_set(rng, o->seed);
 	for (size_t r = 0; r < b; r++) {
 		memset(count, 0, nused * sizeof *count);
@@ -702,7 +737,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 		acc_reset(ac);
 		for (size_t i = 0; i < nused; i++)
 			if (count[i])
-				accumulate(a, ac, &used[i], (double)count[i]);
+				accumulate(a, ac, &item[i].sum, (double)count[i]);
 		struct tageval_agreement_figures f;
 		finish(a, g, ws, ac, &f);
 		if (ac->oom)
@@ -719,6 +754,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	ag->replicates = b;
 	ag->confidence = o->confidence;
 	free(count);
+	free(item);
 	gsl_rng_free(rng);
 	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
 }

@@ -1065,6 +1065,73 @@ START_TEST(bootstrap_small)
 }
 END_TEST
 
+/*
+ * 60 items in two lexelts, the lines of annotator @c in the order
+ * k -> (k * step) % 60 (step prime to 60): tags of the paper's tree, some
+ * weighted, so that the replicates' sums are fractional.
+ */
+static void ordered_file(char *out, size_t size, int c, unsigned step)
+{
+	static const char *const tag[] = { "A", "A.1", "A.1a", "A.1b", "A.2",
+					   "B", "B.1", "B.2", "B.3" };
+	size_t len = 0;
+	for (unsigned k = 0; k < 60; k++) {
+		unsigned i = (k * step) % 60;
+		unsigned x = (i * 5 + 2) % 9, y = c == 0 || i % 4 ? x : (i * 7 + 1) % 9;
+		if (i % 6 == 1)
+			len += (size_t)snprintf(out + len, size - len, "%s %u %s/0.7 %s/0.3\n",
+						i % 3 ? "s" : "t", i, tag[y], tag[(y + 4) % 9]);
+		else
+			len += (size_t)snprintf(out + len, size - len, "%s %u %s\n",
+						i % 3 ? "s" : "t", i, tag[y]);
+	}
+}
+
+static void line_order_bounds(const char *map, unsigned step1, unsigned step2,
+			      struct interval out[3])
+{
+	char a[4096], b[4096];
+	ordered_file(a, sizeof a, 0, step1);
+	ordered_file(b, sizeof b, 1, step2);
+	struct run r;
+	start(&r, map);
+	annotations(&r);
+	add(&r, a);
+	add(&r, b);
+	struct tageval_agreement_options o;
+	tageval_agreement_options_init(&o);
+	o.bootstrap = 300;
+	o.seed = 5;
+	compute(&r, &o);
+	for (int w = 0; w < 3; w++)
+		out[w].rc = tageval_agreement_interval(r.ag, (enum tageval_coefficient)w,
+						       &out[w].low, &out[w].high,
+						       &out[w].replicates);
+	finish_run(&r);
+}
+
+/* The same annotations in other line orders: the same bounds, bit for bit
+ * (the draws index the items sorted by lexelt and instance id). */
+START_TEST(bootstrap_line_order)
+{
+	const char *map = _i ? PAPER_MAP : NULL;
+	struct interval base[3], other[3];
+	line_order_bounds(map, 1, 1, base);
+	static const unsigned steps[][2] = { { 59, 59 }, { 7, 13 }, { 49, 1 } };
+	for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+		line_order_bounds(map, steps[s][0], steps[s][1], other);
+		for (int w = 0; w < 3; w++) {
+			ck_assert_int_eq(base[w].rc, TAGEVAL_OK);
+			ck_assert_int_eq(other[w].rc, TAGEVAL_OK);
+			ck_assert_uint_eq(other[w].replicates, base[w].replicates);
+			ck_assert_mem_eq(&other[w].low, &base[w].low, sizeof(double));
+			ck_assert_mem_eq(&other[w].high, &base[w].high, sizeof(double));
+			ck_assert_double_lt(base[w].low, base[w].high);
+		}
+	}
+}
+END_TEST
+
 /* --------------------------------------------------------------------- misc */
 
 START_TEST(free_null_and_reasons)
@@ -1108,6 +1175,7 @@ static Suite *agreement_suite(void)
 	tc = tcase_create("bootstrap");
 	tcase_add_test(tc, bootstrap);
 	tcase_add_test(tc, bootstrap_small);
+	tcase_add_loop_test(tc, bootstrap_line_order, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -102,22 +102,36 @@ static void json_row(FILE *fp, const struct row *row, int first)
 		tools_json_string(fp, row->system);
 	else
 		fputs("null", fp);
-	fprintf(fp, ",\"kind\":\"%s\",\"granularity\":\"%s\",\"minimal\":%s,\"precision\":",
-		row->kind, row->granularity, row->minimal ? "true" : "false");
-	json_number(fp, row->precision);
-	fputs(",\"recall\":", fp);
-	json_number(fp, row->recall);
-	fputs(",\"attempted\":", fp);
+	fprintf(fp, ",\"kind\":\"%s\",\"granularity\":\"%s\",\"minimal\":%s,", row->kind,
+		row->granularity, row->minimal ? "true" : "false");
+	int average = row->system == NULL;
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	tools_json_figure(fp, &u, "precision", row->precision,
+			  average ? "no system attempted anything in the subset"
+				  : "nothing attempted in the subset (no answer scored there)");
+	fputc(',', fp);
+	tools_json_figure(fp, &u, "recall", row->recall,
+			  row->minimal ? "no item of the subset is scored minimally (each has "
+					 "several key tags)"
+				       : "the subset has no item");
+	fputc(',', fp);
+	/* sums of finite masses and scores; an average row has no count */
+	fputs("\"attempted\":", fp);
 	json_number(fp, row->attempted);
 	fputs(",\"correct\":", fp);
 	json_number(fp, row->correct);
+	if (average)
+		tools_undefined_add(&u, "correct", "an average gives no count of correct answers");
 	fputs(",\"items\":", fp);
 	json_number(fp, row->items);
 	fputs(",\"entropy\":{\"fine\":", fp);
 	json_number(fp, row->subset->fine_entropy);
 	fputs(",\"coarse\":", fp);
 	json_number(fp, row->subset->coarse_entropy);
-	fputs("}}", fp);
+	fputc('}', fp);
+	tools_json_undefined(fp, &u);
+	fputc('}', fp);
 }
 
 static const char *const kind_names[] = {

@@ -119,15 +119,31 @@ static void print_json(const char *answers, const char *key,
 	tools_json_number(stdout, s->attempted);
 	printf(",\"total\":");
 	tools_json_number(stdout, s->total);
-	printf(",\"precision\":");
-	tools_json_ratio(stdout, s->correct, s->attempted);
-	printf(",\"recall\":");
-	tools_json_ratio(stdout, s->correct, s->total);
-	printf(",\"attempted_percent\":");
-	tools_json_ratio(stdout, 100.0 * s->attempted, s->total);
+	/* the key is never empty: no instance left means -m or a filter left
+	 * every one out */
+	const char *none = opts->minimal && opts->filter
+				   ? "no instance evaluated (minimal scoring and the filters left "
+				     "out every instance of the key)"
+			   : opts->minimal ? "no instance evaluated (every instance of the key has "
+					     "several tags: minimal scoring leaves it out)"
+			   : opts->filter ? "no instance evaluated (the filters left out every "
+					    "instance of the key)"
+					  : "no instance in the key";
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	putchar(',');
+	tools_json_figure_ratio(stdout, &u, "precision", s->correct, s->attempted,
+				"nothing attempted (no answer scored)");
+	putchar(',');
+	tools_json_figure_ratio(stdout, &u, "recall", s->correct, s->total, none);
+	putchar(',');
+	tools_json_figure_ratio(stdout, &u, "attempted_percent", 100.0 * s->attempted, s->total,
+				none);
 	printf(",\"instances\":%zu,\"scored\":%zu,\"not_in_key\":%zu,\"invalid\":%zu,"
-	       "\"excluded\":%zu,\"filtered\":%zu}\n",
+	       "\"excluded\":%zu,\"filtered\":%zu",
 	       s->instances, s->scored, s->not_in_key, s->invalid, s->excluded, s->filtered);
+	tools_json_undefined(stdout, &u);
+	printf("}\n");
 }
 
 enum { OPT_CONJUNCTIVE = 256, OPT_INSTANCES, OPT_TAGS, OPT_FORMAT };

@@ -108,6 +108,47 @@ void tools_json_number(FILE *fp, double v)
 		fputs("null", fp);
 }
 
+void tools_undefined_init(struct tools_undefined *u)
+{
+	u->n = 0;
+}
+
+void tools_undefined_add(struct tools_undefined *u, const char *member, const char *reason)
+{
+	if (u->n == TOOLS_UNDEFINED_MAX)
+		abort(); /* a tool's object with more null figures than foreseen */
+	u->member[u->n] = member;
+	u->reason[u->n] = reason;
+	u->n++;
+}
+
+void tools_json_figure(FILE *fp, struct tools_undefined *u, const char *member, double v,
+		       const char *reason)
+{
+	fprintf(fp, "\"%s\":", member);
+	tools_json_number(fp, v);
+	if (!isfinite(v))
+		tools_undefined_add(u, member, reason);
+}
+
+void tools_json_figure_ratio(FILE *fp, struct tools_undefined *u, const char *member,
+			     double num, double den, const char *reason)
+{
+	tools_json_figure(fp, u, member, den == 0.0 ? NAN : num / den, reason);
+}
+
+void tools_json_undefined(FILE *fp, const struct tools_undefined *u)
+{
+	if (u->n == 0)
+		return;
+	fputs(",\"undefined\":{", fp);
+	for (size_t i = 0; i < u->n; i++) {
+		fprintf(fp, "%s\"%s\":", i ? "," : "", u->member[i]);
+		tools_json_string(fp, u->reason[i]);
+	}
+	fputc('}', fp);
+}
+
 /* The length of the UTF-8 sequence at @p (1 to 4 bytes), 0 if it is not one. */
 static size_t utf8_length(const unsigned char *p)
 {

@@ -31,6 +31,38 @@ void tools_json_ratio(FILE *fp, double num, double den);
 /* Writes @v as a JSON number ("%.17g"), or null when it is not finite. */
 void tools_json_number(FILE *fp, double v);
 
+/*
+ * The reasons of the null figures of one JSON object (issue 17).  A figure
+ * written with tools_json_figure() or tools_json_figure_ratio() that comes
+ * out null records its member name and the reason in words;
+ * tools_json_undefined() then ends the object's members with
+ * ,"undefined":{"member":"reason",...} -- nothing when no figure of the
+ * object was null.  The strings are borrowed until then; at most
+ * TOOLS_UNDEFINED_MAX null figures per object.
+ */
+#define TOOLS_UNDEFINED_MAX 16
+struct tools_undefined {
+	size_t n;
+	const char *member[TOOLS_UNDEFINED_MAX];
+	const char *reason[TOOLS_UNDEFINED_MAX];
+};
+
+void tools_undefined_init(struct tools_undefined *u);
+
+/* Records the null member @member (written by the caller) and its reason. */
+void tools_undefined_add(struct tools_undefined *u, const char *member, const char *reason);
+
+/* Writes "member":v, v as tools_json_number() does; null records @reason. */
+void tools_json_figure(FILE *fp, struct tools_undefined *u, const char *member, double v,
+		       const char *reason);
+
+/* Writes "member":num/den as tools_json_ratio() does; null records @reason. */
+void tools_json_figure_ratio(FILE *fp, struct tools_undefined *u, const char *member,
+			     double num, double den, const char *reason);
+
+/* Writes ,"undefined":{...} when @u holds a null figure, nothing otherwise. */
+void tools_json_undefined(FILE *fp, const struct tools_undefined *u);
+
 /* Writes a JSON string literal; a byte that is not part of valid UTF-8 is
  * written as \ufffd (the replacement character). */
 void tools_json_string(FILE *fp, const char *s);

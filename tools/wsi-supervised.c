@@ -66,14 +66,6 @@ static int write_mapped(const char *dir, size_t i, const char *text)
 	return 0;
 }
 
-static void json_num(double v)
-{
-	if (isfinite(v))
-		printf("%.17g", v);
-	else
-		fputs("null", stdout);
-}
-
 enum { OPT_SPLITS = 256, OPT_FRACTION, OPT_SPLIT, OPT_POS, OPT_WRITE, OPT_FORMAT };
 
 int main(int argc, char **argv)
@@ -289,24 +281,33 @@ int main(int argc, char **argv)
 		printf("\"pos\":");
 		tools_json_string(stdout, pos ? pos : "all");
 		printf(",\"splits\":[");
+		struct tools_undefined u;
 		for (size_t i = 0; i < n; i++) {
-			printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,"
-			       "\"precision\":",
+			tools_undefined_init(&u);
+			printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
 			       i ? "," : "", res[i].mapping, res[i].test, res[i].answered,
 			       res[i].correct);
-			json_num(res[i].precision);
-			printf(",\"recall\":");
-			json_num(res[i].recall);
-			printf(",\"attempted\":");
-			json_num(res[i].attempted);
+			tools_json_figure(stdout, &u, "precision", res[i].precision,
+					  "no test instance answered (the mapped answers give "
+					  "no sense to any)");
+			putchar(',');
+			tools_json_figure(stdout, &u, "recall", res[i].recall, "no test instance");
+			putchar(',');
+			tools_json_figure(stdout, &u, "attempted", res[i].attempted,
+					  "no test instance");
+			tools_json_undefined(stdout, &u);
 			printf("}");
 		}
-		printf("],\"mean_recall\":");
-		json_num(mean / 100.0);
-		printf(",\"variance\":");
-		json_num(var);
-		printf(",\"stddev\":");
-		json_num(sd);
+		tools_undefined_init(&u);
+		printf("],");
+		tools_json_figure(stdout, &u, "mean_recall", mean / 100.0, "no split");
+		putchar(',');
+		tools_json_figure(stdout, &u, "variance", var,
+				  "a single split (the sample variance needs two or more)");
+		putchar(',');
+		tools_json_figure(stdout, &u, "stddev", sd,
+				  "a single split (the sample variance needs two or more)");
+		tools_json_undefined(stdout, &u);
 		printf("}\n");
 	} else {
 		printf("%5s %9s %9s %9s %10s %8s %10s\n", "split", "mapping", "test", "answered",

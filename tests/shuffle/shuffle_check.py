@@ -5,8 +5,9 @@
 For every tool and every file of the real data in ../shared/data that the
 tool reads (the Senseval-3 system answers, key, sense map and training key;
 the SemEval-2010 gold key, systems, baselines and supervised-evaluation
-splits; the WSbest annotations and Senseval-3 agreement files; the
-SemEval-2013 gold key, systems and baselines), the lines
+splits; the WSbest annotations and Senseval-3 agreement files, with and
+without hkappa --bootstrap; the SemEval-2013 gold key, systems and
+baselines), the lines
 of every input file are shuffled with five fixed seeds, the tool is run on
 the shuffled copies (same file names, in another directory) and its
 standard output, standard error and exit status must be byte-identical to
@@ -211,6 +212,9 @@ def agreement(c, shared):
     c.check('hkappa wsbest', 'hkappa', ['--format=json'] + anns + ['senses_lexfile'], files)
     c.check('hkappa --flat wsbest', 'hkappa', ['--format=json', '--flat'] + anns,
             {a: files[a] for a in anns})
+    # the bootstrap draws index the items sorted by lexelt and instance id
+    c.check('hkappa --bootstrap wsbest', 'hkappa',
+            ['--format=json', '--bootstrap=200', '--seed=3'] + anns + ['senses_lexfile'], files)
     c.check('hkappa --per-lexelt wsbest', 'hkappa',
             ['--format=json', '--per-lexelt'] + anns + ['senses_lexfile'], files,
             mode=lambda short: 'grouped' if short.startswith('ann_') else 'full')
@@ -219,6 +223,11 @@ def agreement(c, shared):
              'sys': os.path.join(s3, 'system_baseline_responses.txt'),
              'map': os.path.join(s3, 'EnglishLS.sensemap')}
     c.check('hkappa senseval3', 'hkappa', ['--format=json', 'gold', 'sys', 'map'], files)
+    c.check('hkappa --bootstrap senseval3', 'hkappa',
+            ['--format=json', '--bootstrap=200', '--seed=11', 'gold', 'sys', 'map'], files)
+    c.check('hkappa --bootstrap --flat senseval3', 'hkappa',
+            ['--bootstrap=100', '--seed=0', '--confidence=0.9', '--flat', 'gold', 'sys'],
+            {'gold': files['gold'], 'sys': files['sys']})
 
 
 def wsd_graded(c, shared):
