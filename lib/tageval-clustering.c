@@ -244,10 +244,12 @@ static double entropy(const uint64_t *v, size_t n, uint64_t N)
 {
 	if (n <= 1)
 		return 0.0;
-	double lN = log((double)N), h = 0.0;
+	double lN = log((double)N);
+	struct tv_fsum h;
+	tv_fsum_init(&h);
 	for (size_t i = 0; i < n; i++)
-		h -= (double)v[i] / (double)N * (log((double)v[i]) - lN);
-	return h;
+		tv_fsum_add(&h, -((double)v[i] / (double)N * (log((double)v[i]) - lN)));
+	return tv_fsum_result(&h);
 }
 
 static int crisp_metrics(const struct ctab *t, enum tageval_normalizer norm, struct lfact *lft,
@@ -255,7 +257,11 @@ static int crisp_metrics(const struct ctab *t, enum tageval_normalizer norm, str
 {
 	uint64_t N = t->N;
 	i128 S = 0, A2 = 0, B2 = 0;
-	double mi = 0.0, pP = 0.0, pR = 0.0;
+	/* exact sums: the order of the cells (of first appearance) does not matter */
+	struct tv_fsum smi, spP, spR;
+	tv_fsum_init(&smi);
+	tv_fsum_init(&spP);
+	tv_fsum_init(&spR);
 	double dN = (double)N, lN = log(dN);
 	for (size_t i = 0; i < t->nc; i++)
 		A2 += (i128)t->cn[i] * t->cn[i];
@@ -265,14 +271,15 @@ static int crisp_metrics(const struct ctab *t, enum tageval_normalizer norm, str
 		uint64_t n = t->n[i], a = t->cn[t->c[i]], b = t->kn[t->k[i]];
 		S += (i128)n * n;
 		double dn = (double)n;
-		pP += dn * dn / (double)b;
-		pR += dn * dn / (double)a;
+		tv_fsum_add(&spP, dn * dn / (double)b);
+		tv_fsum_add(&spR, dn * dn / (double)a);
 		/* scikit-learn's form of each term */
 		double cnm = dn / dN;
 		double term = cnm * (log(dn) - lN) + cnm * ((-log((double)a * (double)b) + lN) + lN);
 		if (fabs(term) >= DBL_EPSILON)
-			mi += term;
+			tv_fsum_add(&smi, term);
 	}
+	double mi = tv_fsum_result(&smi), pP = tv_fsum_result(&spP), pR = tv_fsum_result(&spR);
 	if (t->nk <= 1 || t->nc <= 1 || mi < 0.0)
 		mi = 0.0;
 	f->instances = (size_t)N;
@@ -1071,6 +1078,32 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 	return TAGEVAL_OK;
 }
 
+/* An instance and its id, to put a word's instances in the order of their
+ * ids (strcmp): then every per-word sum of the fuzzy metrics (the pairwise
+ * B-cubed sums of each instance, the entropies over the labels, numbered
+ * in order of first appearance) is done in an order that does not depend
+ * on the order of the lines. */
+struct idref {
+	const char *id;
+	uint32_t item;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct idref *)a)->id, ((const struct idref *)b)->id);
+}
+
+/* @items[0..n) sorted by the ids of @in into @out (of n), using @ref. */
+static void sort_by_id(const struct tv_intern *in, const uint32_t *items, size_t n,
+		       struct idref *ref, uint32_t *out)
+{
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct idref){ tv_intern_str(in, items[i]), items[i] };
+	qsort(ref, n, sizeof *ref, by_id);
+	for (size_t i = 0; i < n; i++)
+		out[i] = ref[i].item;
+}
+
 int tageval_clustering_evaluate(const struct tageval_wsi *w,
 				const struct tageval_clustering_options *opts,
 				struct tageval_clustering_result **out, struct tageval_error *err)
@@ -1091,6 +1124,8 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 		norm = fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
 	unsigned metrics = o.metrics ? o.metrics : ~0u;
 	uint32_t *start = NULL, *order = NULL, *xstart = NULL, *xorder = NULL;
+	uint32_t *sorted = NULL;
+	struct idref *ref = NULL;
 	struct scratch t = { 0 };
 	struct tageval_clustering_result *r = calloc(1, sizeof *r);
 	int rc = TAGEVAL_OK;
@@ -1108,8 +1143,13 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	t.clocal = malloc(nl * sizeof *t.clocal);
 	xstart = calloc(nw + 1, sizeof *xstart);
 	xorder = malloc((w->nextra ? w->nextra : 1) * sizeof *xorder);
+	if (fuzzy) {
+		size_t most = (w->n > w->nextra ? w->n : w->nextra) + 1;
+		sorted = malloc((w->n + w->nextra + 1) * sizeof *sorted);
+		ref = malloc(most * sizeof *ref);
+	}
 	if (!r->name || !r->fig || !t.kstamp || !t.cstamp || !t.klocal || !t.clocal || !xstart ||
-	    !xorder) {
+	    !xorder || (fuzzy && (!sorted || !ref))) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -1125,6 +1165,11 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	xstart[0] = 0;
 	struct tageval_clustering_figures *tot = &r->total;
 	double N = 0.0;
+	/* the weighted sums, exact: the order of the words does not matter */
+	enum { S_ARI, S_RAND, S_FM, S_NMI, S_AMI, S_BP, S_BR, S_N };
+	struct tv_fsum sum[S_N];
+	for (int i = 0; i < S_N; i++)
+		tv_fsum_init(&sum[i]);
 	for (size_t word = 0; word < nw; word++) {
 		const char *name = tv_intern_str(&w->words, (uint32_t)word);
 		if (!tv_wsi_pos_match(name, o.pos))
@@ -1133,9 +1178,11 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 		struct tageval_clustering_figures *f = &r->fig[r->nwords];
 		if (fuzzy) {
 			struct fword fw;
-			if ((rc = fuzzy_data(&t, w, order + start[word], n, xorder + xstart[word],
-					     xstart[word + 1] - xstart[word], &fw,
-					     &r->repeated, err)))
+			size_t nx = xstart[word + 1] - xstart[word];
+			sort_by_id(&w->ids, order + start[word], n, ref, sorted);
+			sort_by_id(&w->xids, xorder + xstart[word], nx, ref, sorted + n);
+			if ((rc = fuzzy_data(&t, w, sorted, n, sorted + n, nx, &fw, &r->repeated,
+					     err)))
 				goto out;
 			if (fuzzy_word(&fw, norm, metrics, f)) {
 				rc = tv_nomem(err);
@@ -1158,25 +1205,25 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 		double wn = fuzzy ? 1.0 : (double)n;
 		N += wn;
 		tot->instances += n;
-		tot->ari += wn * f->ari;
-		tot->rand += wn * f->rand;
-		tot->fowlkes_mallows += wn * f->fowlkes_mallows;
-		tot->nmi += wn * f->nmi;
-		tot->ami += wn * f->ami;
-		tot->bcubed_precision += wn * f->bcubed_precision;
-		tot->bcubed_recall += wn * f->bcubed_recall;
+		tv_fsum_add(&sum[S_ARI], wn * f->ari);
+		tv_fsum_add(&sum[S_RAND], wn * f->rand);
+		tv_fsum_add(&sum[S_FM], wn * f->fowlkes_mallows);
+		tv_fsum_add(&sum[S_NMI], wn * f->nmi);
+		tv_fsum_add(&sum[S_AMI], wn * f->ami);
+		tv_fsum_add(&sum[S_BP], wn * f->bcubed_precision);
+		tv_fsum_add(&sum[S_BR], wn * f->bcubed_recall);
 	}
 	if (r->nwords == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
 		goto out;
 	}
-	tot->ari /= N;
-	tot->rand /= N;
-	tot->fowlkes_mallows /= N;
-	tot->nmi /= N;
-	tot->ami /= N;
-	tot->bcubed_precision /= N;
-	tot->bcubed_recall /= N;
+	tot->ari = tv_fsum_result(&sum[S_ARI]) / N;
+	tot->rand = tv_fsum_result(&sum[S_RAND]) / N;
+	tot->fowlkes_mallows = tv_fsum_result(&sum[S_FM]) / N;
+	tot->nmi = tv_fsum_result(&sum[S_NMI]) / N;
+	tot->ami = tv_fsum_result(&sum[S_AMI]) / N;
+	tot->bcubed_precision = tv_fsum_result(&sum[S_BP]) / N;
+	tot->bcubed_recall = tv_fsum_result(&sum[S_BR]) / N;
 	double p = tot->bcubed_precision, rr = tot->bcubed_recall;
 	tot->bcubed_fscore = isnan(p) ? NAN : p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
 	if (!fuzzy) {
@@ -1194,6 +1241,8 @@ out:
 	free(order);
 	free(xstart);
 	free(xorder);
+	free(sorted);
+	free(ref);
 	if (rc) {
 		tageval_clustering_result_free(r);
 		return rc;

@@ -76,23 +76,62 @@ static void usage(const struct clustering_tool *tool, FILE *fp)
 		tool->name);
 }
 
-static void json_number(double v)
+/* Why a figure is undefined (NaN), in words: @undef_words of @nw words
+ * when @f is the total (mean over words, undefined when some word's value
+ * is), else 0. */
+static void undefined_reason(char *buf, size_t size, const struct column *col, int fuzzy,
+			     const char *norm, size_t undef_words, size_t nw)
 {
-	if (isnan(v))
-		printf("null");
+	if (fuzzy && strcmp(col->json, "ami") == 0)
+		snprintf(buf, size, "no adjusted mutual information for graded memberships "
+				    "(fuzzy mode)");
+	else if (undef_words)
+		snprintf(buf, size, "the mean over the words of a figure undefined for %zu "
+				    "word%s of %zu",
+			 undef_words, undef_words == 1 ? "" : "s", nw);
+	else if (fuzzy && strcmp(col->json, "nmi") == 0)
+		snprintf(buf, size, "the normalizer (%s) of the entropies of the gold senses and "
+				    "of the clusters is 0",
+			 norm);
+	else if (!fuzzy && strcmp(col->json, "ami") == 0)
+		snprintf(buf, size, "the normalizer (%s) equals the expected mutual information "
+				    "and the two partitions differ",
+			 norm);
 	else
-		printf("%.17g", v);
+		snprintf(buf, size, "not computed");
 }
 
+/* One JSON object of figures; a null member is explained in the member
+ * "undefined" (as hkappa does), which is there only when some member is null. */
 static void json_figures(const struct tageval_clustering_figures *f, const struct column *cols,
-			 size_t ncol, const char *extra)
+			 size_t ncol, const char *extra, int fuzzy, const char *norm,
+			 const size_t *undef_words, size_t nw)
 {
 	printf("{\"instances\":%zu", f->instances);
+	int nulls = 0;
 	for (size_t i = 0; i < ncol; i++) {
 		printf(",\"%s\":", cols[i].json);
-		json_number(get(f, cols[i].offset));
+		double v = get(f, cols[i].offset);
+		tools_json_number(stdout, v);
+		nulls += !isfinite(v);
 	}
-	printf("%s}", extra ? extra : "");
+	printf("%s", extra ? extra : "");
+	if (nulls) {
+		printf(",\"undefined\":{");
+		int first = 1;
+		for (size_t i = 0; i < ncol; i++) {
+			if (isfinite(get(f, cols[i].offset)))
+				continue;
+			char why[200];
+			undefined_reason(why, sizeof why, &cols[i], fuzzy, norm,
+					 undef_words ? undef_words[i] : 0, nw);
+			printf("%s\"%s\":", first ? "" : ",", cols[i].json);
+			tools_json_string(stdout, why);
+			first = 0;
+		}
+		printf("}");
+	}
+	printf("}");
 }
 
 static void print_row(const char *name, int wname, const struct tageval_clustering_figures *f,
@@ -217,6 +256,9 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 	tageval_wsi_counts(wsi, &counts);
 	/* in the fuzzy metrics the extra instances take part */
 	size_t ignored = tageval_wsi_ignored(wsi) - (fuzzy ? counts.extra : 0);
+	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
+		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
+			prog, tools_file_name(clusters));
 	if (ignored)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
@@ -264,10 +306,18 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		printf("{\"pos\":");
 		tools_json_string(stdout, o.pos ? o.pos : "all");
 		printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
-		json_figures(tageval_clustering_result_total(res), cols, ncol, extra);
+		/* the words whose figure is undefined, for the reason of a total's */
+		size_t undef_words[3] = { 0 };
+		for (size_t i = 0; i < nw; i++)
+			for (size_t j = 0; j < ncol; j++)
+				undef_words[j] += !isfinite(
+					get(tageval_clustering_result_figures(res, i), cols[j].offset));
+		json_figures(tageval_clustering_result_total(res), cols, ncol, extra, fuzzy,
+			     normalizer_names[norm], undef_words, nw);
 		if (tool->kind != CLUSTERING_BCUBED && !fuzzy) {
 			printf(",\"pooled\":");
-			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL);
+			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL, fuzzy,
+				     normalizer_names[norm], NULL, nw);
 		}
 		printf(",\"per_word\":{");
 		for (size_t i = 0; i < nw; i++) {
@@ -275,7 +325,8 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 				putchar(',');
 			tools_json_string(stdout, tageval_clustering_result_word(res, i));
 			putchar(':');
-			json_figures(tageval_clustering_result_figures(res, i), cols, ncol, NULL);
+			json_figures(tageval_clustering_result_figures(res, i), cols, ncol, NULL,
+				     fuzzy, normalizer_names[norm], NULL, nw);
 		}
 		printf("}}\n");
 	} else {

@@ -35,6 +35,9 @@
 #define FUZZ_WSI_BASELINE 5
 #define FUZZ_WSI_SUPERVISED 6
 #define FUZZ_WSD_REPORT 7
+#define FUZZ_BCUBED 8
+#define FUZZ_NMI 9
+#define FUZZ_ARI 10
 #define FUZZ_WSD_GRADED 16 /* apart from the numbers other targets may take */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -287,6 +290,36 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 		add(c, "--pos=v");
 	if (flags & 64)
 		add(c, "--digits=17");
+	add(c, "%s", path[0]);
+	add(c, "%s", path[1]);
+}
+#elif FUZZ_TOOL == FUZZ_BCUBED || FUZZ_TOOL == FUZZ_NMI || FUZZ_TOOL == FUZZ_ARI
+#if FUZZ_TOOL == FUZZ_BCUBED
+#define TOOL "bcubed"
+#define OWN_OPTION "--digits=6"
+#elif FUZZ_TOOL == FUZZ_NMI
+#define TOOL "nmi"
+#define OWN_OPTION "--normalizer=min"
+#else
+#define TOOL "ari"
+#define OWN_OPTION "--digits=0"
+#endif
+/* CLUSTERS GOLD; bit 0 --per-word, 1 --format=json, 2-3 --pos=none/n/v/all,
+ * 4 --digits=6 (bcubed), --normalizer=min (nmi), --digits=0 (ari) */
+static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
+{
+	static const char *const pos[] = { NULL, "n", "v", "all" };
+	(void)n;
+	if (flags & 1)
+		add(c, "--per-word");
+	if (flags & 2) {
+		add(c, "--format=json");
+		c->json = 1;
+	}
+	if (pos[(flags >> 2) & 3])
+		add(c, "--pos=%s", pos[(flags >> 2) & 3]);
+	if (flags & 16)
+		add(c, OWN_OPTION);
 	add(c, "%s", path[0]);
 	add(c, "%s", path[1]);
 }

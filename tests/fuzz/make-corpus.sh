@@ -156,6 +156,29 @@ done
 seed wsd-graded 002 "$data/graded-gold.key" "$data/graded-gold.key"
 seed wsd-graded 002 /dev/null "$data/graded-gold.key"
 seed wsd-graded 003 "$tmp/bom.clusters" "$data/graded-gold.key"
+# the clustering metrics (graded and crisp): the library target and the tools
+for pair in crisp-clusters.key:crisp-gold.key fuzzy-clusters.key:fuzzy-gold.key \
+	graded-induced.key:graded-gold.key graded-wn.key:graded-gold.key \
+	wsi-clusters.key:wsi-gold.key; do
+	c=$data/${pair%%:*} g=$data/${pair#*:}
+	for flags in 000 004 010 020 040 060; do
+		seed clustering $flags "$g" "$c"
+	done
+	for flags in 000 001 002 003 022; do
+		seed bcubed $flags "$c" "$g"
+		seed nmi $flags "$c" "$g"
+		seed ari $flags "$c" "$g"
+	done
+done
+seed clustering 000 "$tmp/huge.gold" "$tmp/huge.clusters"
+seed nmi 002 "$tmp/huge.clusters" "$tmp/huge.gold"
+for d in "$root"/tests/cli/bcubed/* "$root"/tests/cli/nmi/* "$root"/tests/cli/ari/*; do
+	[ -f "$d/clusters" ] && [ -f "$d/gold" ] || continue
+	seed clustering 000 "$d/gold" "$d/clusters"
+	seed bcubed 002 "$d/clusters" "$d/gold"
+	seed nmi 022 "$d/clusters" "$d/gold"
+	seed ari 003 "$d/clusters" "$d/gold"
+done
 
 # the small input files of the CLI cases (most of them malformed on purpose)
 for f in "$root"/tests/cli/*/*/*; do

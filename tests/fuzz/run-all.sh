@@ -17,8 +17,8 @@ seconds=$2
 shift 2
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/../.." && pwd)
-[ $# -gt 0 ] || set -- key map answers annotations wsi split \
-	scorer2 hkappa vmeasure fscore wsi-baseline wsi-supervised wsd-report \
+[ $# -gt 0 ] || set -- key map answers annotations wsi split clustering \
+	scorer2 hkappa vmeasure fscore wsi-baseline wsi-supervised wsd-report bcubed nmi ari \
 	wsd-graded
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}

@@ -18,10 +18,12 @@ it could not score come in the order of the file, with their line numbers.
 Two shuffles are used.  "full": a random permutation of all the lines.
 "grouped": the lines of each word (lexelt) are permuted among themselves,
 the words keeping the order of their first lines; it is used where a tool documents rows in the order of first
-appearance (vmeasure/fscore --per-word, hkappa --per-lexelt), the only
+appearance (vmeasure/fscore --per-word, hkappa --per-lexelt, the JSON of
+bcubed/nmi/ari), the only
 output order that depends on the order of the lines by design.
 
-Usage: shuffle_check.py TOOLDIR SHAREDDATA [--quick]
+Usage: shuffle_check.py TOOLDIR SHAREDDATA [--quick] [--only=SECTION]
+(SECTION: senseval, wsi, clustering or agreement; default all)
 Exit status 0 (all identical), 1 (a difference), 77 (no shared data).
 """
 
@@ -204,6 +206,46 @@ def wsi(c, shared):
                     'wsi-supervised', args + ['clusters', 'gold'], files)
 
 
+def clustering(c, name, files):
+    """bcubed, nmi (its default normalizer: arithmetic on crisp input, max on
+    graded) and ari on one system output.  Text without --per-word shows the
+    totals only: a full shuffle of both files.  JSON has the per-word
+    figures, in the order of the words' first gold lines: grouped gold."""
+    for tool in ('bcubed', 'nmi', 'ari'):
+        c.check('%s %s' % (tool, name), tool, ['clusters', 'gold'], files)
+        c.check('%s --format=json %s' % (tool, name), tool,
+                ['--format=json', 'clusters', 'gold'], files,
+                mode=lambda short: 'grouped' if short == 'gold' else 'full')
+
+
+def wsi_clustering(c, shared):
+    # SemEval-2010 (crisp: one bare label per line)
+    root = os.path.join(shared, 'wsi', 'semeval2010')
+    gold = os.path.join(root, 'keys', 'all.key')
+    for sub in ('systems', 'baselines'):
+        d = os.path.join(root, sub)
+        for f in sorted(os.listdir(d)):
+            if f != 'filesToSystemsMap':
+                clustering(c, 'semeval2010 ' + f, {'clusters': os.path.join(d, f), 'gold': gold})
+    # SemEval-2013 (graded: the fuzzy B-cubed and NMI; ari reads the label
+    # of largest weight).  Left out, being errors for every tageval reader:
+    # the two UoS keys (lines without a label, "win.v win.v.82") and the two
+    # Sapienza system-2 keys (14 repeated instance lines each).
+    root = os.path.join(shared, 'wsi', 'semeval2013')
+    gold = os.path.join(root, 'gold', 'all.key')
+    outputs = []
+    for sub in ('systems', 'baselines'):
+        for d, dirs, fs in os.walk(os.path.join(root, sub)):
+            dirs.sort()
+            rel = os.path.relpath(d, root).split(os.sep)
+            if rel[:2] == ['systems', 'UoS'] or rel[:3] == ['systems', 'Sapienza', 'system-2']:
+                continue
+            outputs += [os.path.join(d, f) for f in sorted(fs) if f.endswith('.key')]
+    for path in outputs:
+        clustering(c, 'semeval2013 ' + os.path.relpath(path, root),
+                   {'clusters': path, 'gold': gold})
+
+
 def agreement(c, shared):
     root = os.path.join(shared, 'agreement', 'wsbest', 'senseval_format')
     anns = sorted(f for f in os.listdir(root) if f.startswith('ann_'))
@@ -265,8 +307,9 @@ def wsd_graded(c, shared):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != '--quick']
+    args = [a for a in sys.argv[1:] if a != '--quick' and not a.startswith('--only=')]
     quick = '--quick' in sys.argv[1:]
+    only = ([a[7:] for a in sys.argv[1:] if a.startswith('--only=')] or [None])[-1]
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -276,10 +319,16 @@ def main():
         return 77
     c = Checker(tooldir, quick)
     try:
-        senseval(c, shared)
-        wsi(c, shared)
-        agreement(c, shared)
-        wsd_graded(c, shared)
+        if not only or only == 'senseval':
+            senseval(c, shared)
+        if not only or only == 'wsi':
+            wsi(c, shared)
+        if not only or only == 'clustering':
+            wsi_clustering(c, shared)
+        if not only or only == 'agreement':
+            agreement(c, shared)
+        if not only or only == 'wsd-graded':
+            wsd_graded(c, shared)
     finally:
         c.close()
     print('%d runs, %d differences' % (c.runs, c.failures))
