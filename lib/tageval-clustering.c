@@ -848,8 +848,10 @@ out:
 struct scratch {
 	uint32_t *kstamp, *klocal, *cstamp, *clocal;
 	uint32_t gen;
-	uint64_t *keys;
-	size_t keycap;
+	uint64_t *keys, *keys2;
+	size_t keycap, key2cap;
+	size_t *pos;
+	size_t poscap;
 	uint32_t *ck, *cc;
 	uint64_t *cv, *kn, *cn;
 	size_t cellcap, kcap, ccap;
@@ -869,7 +871,7 @@ struct scratch {
 static void scratch_free(struct scratch *t)
 {
 	free(t->kstamp), free(t->klocal), free(t->cstamp), free(t->clocal);
-	free(t->keys), free(t->ck), free(t->cc), free(t->cv), free(t->kn), free(t->cn);
+	free(t->keys), free(t->keys2), free(t->pos), free(t->ck), free(t->cc), free(t->cv), free(t->kn), free(t->cn);
 	free(t->pk), free(t->pc), free(t->pv), free(t->pkn), free(t->pcn);
 	free(t->goff), free(t->soff), free(t->glab), free(t->slab), free(t->gval), free(t->sval);
 	free(t->tmp);
@@ -892,6 +894,7 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 	next_gen(t, w->labels.n);
 	size_t nk = 0, nc = 0;
 	if (tv_grow((void **)&t->keys, &t->keycap, n + 1, sizeof *t->keys) ||
+	    tv_grow((void **)&t->keys2, &t->key2cap, n + 1, sizeof *t->keys2) ||
 	    tv_grow((void **)&t->ck, &t->cellcap, n + 1, sizeof *t->ck))
 		return -1;
 	uint32_t *cc = realloc(t->cc, (t->cellcap) * sizeof *cc);
@@ -926,7 +929,24 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 		t->cn[cl]++;
 		t->keys[i] = cl << 32 | kl; /* class-major, the order scikit-learn sums in */
 	}
-	qsort(t->keys, n, sizeof *t->keys, by_u64);
+	/* sorted by a counting sort on the cluster, then a stable one on the
+	 * class: linear in n + clusters + classes */
+	if (tv_grow((void **)&t->pos, &t->poscap, (nk > nc ? nk : nc) + 1, sizeof *t->pos))
+		return -1;
+	size_t acc = 0;
+	for (size_t k = 0; k < nk; k++) {
+		t->pos[k] = acc;
+		acc += t->kn[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		t->keys2[t->pos[t->keys[i] & 0xffffffffu]++] = t->keys[i];
+	acc = 0;
+	for (size_t c = 0; c < nc; c++) {
+		t->pos[c] = acc;
+		acc += t->cn[c];
+	}
+	for (size_t i = 0; i < n; i++)
+		t->keys[t->pos[t->keys2[i] >> 32]++] = t->keys2[i];
 	size_t cells = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (cells > 0 && t->keys[i] == t->keys[i - 1]) {
@@ -1028,7 +1048,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 		if (i < n) {
 			const struct tv_winst *in = &w->in[items[i]];
 			if (in->gflags & TV_WF_ZERO)
-				return line_error(err, w->gold_name, in->gold_line,
+				return line_error(err, w->gold_name, tv_wsi_gold_line(w, items[i]),
 						  tv_intern_str(&w->ids, items[i]),
 						  "has only weights of 0");
 			const uint32_t *gl = tv_wsi_gold(w->gold_pool, in);
@@ -1039,7 +1059,8 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 				return tv_nomem(err);
 			if (in->sys_n) {
 				if (in->sflags & TV_WF_ZERO)
-					return line_error(err, w->sys_name, in->sys_line,
+					return line_error(err, w->sys_name,
+							  tv_wsi_sys_line(w, items[i]),
 							  tv_intern_str(&w->ids, items[i]),
 							  "has only weights of 0");
 				struct tv_wlabel one;
