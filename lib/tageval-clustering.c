@@ -439,103 +439,225 @@ static double agree_dense(uint64_t shared, const double *x, const double *y)
 	return a;
 }
 
-/* Adds pair (i, j)'s contributions given its agreements and whether the
- * two share a gold sense (gs) or a system cluster (ss). */
-static inline void bcubed_pair(size_t i, size_t j, int gs, int ss, double ag, double at,
-			       double *rnum, size_t *rden, double *pnum, size_t *pden)
+/* A sum in twice the precision of a double (a high and a low part): the
+ * product c x and the sum are each split into their rounded value and its
+ * exact error (fma; Knuth's two-sum), so that grouping the instances does
+ * not add rounding to what the pairwise definition sums. */
+struct dd {
+	double hi, lo;
+};
+
+static inline void dd_add(struct dd *s, double c, double x)
+{
+	double p = c * x, pe = fma(c, x, -p);
+	double t = s->hi + p, z = t - s->hi;
+	s->lo += (s->hi - (t - z)) + (p - z) + pe;
+	s->hi = t;
+}
+
+static inline double dd_value(const struct dd *s)
+{
+	return s->hi + s->lo;
+}
+
+/* Adds the contributions of the pairs between groups a and b (ca and cb
+ * instances, every pair alike) given their agreements and whether they
+ * share a gold sense (gs) or a system cluster (ss). */
+static inline void bcubed_pair(size_t a, size_t b, double ca, double cb, int gs, int ss,
+			       double ag, double at, struct dd *rnum, double *rden, struct dd *pnum,
+			       double *pden)
 {
 	double lo = ag < at ? ag : at;
 	if (gs) {
-		rden[i]++;
-		rden[j]++;
+		rden[a] += cb;
+		rden[b] += ca;
 		if (ag > 0.0) {
-			rnum[i] += lo / ag;
-			rnum[j] += lo / ag;
+			dd_add(&rnum[a], cb, lo / ag);
+			dd_add(&rnum[b], ca, lo / ag);
 		}
 	}
 	if (ss) {
-		pden[i]++;
-		pden[j]++;
+		pden[a] += cb;
+		pden[b] += ca;
 		if (at > 0.0) {
-			pnum[i] += lo / at;
-			pnum[j] += lo / at;
+			dd_add(&pnum[a], cb, lo / at);
+			dd_add(&pnum[b], ca, lo / at);
 		}
 	}
 }
 
-/* Fuzzy B-cubed of one word (reference-wsi2013.md section 3): every pair of
- * the word's instances, so quadratic in them (a word of n instances costs
- * n(n-1)/2 mask tests and one or two agreements per pair that shares a
- * label). */
+/* An instance's profile: gold or extra, its gold and system maps. */
+static uint64_t profile_hash(const struct fword *w, size_t i)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ (i < w->ngold);
+	for (size_t e = w->goff[i]; e < w->goff[i + 1]; e++) {
+		uint64_t v;
+		memcpy(&v, &w->gval[e], sizeof v);
+		h = (h ^ w->glab[e]) * 0x100000001b3u;
+		h = (h ^ v) * 0xff51afd7ed558ccdu;
+		h ^= h >> 29;
+	}
+	h = (h ^ 0x5555u) * 0xc4ceb9fe1a85ec53u;
+	for (size_t e = w->soff[i]; e < w->soff[i + 1]; e++) {
+		uint64_t v;
+		memcpy(&v, &w->sval[e], sizeof v);
+		h = (h ^ w->slab[e]) * 0x100000001b3u;
+		h = (h ^ v) * 0xff51afd7ed558ccdu;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static int same_list(const uint32_t *l1, const double *v1, size_t n1, const uint32_t *l2,
+		     const double *v2, size_t n2)
+{
+	if (n1 != n2)
+		return 0;
+	for (size_t e = 0; e < n1; e++)
+		if (l1[e] != l2[e] || memcmp(&v1[e], &v2[e], sizeof v1[e]) != 0)
+			return 0;
+	return 1;
+}
+
+static int same_profile(const struct fword *w, size_t i, size_t j)
+{
+	return (i < w->ngold) == (j < w->ngold) &&
+	       same_list(w->glab + w->goff[i], w->gval + w->goff[i], w->goff[i + 1] - w->goff[i],
+			 w->glab + w->goff[j], w->gval + w->goff[j], w->goff[j + 1] - w->goff[j]) &&
+	       same_list(w->slab + w->soff[i], w->sval + w->soff[i], w->soff[i + 1] - w->soff[i],
+			 w->slab + w->soff[j], w->sval + w->soff[j], w->soff[j + 1] - w->soff[j]);
+}
+
+struct hidx {
+	uint64_t h;
+	uint32_t i;
+};
+
+static int by_hidx(const void *a, const void *b)
+{
+	const struct hidx *x = a, *y = b;
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * Fuzzy B-cubed of one word (reference-wsi2013.md section 3).  By definition
+ * every pair of the word's instances takes part, but two instances with the
+ * same profile (the same gold map and the same system map) contribute alike
+ * to every other instance and receive alike: the instances are grouped by
+ * profile (a sort of n hashes, exact comparison within equal hashes) and
+ * the pairs are taken between the D distinct profiles, each weighted by the
+ * two group sizes, plus once within each group (agreement there: the number
+ * of labels).  Cost per word: n log n + D(D-1)/2 mask tests and one or two
+ * agreements per pair of profiles that share a label; D = n (every
+ * instance a profile of its own) is the quadratic worst case of the
+ * definition, few distinct memberships (crisp-like words) make it linear.
+ */
 static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
 {
-	size_t ni = w->ni;
-	double *rnum = calloc(ni ? ni : 1, sizeof *rnum), *pnum = calloc(ni ? ni : 1, sizeof *pnum);
-	size_t *rden = calloc(ni ? ni : 1, sizeof *rden), *pden = calloc(ni ? ni : 1, sizeof *pden);
-	uint64_t *gm = malloc((ni ? ni : 1) * sizeof *gm), *sm = malloc((ni ? ni : 1) * sizeof *sm);
-	if (!rnum || !pnum || !rden || !pden || !gm || !sm) {
-		free(rnum), free(pnum), free(rden), free(pden), free(gm), free(sm);
-		return -1;
-	}
-	for (size_t i = 0; i < ni; i++) {
-		gm[i] = mask_of(w->glab + w->goff[i], w->goff[i + 1] - w->goff[i]);
-		sm[i] = mask_of(w->slab + w->soff[i], w->soff[i + 1] - w->soff[i]);
-	}
+	size_t ni = w->ni, one = ni ? ni : 1;
+	struct hidx *hs = malloc(one * sizeof *hs);
+	uint32_t *rep = malloc(one * sizeof *rep);
+	double *cnt = malloc(one * sizeof *cnt);
+	struct dd *rnum = calloc(one, sizeof *rnum), *pnum = calloc(one, sizeof *pnum);
+	double *rden = calloc(one, sizeof *rden), *pden = calloc(one, sizeof *pden);
+	uint64_t *gm = malloc(one * sizeof *gm), *sm = malloc(one * sizeof *sm);
 	double *gd = NULL, *sd = NULL;
-	if (w->ngl <= 64 && w->nsl <= 64 && ni <= 65536) {
+	int rc = -1;
+	if (!hs || !rep || !cnt || !rnum || !pnum || !rden || !pden || !gm || !sm)
+		goto out;
+	for (size_t i = 0; i < ni; i++)
+		hs[i] = (struct hidx){ profile_hash(w, i), (uint32_t)i };
+	qsort(hs, ni, sizeof *hs, by_hidx);
+	/* the groups: within a run of equal hashes, each instance joins the
+	 * first group of that run with its profile */
+	size_t ng = 0;
+	for (size_t k = 0, run = 0; k < ni; k++) {
+		if (k > 0 && hs[k].h != hs[k - 1].h)
+			run = ng;
+		size_t g = run;
+		while (g < ng && !same_profile(w, rep[g], hs[k].i))
+			g++;
+		if (g == ng) {
+			rep[ng] = hs[k].i;
+			cnt[ng++] = 0.0;
+		}
+		cnt[g] += 1.0;
+	}
+	for (size_t a = 0; a < ng; a++) {
+		size_t i = rep[a];
+		gm[a] = mask_of(w->glab + w->goff[i], w->goff[i + 1] - w->goff[i]);
+		sm[a] = mask_of(w->slab + w->soff[i], w->soff[i + 1] - w->soff[i]);
+		/* the pairs within the group: A(x, x) is the number of labels */
+		double ca = cnt[a] - 1.0;
+		size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
+		if (ca > 0.0)
+			bcubed_pair(a, a, 0.0, ca, gn > 0, sn > 0, (double)gn, (double)sn, rnum,
+				    rden, pnum, pden);
+	}
+	if (w->ngl <= 64 && w->nsl <= 64 && ng <= 65536) {
 		/* the masks are exact: dense membership rows */
-		gd = calloc(ni * w->ngl + 1, sizeof *gd);
-		sd = calloc(ni * w->nsl + 1, sizeof *sd);
+		gd = calloc(ng * w->ngl + 1, sizeof *gd);
+		sd = calloc(ng * w->nsl + 1, sizeof *sd);
 	}
 	if (gd && sd) {
-		for (size_t i = 0; i < ni; i++) {
+		for (size_t a = 0; a < ng; a++) {
+			size_t i = rep[a];
 			for (size_t e = w->goff[i]; e < w->goff[i + 1]; e++)
-				gd[i * w->ngl + w->glab[e]] = w->gval[e];
+				gd[a * w->ngl + w->glab[e]] = w->gval[e];
 			for (size_t e = w->soff[i]; e < w->soff[i + 1]; e++)
-				sd[i * w->nsl + w->slab[e]] = w->sval[e];
+				sd[a * w->nsl + w->slab[e]] = w->sval[e];
 		}
-		for (size_t i = 0; i < ni; i++)
-			for (size_t j = i + 1; j < ni; j++) {
-				uint64_t g = gm[i] & gm[j], t = sm[i] & sm[j];
+		for (size_t a = 0; a < ng; a++)
+			for (size_t b = a + 1; b < ng; b++) {
+				uint64_t g = gm[a] & gm[b], t = sm[a] & sm[b];
 				if (!(g | t))
 					continue;
-				double ag = g ? agree_dense(g, gd + i * w->ngl, gd + j * w->ngl) : 0.0;
-				double at = t ? agree_dense(t, sd + i * w->nsl, sd + j * w->nsl) : 0.0;
-				bcubed_pair(i, j, g != 0, t != 0, ag, at, rnum, rden, pnum, pden);
+				double ag = g ? agree_dense(g, gd + a * w->ngl, gd + b * w->ngl) : 0.0;
+				double at = t ? agree_dense(t, sd + a * w->nsl, sd + b * w->nsl) : 0.0;
+				bcubed_pair(a, b, cnt[a], cnt[b], g != 0, t != 0, ag, at, rnum, rden,
+					    pnum, pden);
 			}
-		ni = 0; /* done */
-	}
-	free(gd);
-	free(sd);
-	for (size_t i = 0; i < ni; i++) {
-		const uint32_t *gl = w->glab + w->goff[i], *sl = w->slab + w->soff[i];
-		const double *gv = w->gval + w->goff[i], *sv = w->sval + w->soff[i];
-		size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
-		for (size_t j = i + 1; j < ni; j++) {
-			if (!(gm[i] & gm[j]) && !(sm[i] & sm[j]))
-				continue;
-			int gs = 0, ss = 0;
-			double ag = 0.0, at = 0.0;
-			if (gm[i] & gm[j])
-				ag = agree(gl, gv, gn, w->glab + w->goff[j], w->gval + w->goff[j],
-					   w->goff[j + 1] - w->goff[j], &gs);
-			if (sm[i] & sm[j])
-				at = agree(sl, sv, sn, w->slab + w->soff[j], w->sval + w->soff[j],
-					   w->soff[j + 1] - w->soff[j], &ss);
-			bcubed_pair(i, j, gs, ss, ag, at, rnum, rden, pnum, pden);
+	} else {
+		for (size_t a = 0; a < ng; a++) {
+			size_t i = rep[a];
+			const uint32_t *gl = w->glab + w->goff[i], *sl = w->slab + w->soff[i];
+			const double *gv = w->gval + w->goff[i], *sv = w->sval + w->soff[i];
+			size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
+			for (size_t b = a + 1; b < ng; b++) {
+				size_t j = rep[b];
+				if (!(gm[a] & gm[b]) && !(sm[a] & sm[b]))
+					continue;
+				int gs = 0, ss = 0;
+				double ag = 0.0, at = 0.0;
+				if (gm[a] & gm[b])
+					ag = agree(gl, gv, gn, w->glab + w->goff[j],
+						   w->gval + w->goff[j], w->goff[j + 1] - w->goff[j],
+						   &gs);
+				if (sm[a] & sm[b])
+					at = agree(sl, sv, sn, w->slab + w->soff[j],
+						   w->sval + w->soff[j], w->soff[j + 1] - w->soff[j],
+						   &ss);
+				bcubed_pair(a, b, cnt[a], cnt[b], gs, ss, ag, at, rnum, rden, pnum,
+					    pden);
+			}
 		}
 	}
-	double rs = 0.0, ps = 0.0;
-	for (size_t i = 0; i < w->ni; i++) {
-		if (i < w->ngold && rden[i])
-			rs += rnum[i] / (double)rden[i];
-		if (pden[i])
-			ps += pnum[i] / (double)pden[i];
+	struct dd rs = { 0.0, 0.0 }, ps = { 0.0, 0.0 };
+	for (size_t a = 0; a < ng; a++) {
+		if (rep[a] < w->ngold && rden[a] > 0.0)
+			dd_add(&rs, cnt[a], dd_value(&rnum[a]) / rden[a]);
+		if (pden[a] > 0.0)
+			dd_add(&ps, cnt[a], dd_value(&pnum[a]) / pden[a]);
 	}
-	*R = w->ngold ? rs / (double)w->ngold : 0.0;
-	*P = w->ngold ? ps / (double)w->ngold : 0.0;
-	free(rnum), free(pnum), free(rden), free(pden), free(gm), free(sm);
-	return 0;
+	*R = w->ngold ? dd_value(&rs) / (double)w->ngold : 0.0;
+	*P = w->ngold ? dd_value(&ps) / (double)w->ngold : 0.0;
+	rc = 0;
+out:
+	free(hs), free(rep), free(cnt), free(rnum), free(pnum), free(rden), free(pden);
+	free(gm), free(sm), free(gd), free(sd);
+	return rc;
 }
 
 /* The jar's bins: the smallest k in 1..10 with v <= k/10, minus 1. */
@@ -855,8 +977,10 @@ out:
 struct scratch {
 	uint32_t *kstamp, *klocal, *cstamp, *clocal;
 	uint32_t gen;
-	uint64_t *keys;
-	size_t keycap;
+	uint64_t *keys, *keys2;
+	size_t keycap, key2cap;
+	size_t *pos;
+	size_t poscap;
 	uint32_t *ck, *cc;
 	uint64_t *cv, *kn, *cn;
 	size_t cellcap, kcap, ccap;
@@ -876,7 +1000,7 @@ struct scratch {
 static void scratch_free(struct scratch *t)
 {
 	free(t->kstamp), free(t->klocal), free(t->cstamp), free(t->clocal);
-	free(t->keys), free(t->ck), free(t->cc), free(t->cv), free(t->kn), free(t->cn);
+	free(t->keys), free(t->keys2), free(t->pos), free(t->ck), free(t->cc), free(t->cv), free(t->kn), free(t->cn);
 	free(t->pk), free(t->pc), free(t->pv), free(t->pkn), free(t->pcn);
 	free(t->goff), free(t->soff), free(t->glab), free(t->slab), free(t->gval), free(t->sval);
 	free(t->tmp);
@@ -899,6 +1023,7 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 	next_gen(t, w->labels.n);
 	size_t nk = 0, nc = 0;
 	if (tv_grow((void **)&t->keys, &t->keycap, n + 1, sizeof *t->keys) ||
+	    tv_grow((void **)&t->keys2, &t->key2cap, n + 1, sizeof *t->keys2) ||
 	    tv_grow((void **)&t->ck, &t->cellcap, n + 1, sizeof *t->ck))
 		return -1;
 	uint32_t *cc = realloc(t->cc, (t->cellcap) * sizeof *cc);
@@ -933,7 +1058,24 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 		t->cn[cl]++;
 		t->keys[i] = cl << 32 | kl; /* class-major, the order scikit-learn sums in */
 	}
-	qsort(t->keys, n, sizeof *t->keys, by_u64);
+	/* sorted by a counting sort on the cluster, then a stable one on the
+	 * class: linear in n + clusters + classes */
+	if (tv_grow((void **)&t->pos, &t->poscap, (nk > nc ? nk : nc) + 1, sizeof *t->pos))
+		return -1;
+	size_t acc = 0;
+	for (size_t k = 0; k < nk; k++) {
+		t->pos[k] = acc;
+		acc += t->kn[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		t->keys2[t->pos[t->keys[i] & 0xffffffffu]++] = t->keys[i];
+	acc = 0;
+	for (size_t c = 0; c < nc; c++) {
+		t->pos[c] = acc;
+		acc += t->cn[c];
+	}
+	for (size_t i = 0; i < n; i++)
+		t->keys[t->pos[t->keys2[i] >> 32]++] = t->keys2[i];
 	size_t cells = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (cells > 0 && t->keys[i] == t->keys[i - 1]) {
@@ -1035,7 +1177,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 		if (i < n) {
 			const struct tv_winst *in = &w->in[items[i]];
 			if (in->gflags & TV_WF_ZERO)
-				return line_error(err, w->gold_name, in->gold_line,
+				return line_error(err, w->gold_name, tv_wsi_gold_line(w, items[i]),
 						  tv_intern_str(&w->ids, items[i]),
 						  "has only weights of 0");
 			const uint32_t *gl = tv_wsi_gold(w->gold_pool, in);
@@ -1046,7 +1188,8 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 				return tv_nomem(err);
 			if (in->sys_n) {
 				if (in->sflags & TV_WF_ZERO)
-					return line_error(err, w->sys_name, in->sys_line,
+					return line_error(err, w->sys_name,
+							  tv_wsi_sys_line(w, items[i]),
 							  tv_intern_str(&w->ids, items[i]),
 							  "has only weights of 0");
 				struct tv_wlabel one;

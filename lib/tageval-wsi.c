@@ -46,6 +46,9 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->gold_wpool);
 	free(w->extra);
 	free(w->sys_pool);
+	free(w->class_l);
+	free(w->cl_p);
+	free(w->big);
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
@@ -136,6 +139,71 @@ uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, const struct tv_winst *in
 	return lab[best].label;
 }
 
+static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
+{
+	uint32_t *p = sys ? &w->in[i].sys_line : &w->in[i].gold_line;
+	if (line < TV_LINE_BIG) {
+		*p = (uint32_t)line;
+		return TAGEVAL_OK;
+	}
+	if (tv_grow((void **)&w->big, &w->bigcap, w->nbig + 1, sizeof *w->big))
+		return TAGEVAL_ENOMEM;
+	w->big[w->nbig++] = (struct tv_wbigline){ i, sys, line };
+	*p = TV_LINE_BIG;
+	return TAGEVAL_OK;
+}
+
+static uint64_t get_line(const struct tageval_wsi *w, uint32_t i, int sys)
+{
+	uint32_t v = sys ? w->in[i].sys_line : w->in[i].gold_line;
+	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
+		if (w->big[k].inst == i && w->big[k].sys == sys)
+			return w->big[k].line;
+	return v;
+}
+
+uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
+{
+	return get_line(w, i, 0);
+}
+
+uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i)
+{
+	return get_line(w, i, 1);
+}
+
+/* Instance i's SemEval-2007 class; the array exists once one differs from
+ * class_j (gold lines come in instance order, so it grows with in[]). */
+static int set_class_l(struct tageval_wsi *w, uint32_t i, uint32_t c)
+{
+	if (w->class_l == NULL && c == w->in[i].class_j)
+		return TAGEVAL_OK;
+	int fill = w->class_l == NULL;
+	if (tv_grow((void **)&w->class_l, &w->class_lcap, (size_t)i + 1, sizeof *w->class_l))
+		return TAGEVAL_ENOMEM;
+	for (uint32_t k = 0; fill && k < i; k++)
+		w->class_l[k] = w->in[k].class_j;
+	w->class_l[i] = c;
+	return TAGEVAL_OK;
+}
+
+/* Instance i's SemEval-2007 cluster; the array (every gold instance) exists
+ * once one differs from cl_j. */
+static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
+{
+	if (w->cl_p == NULL) {
+		if (c == w->in[i].cl_j)
+			return TAGEVAL_OK;
+		w->cl_p = malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		if (w->cl_p == NULL)
+			return TAGEVAL_ENOMEM;
+		for (size_t k = 0; k < w->n; k++)
+			w->cl_p[k] = w->in[k].cl_j;
+	}
+	w->cl_p[i] = c;
+	return TAGEVAL_OK;
+}
+
 static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t len, uint32_t *id)
 {
 	if (tv_grow((void **)&w->buf, &w->bufcap, len + 2, 1))
@@ -189,7 +257,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		char q[80];
 		tv_quote(q, sizeof q, inst, ilen);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, w->in[idx].gold_line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				tv_wsi_gold_line(w, idx));
 	}
 	size_t nlab = l->nfield - 2;
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
@@ -206,10 +275,11 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return tv_nomem(err);
 	w->lastword = in->word;
 	w->nwordcache = 1;
-	in->gold_line = l->lineno;
+	if (set_line(w, idx, 0, l->lineno))
+		return tv_nomem(err);
 	in->gold_first = (uint32_t)w->ngold;
 	in->gold_n = (uint32_t)nlab;
-	in->cl_j = in->cl_p = w->unanswered;
+	in->cl_j = w->unanswered;
 	size_t nweighted = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
@@ -231,9 +301,10 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		if (i == 0) {
 			in->class_j = lab;
 			/* SemEval-2007: the first token as written, weight and all */
-			if (len == strlen(tok))
-				in->class_l = lab;
-			else if (intern_kind(w, KIND_LABEL, tok, strlen(tok), &in->class_l))
+			uint32_t cl = lab;
+			if (len != strlen(tok) && intern_kind(w, KIND_LABEL, tok, strlen(tok), &cl))
+				return tv_nomem(err);
+			if (set_class_l(w, idx, cl))
 				return tv_nomem(err);
 		}
 	}
@@ -283,10 +354,9 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	for (size_t i = 0; i < in->sys_n; i++)
 		if (lab[i].w == best && ntied++ == 0)
 			first = i;
-	if (ntied == 1) {
-		in->cl_p = lab[first].label;
-		return TAGEVAL_OK;
-	}
+	uint32_t idx = (uint32_t)(in - w->in);
+	if (ntied == 1)
+		return set_cl_p(w, idx, lab[first].label) ? tv_nomem(err) : TAGEVAL_OK;
 	/* a label tied with an earlier one of the same name counts once: sorting
 	 * the tied labels finds the repeats in n log n (a pairwise search was
 	 * quadratic in the length of the line) */
@@ -303,9 +373,9 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 		if (i == 0 || t[i].label != t[i - 1].label)
 			t[nbest++] = t[i];
 	if (nbest == 1) {
-		in->cl_p = t[0].label;
+		uint32_t c = t[0].label;
 		free(t);
-		return TAGEVAL_OK;
+		return set_cl_p(w, idx, c) ? tv_nomem(err) : TAGEVAL_OK;
 	}
 	/* a tie: the labels in line order, separated by a byte no field contains */
 	qsort(t, nbest, sizeof *t, by_pos);
@@ -326,10 +396,11 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 		tmp[off++] = ' ';
 	}
 	free(t);
-	int rc = intern_kind(w, KIND_TIE, tmp, off, &in->cl_p);
+	uint32_t c;
+	int rc = intern_kind(w, KIND_TIE, tmp, off, &c);
 	free(tmp);
 	(void)l;
-	return rc ? tv_nomem(err) : TAGEVAL_OK;
+	return rc || set_cl_p(w, idx, c) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
 /* A system line's labels and weights appended to sys_pool. */
@@ -423,11 +494,13 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	if (in->sys_n != 0) {
 		tv_quote(q, sizeof q, inst, ilen);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, in->sys_line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				tv_wsi_sys_line(w, idx));
 	}
 	in->sys_first = (uint32_t)w->nsys;
 	in->sys_n = (uint32_t)nlab;
-	in->sys_line = l->lineno;
+	if (set_line(w, idx, 1, l->lineno))
+		return tv_nomem(err);
 	in->sflags = (uint8_t)flags;
 	w->answered++;
 	w->counts.system_multi += nlab > 1;
@@ -710,8 +783,8 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 		if (i + 16 < n)
 			__builtin_prefetch(&w->in[items[i + 16]]);
 		const struct tv_winst *in = &w->in[items[i]];
-		uint32_t k = jar ? in->cl_j : in->cl_p;
-		uint32_t c = jar ? in->class_j : in->class_l;
+		uint32_t k = jar ? in->cl_j : tv_wsi_cl_p(w, items[i]);
+		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
 		if (t->kstamp[k] != t->gen) {
 			t->kstamp[k] = t->gen;
 			t->klocal[k] = (uint32_t)nk++;
@@ -755,8 +828,8 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 			if (i + 16 < n)
 				__builtin_prefetch(&w->in[items[i + 16]]);
 			const struct tv_winst *in = &w->in[items[i]];
-			uint32_t k = t->klocal[jar ? in->cl_j : in->cl_p];
-			uint32_t c = t->clocal[jar ? in->class_j : in->class_l];
+			uint32_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
+			uint32_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
 			t->dense[(size_t)k * nc + c] += 1.0;
 		}
 		for (size_t k = 0; k < nk; k++)
@@ -773,8 +846,8 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 			if (i + 16 < n)
 				__builtin_prefetch(&w->in[items[i + 16]]);
 			const struct tv_winst *in = &w->in[items[i]];
-			uint64_t k = t->klocal[jar ? in->cl_j : in->cl_p];
-			uint64_t c = t->clocal[jar ? in->class_j : in->class_l];
+			uint64_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
+			uint64_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
 			t->keys[i] = k << 32 | c;
 		}
 		qsort(t->keys, n, sizeof *t->keys, by_key);

@@ -5,20 +5,31 @@
 
 #include "tageval-private.h"
 
-/* One gold instance and what the system said of it. */
+/* One gold instance and what the system said of it: 40 bytes, the bulk of
+ * what a large key costs (with its id in the interning table).  The
+ * SemEval-2007 readings (class_l, cl_p), rarely different from the
+ * SemEval-2010 ones, live in arrays of their own that exist only once some
+ * line makes them differ; line numbers of 2^32 - 1 and more in a list. */
 struct tv_winst {
 	uint32_t word;
 	uint32_t class_j;    /* first gold label, weight cut off */
-	uint32_t class_l;    /* first gold token as written */
 	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
 	uint32_t gold_n;
 	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
 	uint32_t sys_n;
 	uint32_t cl_j;       /* first system label (SemEval-2010) */
-	uint32_t cl_p;       /* label(s) of largest weight (SemEval-2007) */
-	uint64_t gold_line;  /* 64 bits: a file may have more than 4G lines */
-	uint64_t sys_line;
+	uint32_t gold_line;  /* TV_LINE_BIG: see tv_wsi_gold_line() */
+	uint32_t sys_line;
 	uint8_t gflags, sflags; /* TV_WF_* of the gold and the system line */
+};
+
+#define TV_LINE_BIG UINT32_MAX
+
+/* A line number too large for 32 bits, of instance inst's gold or system line. */
+struct tv_wbigline {
+	uint32_t inst;
+	int sys;
+	uint64_t line;
 };
 
 /* How a line gave its labels' weights (graded keys, SemEval-2013). */
@@ -83,10 +94,29 @@ struct tageval_wsi {
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
 	int nwordcache;
 	char *gold_name, *sys_name;
+	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
+	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
+	size_t class_lcap;
+	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
+	size_t nbig, bigcap;
 	/* scratch */
 	char *buf;
 	size_t bufcap;
 };
+
+static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
+{
+	return w->class_l ? w->class_l[i] : w->in[i].class_j;
+}
+
+static inline uint32_t tv_wsi_cl_p(const struct tageval_wsi *w, uint32_t i)
+{
+	return w->cl_p ? w->cl_p[i] : w->in[i].cl_j;
+}
+
+/* The line numbers of instance i's gold and system lines. */
+uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i);
+uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 
 /* A line's label of largest weight, the first on ties (the crisp reading). */
 uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *wsi, const struct tv_winst *in);

@@ -39,6 +39,40 @@ static const struct column ari_cols[] = {
 	COL("Fowlkes-Mallows", fowlkes_mallows),
 };
 
+/* The families of --metrics, in the order their columns are printed. */
+static const struct family {
+	const char *name;
+	unsigned bit; /* TAGEVAL_CLUSTERING_* */
+	const struct column *cols;
+	size_t ncol;
+} families[] = {
+	{ "bcubed", TAGEVAL_CLUSTERING_BCUBED, bcubed_cols, 3 },
+	{ "nmi", TAGEVAL_CLUSTERING_NMI, nmi_cols, 2 },
+	{ "ari", TAGEVAL_CLUSTERING_PAIRS, ari_cols, 3 },
+};
+
+/* "all" or a comma-separated list of family names; 0 if invalid. */
+static unsigned parse_metrics(const char *list)
+{
+	if (strcmp(list, "all") == 0)
+		return TAGEVAL_CLUSTERING_BCUBED | TAGEVAL_CLUSTERING_NMI | TAGEVAL_CLUSTERING_PAIRS;
+	unsigned bits = 0;
+	const char *p = list;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t i = 0;
+		while (i < 3 && !(strlen(families[i].name) == len &&
+				  strncmp(p, families[i].name, len) == 0))
+			i++;
+		if (i == 3)
+			return 0;
+		bits |= families[i].bit;
+		if (p[len] == '\0')
+			return bits;
+		p += len + 1;
+	}
+}
+
 static const char *const normalizer_names[] = { "default", "arithmetic", "geometric", "min",
 						"max" };
 
@@ -60,19 +94,22 @@ static void usage(const struct clustering_tool *tool, FILE *fp)
 		"      --per-word            one table row per target word\n"
 		"      --digits=N            decimals in the text output (default 3)\n"
 		"      --format=FORMAT       text (default) or json\n"
+		"      --metrics=LIST        the figures to print, from one reading of the\n"
+		"                            files: a comma-separated list of bcubed, nmi\n"
+		"                            and ari, or all (default: %s)\n"
 		"%s"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
 		"\n"
 		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
 		"See %s(1) and tageval-formats(5).\n",
-		tool->name, tool->summary,
+		tool->name, tool->summary, tool->name,
 		tool->kind == CLUSTERING_NMI
 			? "      --normalizer=NAME     arithmetic, geometric, min or max: the mean of\n"
 			  "                            the two entropies that divides the mutual\n"
 			  "                            information (default: arithmetic when crisp,\n"
 			  "                            max when fuzzy)\n"
-			: "",
+			: "      --normalizer=NAME     with --metrics naming nmi: as in nmi(1)\n",
 		tool->name);
 }
 
@@ -151,7 +188,7 @@ static void print_row(const char *name, int wname, const struct tageval_clusteri
 	printf("\n");
 }
 
-enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER };
+enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER, OPT_METRICS };
 
 int clustering_tool_main(const struct clustering_tool *tool, int argc, char **argv)
 {
@@ -160,10 +197,10 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		{ "per-word", no_argument, NULL, OPT_PER_WORD },
 		{ "digits", required_argument, NULL, OPT_DIGITS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ tool->kind == CLUSTERING_NMI ? "normalizer" : NULL, required_argument, NULL,
-		  OPT_NORMALIZER },
+		{ "normalizer", required_argument, NULL, OPT_NORMALIZER },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prog = tool->name;
@@ -171,9 +208,6 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 	tageval_clustering_options_init(&o);
 	if (tool->kind == CLUSTERING_ARI)
 		o.mode = TAGEVAL_CLUSTERING_CRISP;
-	o.metrics = tool->kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
-		    : tool->kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
-						    : TAGEVAL_CLUSTERING_PAIRS;
 	int per_word = 0, json = 0, digits = 3, c;
 	char *end;
 	opterr = 0;
@@ -204,6 +238,14 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 			if (tools_parse_format(prog, optarg, &json))
 				return EXIT_INVALID_USAGE;
 			break;
+		case OPT_METRICS:
+			if ((o.metrics = parse_metrics(optarg)) == 0) {
+				tools_usage_error(prog, "invalid metrics \"%s\" (a comma-separated "
+							"list of bcubed, nmi and ari, or all)",
+						  optarg);
+				return EXIT_INVALID_USAGE;
+			}
+			break;
 		case OPT_NORMALIZER: {
 			size_t i = 1;
 			while (i < 5 && strcmp(optarg, normalizer_names[i]) != 0)
@@ -225,6 +267,17 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		default:
 			return tools_option_error(prog, c, argv);
 		}
+	}
+	unsigned own = tool->kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
+		       : tool->kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
+						       : TAGEVAL_CLUSTERING_PAIRS;
+	if (o.metrics == 0)
+		o.metrics = own;
+	int with_nmi = (o.metrics & TAGEVAL_CLUSTERING_NMI) != 0;
+	if (o.normalizer != TAGEVAL_NORMALIZER_DEFAULT && !with_nmi) {
+		tools_usage_error(prog, "--normalizer applies to the nmi figures only "
+					"(--metrics with nmi)");
+		return EXIT_INVALID_USAGE;
 	}
 	if (argc - optind != 2) {
 		tools_usage_error(prog, argc - optind < 2 ? "missing operand: CLUSTERS and GOLD "
@@ -252,6 +305,12 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		goto out;
 	}
 	int fuzzy = tageval_clustering_result_fuzzy(res);
+	if (fuzzy && (o.metrics & TAGEVAL_CLUSTERING_PAIRS)) {
+		fprintf(stderr, "%s: the input is graded (fuzzy) and ARI, Rand and "
+				"Fowlkes-Mallows are crisp only: run ari for them\n",
+			prog);
+		goto out;
+	}
 	struct tageval_wsi_counts counts;
 	tageval_wsi_counts(wsi, &counts);
 	/* in the fuzzy metrics the extra instances take part */
@@ -287,10 +346,12 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		fprintf(stderr, " ha%s several labels; read as the label of largest weight\n",
 			counts.gold_multi + counts.system_multi == 1 ? "s" : "ve");
 	}
-	const struct column *cols = tool->kind == CLUSTERING_BCUBED ? bcubed_cols
-				    : tool->kind == CLUSTERING_NMI  ? nmi_cols
-								    : ari_cols;
-	size_t ncol = tool->kind == CLUSTERING_NMI ? 2 : 3;
+	struct column cols[8];
+	size_t ncol = 0;
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; (o.metrics & families[i].bit) && j < families[i].ncol; j++)
+			cols[ncol++] = families[i].cols[j];
+	int pooled = !fuzzy && (o.metrics & (TAGEVAL_CLUSTERING_NMI | TAGEVAL_CLUSTERING_PAIRS));
 	const char *mode = fuzzy ? "fuzzy" : "crisp";
 	const char *averaging = fuzzy ? "word-mean" : "instance-weighted";
 	enum tageval_normalizer norm = o.normalizer;
@@ -300,21 +361,20 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 	if (json) {
 		char extra[160];
 		snprintf(extra, sizeof extra, ",\"mode\":\"%s\",\"averaging\":\"%s\"%s%s%s", mode,
-			 averaging, tool->kind == CLUSTERING_NMI ? ",\"normalizer\":\"" : "",
-			 tool->kind == CLUSTERING_NMI ? normalizer_names[norm] : "",
-			 tool->kind == CLUSTERING_NMI ? "\"" : "");
+			 averaging, with_nmi ? ",\"normalizer\":\"" : "",
+			 with_nmi ? normalizer_names[norm] : "", with_nmi ? "\"" : "");
 		printf("{\"pos\":");
 		tools_json_string(stdout, o.pos ? o.pos : "all");
 		printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
 		/* the words whose figure is undefined, for the reason of a total's */
-		size_t undef_words[3] = { 0 };
+		size_t undef_words[8] = { 0 };
 		for (size_t i = 0; i < nw; i++)
 			for (size_t j = 0; j < ncol; j++)
 				undef_words[j] += !isfinite(
 					get(tageval_clustering_result_figures(res, i), cols[j].offset));
 		json_figures(tageval_clustering_result_total(res), cols, ncol, extra, fuzzy,
 			     normalizer_names[norm], undef_words, nw);
-		if (tool->kind != CLUSTERING_BCUBED && !fuzzy) {
+		if (pooled) {
 			printf(",\"pooled\":");
 			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL, fuzzy,
 				     normalizer_names[norm], NULL, nw);
@@ -349,7 +409,7 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 				  tageval_clustering_result_figures(res, i), cols, ncol, digits);
 		const struct tageval_clustering_figures *t = tageval_clustering_result_total(res);
 		print_row("total", wname, t, cols, ncol, digits);
-		if (tool->kind != CLUSTERING_BCUBED && !fuzzy)
+		if (pooled)
 			print_row("pooled", wname, tageval_clustering_result_pooled(res), cols, ncol,
 				  digits);
 		printf("\n%s (%s), total: %s%s%s\n",
@@ -357,8 +417,7 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		       fuzzy ? "SemEval-2013 Task 13, graded memberships"
 			     : "one label per line, the one of largest weight",
 		       fuzzy ? "mean over words" : "instance-weighted mean over words",
-		       tool->kind == CLUSTERING_NMI ? ", normalizer " : "",
-		       tool->kind == CLUSTERING_NMI ? normalizer_names[norm] : "");
+		       with_nmi ? ", normalizer " : "", with_nmi ? normalizer_names[norm] : "");
 		for (size_t i = 0; i < ncol; i++) {
 			double v = get(t, cols[i].offset);
 			if (isnan(v))

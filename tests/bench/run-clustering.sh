@@ -7,16 +7,19 @@
 #   crisp   1,000,000 instances, one bare label per line (gen-wsi's data set:
 #           100 words of 10,000 instances, 10 senses, 50 clusters, each line
 #           cut to its first label): ari, nmi (NMI and AMI, per word and
-#           pooled) and bcubed (item-averaged), and the three one after the
-#           other.  Targets: under 0.5 s together, peak RSS under twice the
-#           input (gold + clusters bytes).
+#           pooled) and bcubed (item-averaged), the three one after the
+#           other, and all of them from one run (ari --metrics=all).
+#           Targets: under 0.5 s together, peak RSS under twice the input
+#           (gold + clusters bytes).
 #   graded  1,000,000 graded instances in 10,000 words of 100 (the
 #           SemEval-2013 shape: 5 senses, 30% of the gold lines with two
 #           rated senses, 40% of the system lines with two weighted clusters
 #           of 8): fuzzy B-cubed and fuzzy NMI.  Target: under 1 s each.
 #           Then the same 1,000,000 instances in words of 200, 400 and 1,000
-#           instances, to show the per-word cost (fuzzy B-cubed is quadratic
-#           in a word's instances, fuzzy NMI linear).
+#           instances, to show the per-word cost (fuzzy B-cubed: n log n
+#           plus the square of the word's distinct (gold, system) membership
+#           profiles; fuzzy NMI linear), and 100 words of 1,000 instances
+#           whose profiles are all distinct (the quadratic worst case).
 #   ami     one word of 100,000 instances, 20 senses and 1,000 clusters: nmi
 #           (its AMI), and scikit-learn's adjusted_mutual_info_score on the
 #           same labels.  Target: under 1 s.
@@ -117,6 +120,7 @@ row "wc -l (reference)" wc -l "$c" "$g"
 row "ari" "$build/tools/ari" "$c" "$g"
 row "nmi (NMI, AMI)" "$build/tools/nmi" "$c" "$g"
 row "bcubed" "$build/tools/bcubed" "$c" "$g"
+row "ari --metrics=all (one run)" "$build/tools/ari" --metrics=all "$c" "$g"
 row "ari, nmi, bcubed one after the other" sh -c '"$1/ari" "$2" "$3" && "$1/nmi" "$2" "$3" && "$1/bcubed" "$2" "$3"' sh "$build/tools" "$c" "$g"
 
 # ----------------------------------------------------------------- graded
@@ -134,6 +138,19 @@ for per in 200 400 1000; do
 	row "nmi, words of $per" "$build/tools/nmi" "$c" "$g"
 	rm -rf "${data:?}/graded$per"
 done
+# every instance a profile of its own: gold weights 1..1000 of two senses
+mkdir -p "$data/distinct"
+awk -v gold="$data/distinct/gold" -v sys="$data/distinct/clusters" 'BEGIN {
+	for (w = 0; w < 100; w++)
+		for (i = 1; i <= 1000; i++) {
+			id = sprintf("d%03d.n d%03d.n.%d", w, w, i)
+			print id " s" (i % 5) "/" i " s" ((i + 1) % 5) "/1000" > gold
+			print id " c" (i % 8) "/1000 c" ((i + 3) % 8) "/" i > sys
+		}
+}'
+c=$data/distinct/clusters g=$data/distinct/gold
+row "bcubed, 100 words of 1000 distinct" "$build/tools/bcubed" "$c" "$g"
+rm -rf "${data:?}/distinct"
 
 # -------------------------------------------------------------------- ami
 mkdir -p "$data/ami"
