@@ -85,7 +85,7 @@ static double get(const struct tageval_clustering_figures *f, size_t offset)
 
 static void usage(const struct clustering_tool *tool, FILE *fp)
 {
-	fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
+	tools_fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
 		"Files: 'word instance label[/weight] ...' lines, in any order; the\n"
 		"system's clusters first, the gold key second.\n"
 		"\n"
@@ -144,17 +144,17 @@ static void json_figures(const struct tageval_clustering_figures *f, const struc
 			 size_t ncol, const char *extra, int fuzzy, const char *norm,
 			 const size_t *undef_words, size_t nw)
 {
-	printf("{\"instances\":%zu", f->instances);
+	tools_printf("{\"instances\":%zu", f->instances);
 	int nulls = 0;
 	for (size_t i = 0; i < ncol; i++) {
-		printf(",\"%s\":", cols[i].json);
+		tools_printf(",\"%s\":", cols[i].json);
 		double v = get(f, cols[i].offset);
 		tools_json_number(stdout, v);
 		nulls += !isfinite(v);
 	}
-	printf("%s", extra ? extra : "");
+	tools_printf("%s", extra ? extra : "");
 	if (nulls) {
-		printf(",\"undefined\":{");
+		tools_printf(",\"undefined\":{");
 		int first = 1;
 		for (size_t i = 0; i < ncol; i++) {
 			if (isfinite(get(f, cols[i].offset)))
@@ -162,30 +162,30 @@ static void json_figures(const struct tageval_clustering_figures *f, const struc
 			char why[200];
 			undefined_reason(why, sizeof why, &cols[i], fuzzy, norm,
 					 undef_words ? undef_words[i] : 0, nw);
-			printf("%s\"%s\":", first ? "" : ",", cols[i].json);
+			tools_printf("%s\"%s\":", first ? "" : ",", cols[i].json);
 			tools_json_string(stdout, why);
 			first = 0;
 		}
-		printf("}");
+		tools_printf("}");
 	}
-	printf("}");
+	tools_printf("}");
 }
 
 static void print_row(const char *name, int wname, const struct tageval_clustering_figures *f,
 		      const struct column *cols, size_t ncol, int digits)
 {
-	printf("%-*s %9zu", wname, name, f->instances);
+	tools_printf("%-*s %9zu", wname, name, f->instances);
 	for (size_t i = 0; i < ncol; i++) {
 		int w = (int)strlen(cols[i].head);
 		if (w < digits + 2)
 			w = digits + 2;
 		double v = get(f, cols[i].offset);
 		if (isnan(v))
-			printf("  %*s", w, "-");
+			tools_printf("  %*s", w, "-");
 		else
-			printf("  %*.*f", w, digits, v);
+			tools_printf("  %*.*f", w, digits, v);
 	}
-	printf("\n");
+	tools_printf("\n");
 }
 
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER, OPT_METRICS };
@@ -363,9 +363,9 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		snprintf(extra, sizeof extra, ",\"mode\":\"%s\",\"averaging\":\"%s\"%s%s%s", mode,
 			 averaging, with_nmi ? ",\"normalizer\":\"" : "",
 			 with_nmi ? normalizer_names[norm] : "", with_nmi ? "\"" : "");
-		printf("{\"pos\":");
+		tools_printf("{\"pos\":");
 		tools_json_string(stdout, o.pos ? o.pos : "all");
-		printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
+		tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
 		/* the words whose figure is undefined, for the reason of a total's */
 		size_t undef_words[8] = { 0 };
 		for (size_t i = 0; i < nw; i++)
@@ -375,11 +375,11 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		json_figures(tageval_clustering_result_total(res), cols, ncol, extra, fuzzy,
 			     normalizer_names[norm], undef_words, nw);
 		if (pooled) {
-			printf(",\"pooled\":");
+			tools_printf(",\"pooled\":");
 			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL, fuzzy,
 				     normalizer_names[norm], NULL, nw);
 		}
-		printf(",\"per_word\":{");
+		tools_printf(",\"per_word\":{");
 		for (size_t i = 0; i < nw; i++) {
 			if (i)
 				putchar(',');
@@ -388,7 +388,7 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 			json_figures(tageval_clustering_result_figures(res, i), cols, ncol, NULL,
 				     fuzzy, normalizer_names[norm], NULL, nw);
 		}
-		printf("}}\n");
+		tools_printf("}}\n");
 	} else {
 		int wname = 6;
 		for (size_t i = 0; per_word && i < nw; i++) {
@@ -396,14 +396,14 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 			if (len > wname)
 				wname = len;
 		}
-		printf("%-*s %9s", wname, "word", "instances");
+		tools_printf("%-*s %9s", wname, "word", "instances");
 		for (size_t i = 0; i < ncol; i++) {
 			int w = (int)strlen(cols[i].head);
 			if (w < digits + 2)
 				w = digits + 2;
-			printf("  %*s", w, cols[i].head);
+			tools_printf("  %*s", w, cols[i].head);
 		}
-		printf("\n");
+		tools_printf("\n");
 		for (size_t i = 0; per_word && i < nw; i++)
 			print_row(tageval_clustering_result_word(res, i), wname,
 				  tageval_clustering_result_figures(res, i), cols, ncol, digits);
@@ -412,7 +412,7 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		if (pooled)
 			print_row("pooled", wname, tageval_clustering_result_pooled(res), cols, ncol,
 				  digits);
-		printf("\n%s (%s), total: %s%s%s\n",
+		tools_printf("\n%s (%s), total: %s%s%s\n",
 		       fuzzy ? "fuzzy" : "crisp",
 		       fuzzy ? "SemEval-2013 Task 13, graded memberships"
 			     : "one label per line, the one of largest weight",
@@ -421,9 +421,9 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		for (size_t i = 0; i < ncol; i++) {
 			double v = get(t, cols[i].offset);
 			if (isnan(v))
-				printf("%s: undefined\n", cols[i].head);
+				tools_printf("%s: undefined\n", cols[i].head);
 			else
-				printf("%s: %.*f\n", cols[i].head, digits, v);
+				tools_printf("%s: %.*f\n", cols[i].head, digits, v);
 		}
 	}
 	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;

@@ -90,7 +90,7 @@ static void json_number(FILE *fp, double v)
 	if (!isfinite(v))
 		fputs("null", fp);
 	else
-		fprintf(fp, "%.17g", v);
+		tools_fprintf(fp, "%.17g", v);
 }
 
 static void json_row(FILE *fp, const struct row *row, int first)
@@ -102,7 +102,7 @@ static void json_row(FILE *fp, const struct row *row, int first)
 		tools_json_string(fp, row->system);
 	else
 		fputs("null", fp);
-	fprintf(fp, ",\"kind\":\"%s\",\"granularity\":\"%s\",\"minimal\":%s,", row->kind,
+	tools_fprintf(fp, ",\"kind\":\"%s\",\"granularity\":\"%s\",\"minimal\":%s,", row->kind,
 		row->granularity, row->minimal ? "true" : "false");
 	int average = row->system == NULL;
 	struct tools_undefined u;
@@ -149,7 +149,7 @@ static const char *const kind_names[] = {
 
 static void json_file(FILE *fp, const char *field, const char *name)
 {
-	fprintf(fp, "\"%s\":", field);
+	tools_fprintf(fp, "\"%s\":", field);
 	if (name)
 		tools_json_string(fp, name);
 	else
@@ -167,7 +167,7 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 	json_file(fp, "train", src->train);
 	fputs(",\"granularities\":[", fp);
 	for (size_t g = 0; g < tageval_report_granularities(r); g++)
-		fprintf(fp, "%s\"%s\"", g ? "," : "",
+		tools_fprintf(fp, "%s\"%s\"", g ? "," : "",
 			report_granularity_name(tageval_report_granularity(r, g)));
 	double mp, me;
 	tageval_report_medians(r, &mp, &me);
@@ -180,7 +180,7 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 		fputs(k ? "," : "", fp);
 		fputs("{\"name\":", fp);
 		tools_json_string(fp, tageval_report_system_name(r, k));
-		fprintf(fp, ",\"baseline\":%s}",
+		tools_fprintf(fp, ",\"baseline\":%s}",
 			tageval_report_system_is_baseline(r, k) ? "true" : "false");
 	}
 	fputs("],\n \"lexelts\":[", fp);
@@ -188,7 +188,7 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 		const struct tageval_report_lexelt *lx = tageval_report_lexelt(r, l);
 		fputs(l ? ",\n  {\"name\":" : "\n  {\"name\":", fp);
 		tools_json_string(fp, lx->name);
-		fprintf(fp, ",\"items\":%zu,\"train_items\":%zu,\"polysemy\":%zu,\"entropy\":"
+		tools_fprintf(fp, ",\"items\":%zu,\"train_items\":%zu,\"polysemy\":%zu,\"entropy\":"
 			"{\"fine\":", lx->items, lx->train_items, lx->polysemy);
 		json_number(fp, lx->fine_entropy);
 		fputs(",\"coarse\":", fp);
@@ -200,7 +200,7 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 		const struct tageval_report_subset *sub = tageval_report_subset(r, s);
 		fputs(s ? ",\n  {\"name\":" : "\n  {\"name\":", fp);
 		tools_json_string(fp, sub->name);
-		fprintf(fp, ",\"kind\":\"%s\",\"items\":%zu,\"lexelts\":%zu,\"entropy\":{\"fine\":",
+		tools_fprintf(fp, ",\"kind\":\"%s\",\"items\":%zu,\"lexelts\":%zu,\"entropy\":{\"fine\":",
 			kind_names[sub->kind], sub->items, sub->lexelts);
 		json_number(fp, sub->fine_entropy);
 		fputs(",\"coarse\":", fp);
@@ -231,7 +231,7 @@ static void csv_string(FILE *fp, const char *s)
 static void csv_number(FILE *fp, double v)
 {
 	if (!isnan(v))
-		fprintf(fp, "%.17g", v);
+		tools_fprintf(fp, "%.17g", v);
 }
 
 static void csv_row(FILE *fp, const struct row *row, int first)
@@ -239,7 +239,7 @@ static void csv_row(FILE *fp, const struct row *row, int first)
 	csv_string(fp, row->subset->name);
 	fputc(',', fp);
 	csv_string(fp, row->system ? row->system : "");
-	fprintf(fp, ",%s,%s,%s,", row->kind, row->granularity,
+	tools_fprintf(fp, ",%s,%s,%s,", row->kind, row->granularity,
 		row->minimal ? "true" : "false");
 	const double v[] = { row->precision, row->recall, row->attempted, row->correct,
 			     row->items, row->subset->fine_entropy,

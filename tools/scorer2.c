@@ -24,7 +24,7 @@ struct run {
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
+	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] ANSWERS KEY [SENSEMAP]\n"
 		"Score a system's sense-tagged ANSWERS against the gold KEY, the Senseval way.\n"
 		"Files may be in any order; ANSWERS may be '-' for standard input.\n"
@@ -58,13 +58,13 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	case TAGEVAL_ANSWER_SCORED:
 		if (!run->verbose)
 			return;
-		printf("score for \"%s_%s\": %.3f\n key   =", ev->lexelt, ev->instance, ev->score);
+		tools_printf("score for \"%s_%s\": %.3f\n key   =", ev->lexelt, ev->instance, ev->score);
 		for (size_t i = 0; i < ev->n_key; i++)
-			printf(" %s", ev->key_tags[i]);
-		printf("\n guess =");
+			tools_printf(" %s", ev->key_tags[i]);
+		tools_printf("\n guess =");
 		for (size_t i = 0; i < ev->n_guess; i++)
-			printf(" %s/%.3f", ev->guess_tags[i], ev->guess_weights[i]);
-		printf("\n\n");
+			tools_printf(" %s/%.3f", ev->guess_tags[i], ev->guess_weights[i]);
+		tools_printf("\n\n");
 		return;
 	case TAGEVAL_ANSWER_NOT_IN_KEY:
 	case TAGEVAL_ANSWER_INVALID:
@@ -73,7 +73,7 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n",
 			ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		if (run->verbose)
-			printf("Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n\n",
+			tools_printf("Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n\n",
 			       ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		return;
 	case TAGEVAL_ANSWER_FILTERED:
@@ -94,12 +94,12 @@ static void print_text(const char *answers, const char *key,
 	tools_format_ratio(p, sizeof p, 3, s->correct, s->attempted);
 	tools_format_ratio(r, sizeof r, 3, s->correct, s->total);
 	tools_format_ratio(a, sizeof a, 2, 100.0 * s->attempted, s->total);
-	printf("\n%s%s%s score for \"%s\" using key \"%s\":\n", policy_name(opts->granularity),
+	tools_printf("\n%s%s%s score for \"%s\" using key \"%s\":\n", policy_name(opts->granularity),
 	       opts->minimal ? " minimal" : "", opts->conjunctive ? " conjunctive" : "", answers,
 	       key);
-	printf(" precision: %s (%.2f correct of %.2f attempted)\n", p, s->correct, s->attempted);
-	printf(" recall: %s (%.2f correct of %.2f in total)\n", r, s->correct, s->total);
-	printf(" attempted: %s %% (%.2f attempted of %.2f in total)\n\n", a, s->attempted,
+	tools_printf(" precision: %s (%.2f correct of %.2f attempted)\n", p, s->correct, s->attempted);
+	tools_printf(" recall: %s (%.2f correct of %.2f in total)\n", r, s->correct, s->total);
+	tools_printf(" attempted: %s %% (%.2f attempted of %.2f in total)\n\n", a, s->attempted,
 	       s->total);
 }
 
@@ -107,17 +107,17 @@ static void print_json(const char *answers, const char *key,
 		       const struct tageval_score_options *opts, const struct tageval_score *s)
 {
 	static const char *const gran[] = { "fine", "coarse", "mixed" };
-	printf("{\"granularity\":\"%s\",\"minimal\":%s,\"conjunctive\":%s,\"answers\":",
+	tools_printf("{\"granularity\":\"%s\",\"minimal\":%s,\"conjunctive\":%s,\"answers\":",
 	       gran[opts->granularity], opts->minimal ? "true" : "false",
 	       opts->conjunctive ? "true" : "false");
 	tools_json_string(stdout, answers);
-	printf(",\"key\":");
+	tools_printf(",\"key\":");
 	tools_json_string(stdout, key);
-	printf(",\"correct\":");
+	tools_printf(",\"correct\":");
 	tools_json_number(stdout, s->correct);
-	printf(",\"attempted\":");
+	tools_printf(",\"attempted\":");
 	tools_json_number(stdout, s->attempted);
-	printf(",\"total\":");
+	tools_printf(",\"total\":");
 	tools_json_number(stdout, s->total);
 	/* the key is never empty: no instance left means -m or a filter left
 	 * every one out */
@@ -139,11 +139,11 @@ static void print_json(const char *answers, const char *key,
 	putchar(',');
 	tools_json_figure_ratio(stdout, &u, "attempted_percent", 100.0 * s->attempted, s->total,
 				none);
-	printf(",\"instances\":%zu,\"scored\":%zu,\"not_in_key\":%zu,\"invalid\":%zu,"
+	tools_printf(",\"instances\":%zu,\"scored\":%zu,\"not_in_key\":%zu,\"invalid\":%zu,"
 	       "\"excluded\":%zu,\"filtered\":%zu",
 	       s->instances, s->scored, s->not_in_key, s->invalid, s->excluded, s->filtered);
 	tools_json_undefined(stdout, &u);
-	printf("}\n");
+	tools_printf("}\n");
 }
 
 enum { OPT_CONJUNCTIVE = 256, OPT_INSTANCES, OPT_TAGS, OPT_FORMAT };

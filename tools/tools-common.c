@@ -125,7 +125,7 @@ void tools_undefined_add(struct tools_undefined *u, const char *member, const ch
 void tools_json_figure(FILE *fp, struct tools_undefined *u, const char *member, double v,
 		       const char *reason)
 {
-	fprintf(fp, "\"%s\":", member);
+	tools_fprintf(fp, "\"%s\":", member);
 	tools_json_number(fp, v);
 	if (!isfinite(v))
 		tools_undefined_add(u, member, reason);
@@ -143,7 +143,7 @@ void tools_json_undefined(FILE *fp, const struct tools_undefined *u)
 		return;
 	fputs(",\"undefined\":{", fp);
 	for (size_t i = 0; i < u->n; i++) {
-		fprintf(fp, "%s\"%s\":", i ? "," : "", u->member[i]);
+		tools_fprintf(fp, "%s\"%s\":", i ? "," : "", u->member[i]);
 		tools_json_string(fp, u->reason[i]);
 	}
 	fputc('}', fp);

@@ -19,7 +19,7 @@ static const char *prog = "wsd-graded";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s [OPTIONS] SYSTEM GOLD\n"
+	tools_fprintf(fp, "Usage: %s [OPTIONS] SYSTEM GOLD\n"
 		"Jaccard index, positionally weighted Kendall's tau and weighted NDCG of graded\n"
 		"sense answers against a graded gold key (SemEval-2013 Task 13, WSD setting),\n"
 		"per word and over all answered instances, for the whole gold key and its\n"
@@ -58,11 +58,11 @@ static const char no_answer[] = "no instance answered (a mean over 0 answered in
 static void json_figures(const struct tageval_graded_figures *f, int total)
 {
 	int undef = f->answered == 0;
-	printf("{\"instances\":%zu,\"answered\":%zu,", f->instances, f->answered);
+	tools_printf("{\"instances\":%zu,\"answered\":%zu,", f->instances, f->answered);
 	if (!total)
-		printf("\"senses\":%zu,", f->senses);
+		tools_printf("\"senses\":%zu,", f->senses);
 	else
-		printf("\"averaging\":\"instance-weighted\",");
+		tools_printf("\"averaging\":\"instance-weighted\",");
 	const char *name[10] = { "jaccard", "kendall_tau", "wndcg",
 				 "jaccard_recall", "kendall_tau_recall", "wndcg_recall",
 				 "jaccard_f1", "kendall_tau_f1", "wndcg_f1", "coverage" };
@@ -71,35 +71,35 @@ static void json_figures(const struct tageval_graded_figures *f, int total)
 			       f->kendall_tau_f1, f->wndcg_f1, f->coverage };
 	/* the means (0-2) and the F1s (6-8) are undefined without an answer */
 	for (int i = 0; i < 10; i++) {
-		printf("\"%s\":", name[i]);
+		tools_printf("\"%s\":", name[i]);
 		if (undef && (i < 3 || (i >= 6 && i < 9)))
 			fputs("null", stdout);
 		else
 			tools_json_number(stdout, v[i]);
 		putchar(',');
 	}
-	printf("\"undefined\":{");
+	tools_printf("\"undefined\":{");
 	for (int i = 0; undef && i < 9; i++) {
 		if (i >= 3 && i < 6)
 			continue;
-		printf("%s\"%s\":", i ? "," : "", name[i]);
+		tools_printf("%s\"%s\":", i ? "," : "", name[i]);
 		tools_json_string(stdout, no_answer);
 	}
-	printf("}}");
+	tools_printf("}}");
 }
 
 /* A figure of the text output, or "-" right-aligned when undefined. */
 static void text_figure(int w, int digits, double v, int undef)
 {
 	if (undef)
-		printf("%*s", w, "-");
+		tools_printf("%*s", w, "-");
 	else
-		printf("%*.*f", w, digits, v);
+		tools_printf("%*.*f", w, digits, v);
 }
 
 static void json_per_word(const struct tageval_graded_result *r)
 {
-	printf("{");
+	tools_printf("{");
 	for (size_t i = 0; i < tageval_graded_result_words(r); i++) {
 		if (i)
 			putchar(',');
@@ -107,44 +107,44 @@ static void json_per_word(const struct tageval_graded_result *r)
 		putchar(':');
 		json_figures(tageval_graded_result_figures(r, i), 0);
 	}
-	printf("}");
+	tools_printf("}");
 }
 
 static void print_json(struct tageval_graded_result *const res[3], const char *pos,
 		       int per_word, int remap, int shuffle, unsigned long long seed,
 		       size_t ignored, size_t extra)
 {
-	printf("{\"pos\":");
+	tools_printf("{\"pos\":");
 	tools_json_string(stdout, pos ? pos : "all");
-	printf(",\"remapping\":%s,\"seed\":", remap ? "true" : "false");
+	tools_printf(",\"remapping\":%s,\"seed\":", remap ? "true" : "false");
 	if (shuffle)
-		printf("%llu", seed);
+		tools_printf("%llu", seed);
 	else
-		printf("null");
-	printf(",\"words\":%zu,\"ignored_lines\":%zu,\"extra_instances\":%zu,\"total\":",
+		tools_printf("null");
+	tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"extra_instances\":%zu,\"total\":",
 	       tageval_graded_result_words(res[0]), ignored, extra);
 	json_figures(tageval_graded_result_total(res[0]), 1);
-	printf(",\"per_word\":");
+	tools_printf(",\"per_word\":");
 	if (per_word)
 		json_per_word(res[0]);
 	else
-		printf("null");
+		tools_printf("null");
 	for (int s = 1; s < 3; s++) {
-		printf(",\"%s\":", subset_name[s]);
+		tools_printf(",\"%s\":", subset_name[s]);
 		if (res[s] == NULL) {
-			printf("null");
+			tools_printf("null");
 			continue;
 		}
-		printf("{\"words\":%zu,\"total\":", tageval_graded_result_words(res[s]));
+		tools_printf("{\"words\":%zu,\"total\":", tageval_graded_result_words(res[s]));
 		json_figures(tageval_graded_result_total(res[s]), 1);
-		printf(",\"per_word\":");
+		tools_printf(",\"per_word\":");
 		if (per_word)
 			json_per_word(res[s]);
 		else
-			printf("null");
-		printf("}");
+			tools_printf("null");
+		tools_printf("}");
 	}
-	printf("}\n");
+	tools_printf("}\n");
 }
 
 static int width(int digits, const char *head)
@@ -156,25 +156,25 @@ static int width(int digits, const char *head)
 static void print_row(const char *name, int wname, const struct tageval_graded_figures *f,
 		      int digits, int senses)
 {
-	printf("%-*s %9zu %8zu", wname, name, f->instances, f->answered);
+	tools_printf("%-*s %9zu %8zu", wname, name, f->instances, f->answered);
 	if (senses)
-		printf(" %6zu", f->senses);
+		tools_printf(" %6zu", f->senses);
 	int undef = f->answered == 0;
-	printf("  ");
+	tools_printf("  ");
 	text_figure(width(digits, "jaccard"), digits, f->jaccard, undef);
-	printf("  ");
+	tools_printf("  ");
 	text_figure(width(digits, "kendall-tau"), digits, f->kendall_tau, undef);
-	printf("  ");
+	tools_printf("  ");
 	text_figure(width(digits, "wndcg"), digits, f->wndcg, undef);
-	printf("\n");
+	tools_printf("\n");
 }
 
 static void print_head(const char *first, int wname, int digits, int senses)
 {
-	printf("%-*s %9s %8s", wname, first, "instances", "answered");
+	tools_printf("%-*s %9s %8s", wname, first, "instances", "answered");
 	if (senses)
-		printf(" %6s", "senses");
-	printf("  %*s  %*s  %*s\n", width(digits, "jaccard"), "jaccard",
+		tools_printf(" %6s", "senses");
+	tools_printf("  %*s  %*s  %*s\n", width(digits, "jaccard"), "jaccard",
 	       width(digits, "kendall-tau"), "kendall-tau", width(digits, "wndcg"), "wndcg");
 }
 
@@ -193,7 +193,7 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 		for (size_t i = 0; i < nw; i++)
 			print_row(tageval_graded_result_word(r, i), wname,
 				  tageval_graded_result_figures(r, i), digits, 1);
-		printf("\n");
+		tools_printf("\n");
 	}
 	static const char *label[3] = { "total", "single-sense", "multi-sense" };
 	print_head("gold", 12, digits, 0);
@@ -201,7 +201,7 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 		if (res[s] != NULL)
 			print_row(label[s], 12, tageval_graded_result_total(res[s]), digits, 0);
 	const struct tageval_graded_figures *t = tageval_graded_result_total(r);
-	printf("\n%-14s  %*s  %*s  %*s\n", "total", width(digits, "mean"), "mean",
+	tools_printf("\n%-14s  %*s  %*s  %*s\n", "total", width(digits, "mean"), "mean",
 	       width(digits, "recall"), "recall", width(digits, "F1"), "F1");
 	const char *name[3] = { "Jaccard index", "positional tau", "weighted NDCG" };
 	const double v[3][3] = { { t->jaccard, t->jaccard_recall, t->jaccard_f1 },
@@ -209,13 +209,13 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 				 { t->wndcg, t->wndcg_recall, t->wndcg_f1 } };
 	int undef = t->answered == 0;
 	for (int x = 0; x < 3; x++) {
-		printf("%-14s  ", name[x]);
+		tools_printf("%-14s  ", name[x]);
 		text_figure(width(digits, "mean"), digits, v[x][0], undef);
-		printf("  ");
+		tools_printf("  ");
 		text_figure(width(digits, "recall"), digits, v[x][1], 0);
-		printf("  ");
+		tools_printf("  ");
 		text_figure(width(digits, "F1"), digits, v[x][2], undef);
-		printf("\n");
+		tools_printf("\n");
 	}
 }
 

@@ -47,7 +47,7 @@ static double get(const struct tageval_wsi_figures *f, size_t offset)
 
 static void usage(const struct wsi_tool *tool, FILE *fp)
 {
-	fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
+	tools_fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
 		"Files: 'word instance label[/weight] ...' lines, in any order; the\n"
 		"system's clusters first, the gold key second (as the SemEval-2010 jars).\n"
 		"\n"
@@ -83,9 +83,9 @@ static void json_figures(const struct tageval_wsi_figures *f)
 		    { "paired_precision", f->paired_precision },
 		    { "paired_recall", f->paired_recall },
 		    { "paired_fscore", f->paired_fscore } };
-	printf("{\"instances\":%zu", f->instances);
+	tools_printf("{\"instances\":%zu", f->instances);
 	for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) {
-		printf(",\"%s\":", fig[i].name);
+		tools_printf(",\"%s\":", fig[i].name);
 		tools_json_number(stdout, fig[i].v);
 	}
 	putchar('}');
@@ -94,14 +94,14 @@ static void json_figures(const struct tageval_wsi_figures *f)
 static void print_json(const struct tageval_wsi_result *r, const char *pos, int per_word,
 		       size_t ignored)
 {
-	printf("{\"pos\":");
+	tools_printf("{\"pos\":");
 	tools_json_string(stdout, pos ? pos : "all");
-	printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", tageval_wsi_result_words(r),
+	tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", tageval_wsi_result_words(r),
 	       ignored);
 	json_figures(tageval_wsi_result_total(r));
-	printf(",\"per_word\":");
+	tools_printf(",\"per_word\":");
 	if (per_word) {
-		printf("{");
+		tools_printf("{");
 		for (size_t i = 0; i < tageval_wsi_result_words(r); i++) {
 			if (i)
 				putchar(',');
@@ -109,28 +109,28 @@ static void print_json(const struct tageval_wsi_result *r, const char *pos, int 
 			putchar(':');
 			json_figures(tageval_wsi_result_figures(r, i));
 		}
-		printf("}");
+		tools_printf("}");
 	} else {
-		printf("null");
+		tools_printf("null");
 	}
-	printf("}\n");
+	tools_printf("}\n");
 }
 
 static void print_row(const char *name, int wname, const struct tageval_wsi_figures *f,
 		      double clusters, const struct column *cols, int digits, int total)
 {
-	printf("%-*s %9zu ", wname, name, f->instances);
+	tools_printf("%-*s %9zu ", wname, name, f->instances);
 	if (total)
-		printf("%8.2f %7.2f", clusters, f->classes);
+		tools_printf("%8.2f %7.2f", clusters, f->classes);
 	else
-		printf("%8.0f %7.0f", clusters, f->classes);
+		tools_printf("%8.0f %7.0f", clusters, f->classes);
 	for (size_t i = 0; i < 3; i++) {
 		int w = (int)strlen(cols[i].head);
 		if (w < digits + 2)
 			w = digits + 2;
-		printf("  %*.*f", w, digits, get(f, cols[i].offset));
+		tools_printf("  %*.*f", w, digits, get(f, cols[i].offset));
 	}
-	printf("\n");
+	tools_printf("\n");
 }
 
 static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_result *r,
@@ -147,14 +147,14 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 		if (len > wname)
 			wname = len;
 	}
-	printf("%-*s %9s %8s %7s", wname, "word", "instances", "clusters", "senses");
+	tools_printf("%-*s %9s %8s %7s", wname, "word", "instances", "clusters", "senses");
 	for (size_t i = 0; i < 3; i++) {
 		int w = (int)strlen(cols[i].head);
 		if (w < digits + 2)
 			w = digits + 2;
-		printf("  %*s", w, cols[i].head);
+		tools_printf("  %*s", w, cols[i].head);
 	}
-	printf("\n");
+	tools_printf("\n");
 	for (size_t i = 0; per_word && i < nw; i++) {
 		const struct tageval_wsi_figures *f = tageval_wsi_result_figures(r, i);
 		print_row(tageval_wsi_result_word(r, i), wname, f,
@@ -162,9 +162,9 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 	}
 	const struct tageval_wsi_figures *t = tageval_wsi_result_total(r);
 	print_row("total", wname, t, use2007 ? t->clusters_2007 : t->clusters, cols, digits, 1);
-	printf("\n");
+	tools_printf("\n");
 	for (size_t i = 0; i < 3; i++)
-		printf("%s: %.*f\n", cols[i].head, digits, get(t, cols[i].offset));
+		tools_printf("%s: %.*f\n", cols[i].head, digits, get(t, cols[i].offset));
 }
 
 /* One counted note when lines with several labels were read as one: the

@@ -24,7 +24,7 @@ static const char prog[] = "wsi-supervised";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
+	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] CLUSTERS GOLD\n"
 		"Supervised evaluation of induced senses: on each split, the mapping part of\n"
 		"GOLD gives P(sense | cluster), each test instance gets the sense of highest\n"
@@ -273,18 +273,18 @@ int main(int argc, char **argv)
 	double var = n > 1 ? gsl_stats_variance_m(recalls, 1, n, mean) : NAN;
 	double sd = sqrt(var);
 	if (json) {
-		printf("{\"method\":\"%s\",", folds ? "folds" : nsplits ? "random" : "given");
+		tools_printf("{\"method\":\"%s\",", folds ? "folds" : nsplits ? "random" : "given");
 		if (folds || nsplits)
-			printf("\"seed\":%llu,", seed);
+			tools_printf("\"seed\":%llu,", seed);
 		if (nsplits)
-			printf("\"test_fraction\":%.17g,", fraction);
-		printf("\"pos\":");
+			tools_printf("\"test_fraction\":%.17g,", fraction);
+		tools_printf("\"pos\":");
 		tools_json_string(stdout, pos ? pos : "all");
-		printf(",\"splits\":[");
+		tools_printf(",\"splits\":[");
 		struct tools_undefined u;
 		for (size_t i = 0; i < n; i++) {
 			tools_undefined_init(&u);
-			printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
+			tools_printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
 			       i ? "," : "", res[i].mapping, res[i].test, res[i].answered,
 			       res[i].correct);
 			tools_json_figure(stdout, &u, "precision", res[i].precision,
@@ -296,10 +296,10 @@ int main(int argc, char **argv)
 			tools_json_figure(stdout, &u, "attempted", res[i].attempted,
 					  "no test instance");
 			tools_json_undefined(stdout, &u);
-			printf("}");
+			tools_printf("}");
 		}
 		tools_undefined_init(&u);
-		printf("],");
+		tools_printf("],");
 		tools_json_figure(stdout, &u, "mean_recall", mean / 100.0, "no split");
 		putchar(',');
 		tools_json_figure(stdout, &u, "variance", var,
@@ -308,18 +308,18 @@ int main(int argc, char **argv)
 		tools_json_figure(stdout, &u, "stddev", sd,
 				  "a single split (the sample variance needs two or more)");
 		tools_json_undefined(stdout, &u);
-		printf("}\n");
+		tools_printf("}\n");
 	} else {
-		printf("%5s %9s %9s %9s %10s %8s %10s\n", "split", "mapping", "test", "answered",
+		tools_printf("%5s %9s %9s %9s %10s %8s %10s\n", "split", "mapping", "test", "answered",
 		       "precision", "recall", "attempted");
 		for (size_t i = 0; i < n; i++) {
-			printf("%5zu %9zu %9zu %9zu %9.2f%% %7.2f%% %9.2f%%\n", i + 1, res[i].mapping,
+			tools_printf("%5zu %9zu %9zu %9zu %9.2f%% %7.2f%% %9.2f%%\n", i + 1, res[i].mapping,
 			       res[i].test, res[i].answered, 100.0 * res[i].precision,
 			       100.0 * res[i].recall, 100.0 * res[i].attempted);
 		}
-		printf("\nmean recall: %.2f %%\n", mean);
+		tools_printf("\nmean recall: %.2f %%\n", mean);
 		if (n > 1)
-			printf("variance: %.2f (percent squared, n - 1)\nstandard deviation: %.2f %%\n",
+			tools_printf("variance: %.2f (percent squared, n - 1)\nstandard deviation: %.2f %%\n",
 			       var, sd);
 	}
 	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
