@@ -69,50 +69,53 @@ static double value(const struct tageval_agreement_figures *f, enum tageval_coef
 	}
 }
 
-static void json_number(double v, int undefined)
+/* Writes "member":v, null when @why says the figure is undefined or it is
+ * not finite; a null is recorded in @u with its reason. */
+static void json_member(struct tools_undefined *u, const char *sep, const char *member, double v,
+			int why)
 {
-	if (undefined || !isfinite(v))
+	tools_printf("%s\"%s\":", sep, member);
+	if (why || !isfinite(v)) {
 		fputs("null", stdout);
-	else
+		tools_undefined_add(u, member, why ? tageval_undefined_reason(why) : "not a finite number");
+	} else {
 		tools_printf("%.17g", v);
+	}
+}
+
+/* The "undefined" member of a figures object: always written, {} when
+ * every figure is defined (hkappa's JSON since it had one). */
+static void json_reasons(const struct tools_undefined *u)
+{
+	tools_printf(",\"undefined\":{");
+	for (size_t i = 0; i < u->n; i++) {
+		tools_printf("%s\"%s\":", i ? "," : "", u->member[i]);
+		tools_json_string(stdout, u->reason[i]);
+	}
+	tools_printf("}");
 }
 
 static void json_figures(const struct tageval_agreement_figures *f)
 {
-	tools_printf("{\"items\":%zu,\"annotations\":%zu,\"complete\":%zu,\"pr_a\":", f->items,
-	       f->annotations, f->complete);
-	json_number(f->pr_a, f->items == 0);
-	tools_printf(",\"pr_e\":");
-	json_number(f->pr_e, f->items == 0);
-	tools_printf(",\"kappa\":");
-	json_number(f->kappa, f->kappa_undefined);
-	tools_printf(",\"pr_e_cohen\":");
-	json_number(f->pr_e_separate, f->separate_undefined == TAGEVAL_UNDEFINED_INCOMPLETE ||
-					      f->items == 0);
-	tools_printf(",\"kappa_cohen\":");
-	json_number(f->kappa_separate, f->separate_undefined);
-	tools_printf(",\"d_o\":");
-	json_number(f->d_o, f->items == 0);
-	tools_printf(",\"d_e\":");
-	json_number(f->d_e, f->items == 0);
-	tools_printf(",\"alpha\":");
-	json_number(f->alpha, f->alpha_undefined);
-	tools_printf(",\"undefined\":{");
-	int first = 1;
-	const struct {
-		const char *key;
-		int why;
-	} u[] = { { "kappa", f->kappa_undefined },
-		  { "kappa_cohen", f->separate_undefined },
-		  { "alpha", f->alpha_undefined } };
-	for (size_t i = 0; i < 3; i++) {
-		if (!u[i].why)
-			continue;
-		tools_printf("%s\"%s\":", first ? "" : ",", u[i].key);
-		tools_json_string(stdout, tageval_undefined_reason(u[i].why));
-		first = 0;
-	}
-	tools_printf("}}");
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	int none = f->items == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_DEFINED;
+	tools_printf("{\"items\":%zu,\"annotations\":%zu,\"complete\":%zu", f->items,
+		     f->annotations, f->complete);
+	json_member(&u, ",", "pr_a", f->pr_a, none);
+	json_member(&u, ",", "pr_e", f->pr_e, none);
+	json_member(&u, ",", "kappa", f->kappa, f->kappa_undefined);
+	json_member(&u, ",", "pr_e_cohen", f->pr_e_separate,
+		    none ? none
+			 : (f->separate_undefined == TAGEVAL_UNDEFINED_INCOMPLETE
+				    ? TAGEVAL_UNDEFINED_INCOMPLETE
+				    : TAGEVAL_DEFINED));
+	json_member(&u, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
+	json_member(&u, ",", "d_o", f->d_o, none);
+	json_member(&u, ",", "d_e", f->d_e, none);
+	json_member(&u, ",", "alpha", f->alpha, f->alpha_undefined);
+	json_reasons(&u);
+	tools_printf("}");
 }
 
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
@@ -128,16 +131,15 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	tools_printf("],\"items\":%zu,\"single\":[", f->items);
 	for (size_t c = 0; c < nann; c++)
 		tools_printf("%s%zu", c ? "," : "", tageval_agreement_single(ag, c));
-	tools_printf("],\"pr_a\":");
-	json_number(f->pr_a, 0);
-	tools_printf(",\"pr_e\":");
-	json_number(f->pr_e, 0);
-	tools_printf(",\"kappa\":");
-	json_number(f->kappa, f->kappa_undefined);
-	tools_printf(",\"kappa_cohen\":");
-	json_number(f->kappa_separate, f->separate_undefined);
-	tools_printf(",\"alpha\":");
-	json_number(f->alpha, f->alpha_undefined);
+	tools_printf("]");
+	struct tools_undefined top;
+	tools_undefined_init(&top);
+	int none = f->items == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_DEFINED;
+	json_member(&top, ",", "pr_a", f->pr_a, none);
+	json_member(&top, ",", "pr_e", f->pr_e, none);
+	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
+	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
+	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	static const struct {
@@ -147,28 +149,43 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 		      { "kappa_cohen", TAGEVAL_KAPPA_SEPARATE },
 		      { "alpha", TAGEVAL_ALPHA } };
 	tools_printf(",\"macro\":{");
+	struct tools_undefined mu;
+	tools_undefined_init(&mu);
 	for (size_t i = 0; i < 3; i++) {
 		size_t used, out;
 		double v = tageval_agreement_macro(ag, coefs[i].which, &used, &out);
 		tools_printf("%s\"%s\":", i ? "," : "", coefs[i].key);
-		json_number(v, used == 0);
+		if (used == 0 || !isfinite(v)) {
+			fputs("null", stdout);
+			tools_undefined_add(&mu, coefs[i].key,
+					    "defined in no lexelt (see per_lexelt)");
+		} else {
+			tools_printf("%.17g", v);
+		}
 		tools_printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", coefs[i].key, used, coefs[i].key,
 		       out);
 	}
+	tools_json_undefined(stdout, &mu);
 	tools_printf("}");
 	if (o->bootstrap > 0) {
 		tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
 		       o->bootstrap, o->seed, o->confidence);
+		struct tools_undefined bu;
+		tools_undefined_init(&bu);
 		for (size_t i = 0; i < 3; i++) {
 			double lo, hi;
 			size_t reps;
 			tools_printf(",\"%s\":", coefs[i].key);
 			if (tageval_agreement_interval(ag, coefs[i].which, &lo, &hi, &reps) ==
-			    TAGEVAL_OK)
+			    TAGEVAL_OK) {
 				tools_printf("[%.17g,%.17g]", lo, hi);
-			else
+			} else {
 				tools_printf("null");
+				tools_undefined_add(&bu, coefs[i].key,
+						    "defined in fewer than half the replicates");
+			}
 		}
+		tools_json_undefined(stdout, &bu);
 		tools_printf("}");
 	}
 	tools_printf(",\"per_lexelt\":");
@@ -185,6 +202,7 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	} else {
 		tools_printf("null");
 	}
+	tools_json_undefined(stdout, &top);
 	tools_printf("}\n");
 }
 
