@@ -372,6 +372,7 @@ int tageval_clustering_table(const double *n, size_t nclusters, size_t nclasses,
 		norm = TAGEVAL_NORMALIZER_ARITHMETIC;
 	rc = crisp_metrics(&t, norm, &lft, ~0u, out);
 	out->bcubed_precision = N ? out->bcubed_precision : 0.0;
+	out->avg = sqrt(out->bcubed_fscore * out->nmi);
 out:
 	free(k);
 	free(c);
@@ -816,6 +817,15 @@ out:
 	free(has);
 	free(mark);
 	return rc;
+}
+
+/* SemEval-2013's AVG: the geometric mean of B-cubed F and NMI of one set of
+ * figures (NaN when either is, or is not computed). */
+static void set_average(struct tageval_clustering_figures *f, unsigned metrics)
+{
+	f->avg = (metrics & TAGEVAL_CLUSTERING_BCUBED) && (metrics & TAGEVAL_CLUSTERING_NMI)
+			 ? sqrt(f->bcubed_fscore * f->nmi)
+			 : NAN;
 }
 
 static int fuzzy_word(const struct fword *w, enum tageval_normalizer norm, unsigned metrics,
@@ -1339,6 +1349,7 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 				goto out;
 			}
 		}
+		set_average(f, metrics);
 		r->name[r->nwords] = strdup(name);
 		if (r->name[r->nwords] == NULL) {
 			rc = tv_nomem(err);
@@ -1369,6 +1380,8 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	tot->bcubed_recall = tv_fsum_result(&sum[S_BR]) / N;
 	double p = tot->bcubed_precision, rr = tot->bcubed_recall;
 	tot->bcubed_fscore = isnan(p) ? NAN : p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
+	set_average(tot, metrics);
+	r->pooled.avg = NAN;
 	if (!fuzzy) {
 		struct ctab pt = { .ncell = t.npcell, .k = t.pk, .c = t.pc, .n = t.pv,
 				   .nk = t.npk, .nc = t.npc, .kn = t.pkn, .cn = t.pcn,
@@ -1377,6 +1390,7 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 			rc = tv_nomem(err);
 			goto out;
 		}
+		set_average(&r->pooled, metrics);
 	}
 out:
 	scratch_free(&t);

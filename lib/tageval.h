@@ -800,6 +800,10 @@ struct tageval_clustering_figures {
 	double ari, rand, fowlkes_mallows;   /**< crisp only (NaN when fuzzy) */
 	double nmi, ami;          /**< ami: crisp only */
 	double bcubed_precision, bcubed_recall, bcubed_fscore;
+	/** sqrt(bcubed_fscore * nmi), the geometric mean that SemEval-2013
+	 * Task 13 papers report as AVG, of this word's (or total's, or the
+	 * pooled) figures; NaN unless both families are computed */
+	double avg;
 };
 
 struct tageval_clustering_result;

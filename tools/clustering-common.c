@@ -33,6 +33,8 @@ static const struct column nmi_cols[] = {
 	COL("NMI", nmi),
 	COL("AMI", ami),
 };
+/* SemEval-2013's AVG, when both B-cubed and NMI are printed */
+static const struct column avg_col = COL("AVG", avg);
 static const struct column ari_cols[] = {
 	COL("ARI", ari),
 	COL("Rand", rand),
@@ -119,7 +121,10 @@ static void usage(const struct clustering_tool *tool, FILE *fp)
 static void undefined_reason(char *buf, size_t size, const struct column *col, int fuzzy,
 			     const char *norm, size_t undef_words, size_t nw)
 {
-	if (fuzzy && strcmp(col->json, "ami") == 0)
+	if (strcmp(col->json, "avg") == 0)
+		snprintf(buf, size, "the geometric mean of the B-cubed F-score and NMI, one of "
+				    "which is undefined");
+	else if (fuzzy && strcmp(col->json, "ami") == 0)
 		snprintf(buf, size, "no adjusted mutual information for graded memberships "
 				    "(fuzzy mode)");
 	else if (undef_words)
@@ -346,11 +351,15 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		fprintf(stderr, " ha%s several labels; read as the label of largest weight\n",
 			counts.gold_multi + counts.system_multi == 1 ? "s" : "ve");
 	}
-	struct column cols[8];
+	struct column cols[9];
 	size_t ncol = 0;
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 3; i++) {
 		for (size_t j = 0; (o.metrics & families[i].bit) && j < families[i].ncol; j++)
 			cols[ncol++] = families[i].cols[j];
+		if (families[i].bit == TAGEVAL_CLUSTERING_NMI &&
+		    (o.metrics & TAGEVAL_CLUSTERING_BCUBED) && (o.metrics & TAGEVAL_CLUSTERING_NMI))
+			cols[ncol++] = avg_col;
+	}
 	int pooled = !fuzzy && (o.metrics & (TAGEVAL_CLUSTERING_NMI | TAGEVAL_CLUSTERING_PAIRS));
 	const char *mode = fuzzy ? "fuzzy" : "crisp";
 	const char *averaging = fuzzy ? "word-mean" : "instance-weighted";
@@ -367,7 +376,7 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		tools_json_string(stdout, o.pos ? o.pos : "all");
 		tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
 		/* the words whose figure is undefined, for the reason of a total's */
-		size_t undef_words[8] = { 0 };
+		size_t undef_words[9] = { 0 };
 		for (size_t i = 0; i < nw; i++)
 			for (size_t j = 0; j < ncol; j++)
 				undef_words[j] += !isfinite(
