@@ -523,16 +523,47 @@ struct triple {
 	double v;
 };
 
-static int by_cluster_sense(const void *a, const void *b)
+static int by_value(const void *a, const void *b)
 {
 	const struct triple *x = a, *y = b;
-	if (x->cluster != y->cluster)
-		return x->cluster < y->cluster ? -1 : 1;
-	if (x->sense != y->sense)
-		return x->sense < y->sense ? -1 : 1;
-	/* the values last: equal cells are then summed in an order that does
-	 * not depend on the order of the lines */
 	return (x->v > y->v) - (x->v < y->v);
+}
+
+/*
+ * The triples sorted by cluster, then sense (TV_NONE, the row sums, last),
+ * then value -- summed in that order, equal cells give the same bits
+ * whatever the order of the lines -- in linear time but for the values: a counting sort by sense
+ * (TV_NONE as @ns), then a stable one by cluster (@nk clusters), then each
+ * run of one (cluster, sense) sorted by value.  Runs of equal keys hold
+ * equal values in some order, so the sums taken in this order have the
+ * same bits as after one qsort by (cluster, sense, value).  @tmp and @cnt are
+ * scratch of ntr triples and max(nk, ns + 1) + 1 counts.
+ */
+static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size_t *cnt,
+			 size_t nk, size_t ns)
+{
+	memset(cnt, 0, (ns + 2) * sizeof *cnt);
+	for (size_t i = 0; i < ntr; i++)
+		cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
+	for (size_t j = 1; j <= ns + 1; j++)
+		cnt[j] += cnt[j - 1];
+	for (size_t i = 0; i < ntr; i++)
+		tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
+	memset(cnt, 0, (nk + 1) * sizeof *cnt);
+	for (size_t i = 0; i < ntr; i++)
+		cnt[tmp[i].cluster + 1]++;
+	for (size_t k = 1; k <= nk; k++)
+		cnt[k] += cnt[k - 1];
+	for (size_t i = 0; i < ntr; i++)
+		tr[cnt[tmp[i].cluster]++] = tmp[i];
+	for (size_t i = 0; i < ntr;) {
+		size_t j = i + 1;
+		while (j < ntr && tr[j].cluster == tr[i].cluster && tr[j].sense == tr[i].sense)
+			j++;
+		if (j - i > 1)
+			qsort(tr + i, j - i, sizeof *tr, by_value);
+		i = j;
+	}
 }
 
 struct sense_name {
@@ -624,6 +655,10 @@ struct scratch {
 	size_t namecap;
 	struct triple *tr;
 	size_t ntr, trcap;
+	struct triple *tr2;   /* the counting sort's other buffer */
+	size_t tr2cap;
+	size_t *cnt;          /* its counts, max(clusters, senses + 1) + 1 */
+	size_t cntcap;
 	double *score;
 	size_t scorecap;
 	double *rowsum;
@@ -672,6 +707,8 @@ static void scratch_free(struct scratch *x)
 	free(x->crow);
 	free(x->names);
 	free(x->tr);
+	free(x->tr2);
+	free(x->cnt);
 	free(x->score);
 	free(x->rowsum);
 	free(x->rowstart);
@@ -1345,8 +1382,13 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	}
 	size_t *rowstart = NULL;
 	if (!dense) {
-		if (x->ntr > 1)
-			qsort(x->tr, x->ntr, sizeof *x->tr, by_cluster_sense);
+		if (x->ntr > 1) {
+			size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+			if (tv_grow((void **)&x->tr2, &x->tr2cap, x->ntr, sizeof *x->tr2) ||
+			    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt))
+				return TAGEVAL_ENOMEM;
+			sort_triples(x->tr, x->ntr, x->tr2, x->cnt, nk, ns);
+		}
 		size_t m = 0;
 		for (size_t i = 0; i < x->ntr; i++) {
 			if (x->tr[i].sense == TV_NONE)
