@@ -154,15 +154,21 @@ static int fast_integer(const char *s, double *out)
 	return 1;
 }
 
+/* Byte order of two strings given with their lengths (a prefix first). */
+static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+	if (c != 0)
+		return c;
+	return alen < blen ? -1 : alen > blen;
+}
+
 static int by_token(const void *a, const void *b)
 {
 	const struct tv_gtok *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->s, y->s, n);
+	int c = bytes_cmp(x->s, x->len, y->s, y->len);
 	if (c != 0)
 		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -1306,11 +1312,7 @@ struct idkey {
 static int by_id(const void *a, const void *b)
 {
 	const struct idkey *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->s, y->s, n);
-	if (c != 0)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len; /* ids are distinct */
+	return bytes_cmp(x->s, x->len, y->s, y->len); /* ids are distinct */
 }
 
 /*
