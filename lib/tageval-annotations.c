@@ -389,6 +389,25 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	return annotate(a, l, rec, err);
 }
 
+/* One annotator's file being read: its number. */
+struct reading {
+	struct tageval_annotations *a;
+	size_t c;
+};
+
+static void prefetch_record(void *ctx, uint32_t item)
+{
+	const struct reading *rd = ctx;
+	if (item < rd->a->nrec[rd->c])
+		__builtin_prefetch(&rd->a->rec[rd->c][item]);
+}
+
+static int each_add_line(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	const struct reading *rd = ctx;
+	return add_line(rd->a, rd->c, l, err);
+}
+
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 			  struct tageval_error *err)
 {
@@ -400,38 +419,12 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	a->rec[c] = NULL;
 	a->nrec[c] = 0;
 	a->nann++;
-	struct tv_batch b = { .ids = &a->items };
-	int rc;
-	size_t lines = 0;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		/* item look-ups in stages, so that their cache misses overlap */
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch(&a->items, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch_entry(&a->items, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch_string(&a->items, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++) {
-			struct tv_line *l = &b.line[k];
-			l->inst = TV_NONE;
-			if (l->id && tv_intern_find_hashed(&a->items, l->id, l->idlen, l->hash,
-							   &l->inst) && l->inst < a->nrec[c])
-				__builtin_prefetch(&a->rec[c][l->inst]);
-		}
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = add_line(a, c, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-			lines++;
-		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
+	/* item look-ups in stages, so that their cache misses overlap */
+	struct reading rd = { a, c };
+	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,
+			     .found = prefetch_record, .line = each_add_line, .ctx = &rd };
+	size_t lines;
+	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
 	return rc;

@@ -374,30 +374,24 @@ static int system_line(struct tageval_graded *g, const struct tv_line *l,
 	return push_labels(g, &g->spool, &g->nspool, &g->spoolcap, nlab, &e->sys_first, err);
 }
 
+static int each_gold_line(void *g, struct tv_line *l, struct tageval_error *err)
+{
+	return gold_line(g, l, err);
+}
+
+static int each_system_line(void *g, struct tv_line *l, struct tageval_error *err)
+{
+	return system_line(g, l, err);
+}
+
 static int read_lines(struct tageval_graded *g, struct tv_reader *r, int gold,
 		      struct tageval_error *err)
 {
 	/* the ids are hashed with the key of g->ids (each table has its own) */
-	struct tv_batch b = { .ids = &g->ids };
-	int rc;
-	size_t lines = 0;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		for (size_t k = 0; k < b.n; k++) {
-			if (b.line[k].idlen > 0)
-				tv_intern_prefetch(&g->ids, b.line[k].hash);
-		}
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = gold ? gold_line(g, &b.line[k], err)
-				       : system_line(g, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-			lines++;
-		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
+	struct tv_each e = { .id = TV_ID_JOINED, .ids = &g->ids, .lookup = TV_LOOKUP_SLOT,
+			     .line = gold ? each_gold_line : each_system_line, .ctx = g };
+	size_t lines;
+	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && gold && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
 	if (rc == TAGEVAL_OK && g->n > UINT32_MAX - 1)

@@ -5,17 +5,6 @@
 
 #include "tageval-private.h"
 
-size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance)
-{
-	size_t a = strlen(lexelt), b = strlen(instance);
-	if (tv_grow((void **)buf, cap, a + b + 2, 1))
-		return (size_t)-1;
-	memcpy(*buf, lexelt, a);
-	(*buf)[a] = ' ';
-	memcpy(*buf + a + 1, instance, b + 1);
-	return a + b + 1;
-}
-
 static int quote_id(char *out, size_t size, const char *lexelt, const char *instance)
 {
 	char a[80], b[80];
@@ -195,6 +184,11 @@ int tv_key_append(struct tageval_key *key, const char *lexelt, const char *insta
 	return add_fields(key, lexelt, instance, tags, ntags, 0, err);
 }
 
+static int each_key_line(void *key, struct tv_line *l, struct tageval_error *err)
+{
+	return key_line(key, l, err);
+}
+
 static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct tageval_key **out,
 		    struct tageval_error *err)
 {
@@ -202,23 +196,10 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	struct tageval_key *key;
 	if (tageval_key_new(inv, r->name, &key))
 		return tv_nomem(err);
-	struct tv_batch b = { .ids = &key->ids };
-	int rc;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		/* the slots of the whole batch are fetched together */
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch(&key->ids, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = key_line(key, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
+	/* the slots of a batch are fetched together; key_line interns */
+	struct tv_each e = { .id = TV_ID_JOINED, .ids = &key->ids, .lookup = TV_LOOKUP_SLOT,
+			     .line = each_key_line, .ctx = key };
+	int rc = tv_each_line(r, &e, NULL, err);
 	if (rc == TAGEVAL_OK && key->ninst == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
 	if (rc != TAGEVAL_OK) {

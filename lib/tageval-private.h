@@ -149,8 +149,19 @@ void tv_reader_close(struct tv_reader *r);
  * *got = 1 for a line (possibly with no field), *got = 0 at the end.
  */
 int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err);
+/* The same; when the chunk holds no whole line and @may_refill is 0,
+ * returns with *got = 0 and *more = 1 instead of reading more. */
+int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
+		   struct tageval_error *err);
 
-/* One line of a batch: its fields, and its id ("lexelt instance") when it has two. */
+/* What names the line of a file, in lines of two fields or more. */
+enum tv_id_kind {
+	TV_ID_JOINED, /* "lexelt instance": the first two fields joined by a space */
+	TV_ID_FIELD1, /* the second field alone (the instance ids of WSI files) */
+	TV_ID_NONE,   /* nothing: the reader looks up what it needs itself */
+};
+
+/* One line of a batch: its fields, and its id when it has two. */
 struct tv_line {
 	const char *name; /* the file's name */
 	uint64_t lineno;
@@ -185,7 +196,7 @@ struct tv_batch {
 	size_t used, cap;
 	char **field;     /* the lines' field pointers */
 	size_t nfield, fieldcap;
-	int no_ids;       /* set by the caller: no "lexelt instance" ids needed */
+	enum tv_id_kind id; /* set by the caller: what names a line */
 	const struct tv_intern *ids; /* set by the caller: the table whose key hashes
 				      * the ids (NULL: l->hash is not set) */
 };
@@ -199,6 +210,37 @@ void tv_batch_clear(struct tv_batch *b);
  * the caller handles those lines first, then returns the error.
  */
 int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err);
+
+/* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */
+size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance);
+
+/*
+ * The loop of every file reader (tageval-lines.c): reads the lines of @r in
+ * batches, names each line as @id says and hashes its id with the key of
+ * @ids, looks the batch's ids up in stages (their cache misses overlap), and
+ * calls @line on each line with fields, in file order, until the end, an
+ * error of the file or an error @line returns (the first in file order is
+ * returned).  *lines (when not NULL) receives the number of lines @line
+ * accepted.
+ */
+enum tv_lookup {
+	TV_LOOKUP_SLOT, /* prefetch each id's slot only (the line interns it) */
+	TV_LOOKUP_FIND, /* find each id: l->inst is its id, or TV_NONE */
+};
+
+struct tv_each {
+	enum tv_id_kind id;
+	const struct tv_intern *ids;   /* the table of ids (with id != TV_ID_NONE) */
+	enum tv_lookup lookup;
+	/* TV_LOOKUP_FIND: called with each id found, before any line of the batch
+	 * (to prefetch the caller's record of it); may be NULL */
+	void (*found)(void *ctx, uint32_t id);
+	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
+	void *ctx;
+};
+
+int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
+		 struct tageval_error *err);
 
 /*
  * The fields of a line given through the API (lexelt, instance, tags), in
@@ -342,9 +384,6 @@ void tv_spread_clear(struct tv_spread *sp);
 int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
 			 const char *instance, const struct tv_spread *sp, const uint32_t *tags,
 			 size_t n, struct tageval_error *err);
-
-/* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */
-size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance);
 
 struct tageval_filter {
 	struct tv_intern instances;

@@ -344,8 +344,8 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 	return TAGEVAL_OK;
 }
 
-static int reader_next(struct tv_reader *r, int may_refill, int *got, int *more,
-		       struct tageval_error *err)
+int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
+		   struct tageval_error *err)
 {
 	*got = 0;
 	r->nfield = 0;
@@ -361,88 +361,6 @@ static int reader_next(struct tv_reader *r, int may_refill, int *got, int *more,
 int tv_reader_next(struct tv_reader *r, int *got, struct tageval_error *err)
 {
 	int more;
-	return reader_next(r, 1, got, &more, err);
+	return tv_reader_line(r, 1, got, &more, err);
 }
 
-void tv_batch_clear(struct tv_batch *b)
-{
-	free(b->text);
-	free(b->field);
-	memset(b, 0, sizeof *b);
-}
-
-int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err)
-{
-	b->n = 0;
-	b->used = 0;
-	b->nfield = 0;
-	size_t idoff[TV_BATCH];
-	int rc = TAGEVAL_OK, got, more;
-	while (b->n < TV_BATCH) {
-		/* refilling would move the lines already in the batch */
-		rc = reader_next(r, b->n == 0, &got, &more, err);
-		if (rc != TAGEVAL_OK || !got)
-			break;
-		if (r->nfield == 0)
-			continue;
-		struct tv_line *l = &b->line[b->n];
-		l->name = r->name;
-		l->lineno = r->lineno;
-		l->nfield = r->nfield;
-		l->id = NULL;
-		l->idlen = 0;
-		if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
-			    sizeof *b->field)) {
-			rc = tv_nomem(err);
-			break;
-		}
-		l->field = (char **)(uintptr_t)b->nfield; /* an index until the array is final */
-		memcpy(b->field + b->nfield, r->field, r->nfield * sizeof *r->field);
-		b->nfield += r->nfield;
-		if (r->nfield >= 2 && !b->no_ids) {
-			size_t a = strlen(r->field[0]), c = strlen(r->field[1]);
-			if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2, 1)) {
-				rc = tv_nomem(err);
-				break;
-			}
-			char *p = b->text + b->used;
-			memcpy(p, r->field[0], a);
-			p[a] = ' ';
-			memcpy(p + a + 1, r->field[1], c);
-			p[a + 1 + c] = '\0';
-			idoff[b->n] = b->used;
-			b->used += a + c + 2;
-			l->idlen = a + c + 1;
-		}
-		b->n++;
-	}
-	for (size_t k = 0; k < b->n; k++) {
-		struct tv_line *l = &b->line[k];
-		l->field = b->field + (size_t)(uintptr_t)l->field;
-		if (l->idlen > 0) {
-			l->id = b->text + idoff[k];
-			if (b->ids)
-				l->hash = tv_intern_hash(b->ids, l->id, l->idlen);
-		}
-	}
-	return rc;
-}
-
-int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **field,
-		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids)
-{
-	memset(l, 0, sizeof *l);
-	l->name = name;
-	l->lineno = lineno;
-	l->field = field;
-	l->nfield = nfield;
-	if (nfield >= 2) {
-		size_t len = tv_join_id(buf, cap, field[0], field[1]);
-		if (len == (size_t)-1)
-			return TAGEVAL_ENOMEM;
-		l->id = *buf;
-		l->idlen = len;
-		l->hash = tv_intern_hash(ids, *buf, len);
-	}
-	return TAGEVAL_OK;
-}

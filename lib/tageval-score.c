@@ -497,6 +497,29 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
+/* The scorers of one reading of an answer file (they share their key). */
+struct scorers {
+	struct tageval_scorer *const *sc;
+	size_t n;
+};
+
+static void prefetch_instance(void *ctx, uint32_t inst)
+{
+	const struct scorers *all = ctx;
+	__builtin_prefetch(&all->sc[0]->inst[inst]);
+}
+
+static int score_lines(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	const struct scorers *all = ctx;
+	for (size_t j = 0; j < all->n; j++) {
+		int rc = score_line(all->sc[j], l, err);
+		if (rc)
+			return rc;
+	}
+	return TAGEVAL_OK;
+}
+
 /*
  * Answers come in batches: the instance look-ups of a batch are done in
  * stages (slots, string pointers, strings, then the instance records) so that their
@@ -506,38 +529,11 @@ int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader
 		    struct tageval_error *err)
 {
 	/* the scorers share their key: the look-ups are done once */
-	const struct tv_intern *ids = &sc[0]->key->ids;
-	struct tv_batch b = { .ids = ids };
-	int rc;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch(ids, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch_entry(ids, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++)
-			if (b.line[k].id)
-				tv_intern_prefetch_string(ids, b.line[k].hash);
-		for (size_t k = 0; k < b.n; k++) {
-			struct tv_line *l = &b.line[k];
-			uint32_t inst;
-			l->inst = TV_NONE;
-			if (l->id && tv_intern_find_hashed(ids, l->id, l->idlen, l->hash, &inst)) {
-				l->inst = inst;
-				__builtin_prefetch(&sc[0]->inst[inst]);
-			}
-		}
-		int lrc = TAGEVAL_OK;
-		for (size_t k = 0; k < b.n && lrc == TAGEVAL_OK; k++)
-			for (size_t j = 0; j < n && lrc == TAGEVAL_OK; j++)
-				lrc = score_line(sc[j], &b.line[k], err);
-		if (lrc)
-			rc = lrc;
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
-	return rc;
+	struct scorers all = { sc, n };
+	struct tv_each e = { .id = TV_ID_JOINED, .ids = &sc[0]->key->ids,
+			     .lookup = TV_LOOKUP_FIND, .found = prefetch_instance,
+			     .line = score_lines, .ctx = &all };
+	return tv_each_line(r, &e, NULL, err);
 }
 
 static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)

@@ -178,90 +178,85 @@ static struct split *new_split(struct tageval_supervised *s)
 
 /* ------------------------------------------------------------ splits from files */
 
-/* Reads one split file; @line[idx] receives the line of each instance (for
- * the messages about an instance listed twice). */
+/* One split file being read: @line[idx] receives the line of each instance
+ * (for the messages about an instance listed twice). */
+struct split_reading {
+	struct tageval_supervised *s;
+	struct split *sp;
+	int role;
+	uint64_t *line;
+	const char *mapping_name;
+};
+
+static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	const struct split_reading *rd = ctx;
+	struct tageval_supervised *s = rd->s;
+	struct split *sp = rd->sp;
+	const struct tageval_wsi *w = s->w;
+	char q[80];
+	if (l->nfield < 3) {
+		if (l->nfield == 1)
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"missing instance id");
+		tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" has no label", q);
+	}
+	const char *inst = l->field[1];
+	uint32_t idx = l->inst; /* looked up with the batch */
+	tv_quote(q, sizeof q, inst, strlen(inst));
+	if (idx == TV_NONE)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" is not in the gold key", q);
+	if (sp->role[idx] == rd->role)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				rd->line[idx]);
+	if (sp->role[idx] != ROLE_NONE)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
+				rd->mapping_name, rd->line[idx]);
+	const char *gw = tv_intern_str(&w->words, w->in[idx].word);
+	if (strcmp(gw, l->field[0]) != 0) {
+		char q2[80];
+		tv_quote(q2, sizeof q2, gw, strlen(gw));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
+	}
+	sp->role[idx] = (uint8_t)rd->role;
+	rd->line[idx] = l->lineno;
+	size_t nlab = l->nfield - 2;
+	if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab, sizeof *sp->pool))
+		return tv_nomem(err);
+	sp->lab_first[idx] = (uint32_t)sp->npool;
+	sp->lab_n[idx] = (uint32_t)nlab;
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		const char *slash = strchr(tok, '/');
+		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
+		double weight;
+		if (slash && (len == 0 || tv_parse_weight(slash + 1, &weight))) {
+			tv_quote(q, sizeof q, tok, strlen(tok));
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"invalid weight \"%s\"", q);
+		}
+		uint32_t id;
+		if (tv_intern_put(&s->senses, tok, len, &id, NULL))
+			return tv_nomem(err);
+		sp->pool[sp->npool++] = id;
+	}
+	return TAGEVAL_OK;
+}
+
 static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
 		       int role, uint64_t *line, const char *mapping_name,
 		       struct tageval_error *err)
 {
-	const struct tageval_wsi *w = s->w;
-	struct tv_batch b = { 0 };
-	int rc;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		for (size_t k = 0; k < b.n && rc == TAGEVAL_OK; k++) {
-			const struct tv_line *l = &b.line[k];
-			char q[80];
-			if (l->nfield < 3) {
-				if (l->nfield == 1)
-					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-						      "missing instance id");
-				else {
-					tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
-					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-						      "instance \"%s\" has no label", q);
-				}
-				break;
-			}
-			const char *inst = l->field[1];
-			uint32_t idx;
-			tv_quote(q, sizeof q, inst, strlen(inst));
-			if (!tv_intern_find(&w->ids, inst, strlen(inst), &idx)) {
-				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "instance \"%s\" is not in the gold key", q);
-				break;
-			}
-			if (sp->role[idx] == role) {
-				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
-					      line[idx]);
-				break;
-			}
-			if (sp->role[idx] != ROLE_NONE) {
-				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
-					      mapping_name, line[idx]);
-				break;
-			}
-			const char *gw = tv_intern_str(&w->words, w->in[idx].word);
-			if (strcmp(gw, l->field[0]) != 0) {
-				char q2[80];
-				tv_quote(q2, sizeof q2, gw, strlen(gw));
-				rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					      "instance \"%s\" belongs to word \"%s\" in the gold key",
-					      q, q2);
-				break;
-			}
-			sp->role[idx] = (uint8_t)role;
-			line[idx] = l->lineno;
-			size_t nlab = l->nfield - 2;
-			if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab,
-				    sizeof *sp->pool)) {
-				rc = tv_nomem(err);
-				break;
-			}
-			sp->lab_first[idx] = (uint32_t)sp->npool;
-			sp->lab_n[idx] = (uint32_t)nlab;
-			for (size_t i = 0; i < nlab && rc == TAGEVAL_OK; i++) {
-				const char *tok = l->field[i + 2];
-				const char *slash = strchr(tok, '/');
-				size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
-				double weight;
-				if (slash && (len == 0 || tv_parse_weight(slash + 1, &weight))) {
-					tv_quote(q, sizeof q, tok, strlen(tok));
-					rc = tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-						      "invalid weight \"%s\"", q);
-					break;
-				}
-				uint32_t id;
-				if (tv_intern_put(&s->senses, tok, len, &id, NULL))
-					rc = tv_nomem(err);
-				sp->pool[sp->npool++] = id;
-			}
-		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
-	return rc;
+	struct split_reading rd = { s, sp, role, line, mapping_name };
+	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &s->w->ids, .lookup = TV_LOOKUP_FIND,
+			     .line = split_line, .ctx = &rd };
+	return tv_each_line(r, &e, NULL, err);
 }
 
 static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, struct tv_reader *t,

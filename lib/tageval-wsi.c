@@ -516,47 +516,32 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	return cluster_2007(w, l, in, err);
 }
 
+static void prefetch_instance(void *w, uint32_t idx)
+{
+	__builtin_prefetch(&((struct tageval_wsi *)w)->in[idx]);
+}
+
+static int each_gold_line(void *w, struct tv_line *l, struct tageval_error *err)
+{
+	return gold_line(w, l, err);
+}
+
+static int each_system_line(void *w, struct tv_line *l, struct tageval_error *err)
+{
+	return system_line(w, l, err);
+}
+
 static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		      struct tageval_error *err)
 {
-	struct tv_batch b = { .no_ids = 1 }; /* instances are named by their id alone */
-	int rc;
-	size_t lines = 0;
-	do {
-		rc = tv_reader_batch(r, &b, err);
-		/* instance look-ups in stages, so that their cache misses overlap:
-		 * the slots, then (clusters) the string pointers, the strings and the instances */
-		for (size_t k = 0; k < b.n; k++) {
-			struct tv_line *l = &b.line[k];
-			if (l->nfield < 2)
-				continue;
-			l->hash = tv_intern_hash(&w->ids, l->field[1], strlen(l->field[1]));
-			tv_intern_prefetch(&w->ids, l->hash);
-		}
-		for (size_t k = 0; !gold && k < b.n; k++)
-			if (b.line[k].nfield >= 2)
-				tv_intern_prefetch_entry(&w->ids, b.line[k].hash);
-		for (size_t k = 0; !gold && k < b.n; k++)
-			if (b.line[k].nfield >= 2)
-				tv_intern_prefetch_string(&w->ids, b.line[k].hash);
-		for (size_t k = 0; !gold && k < b.n; k++) {
-			struct tv_line *l = &b.line[k];
-			l->inst = TV_NONE;
-			if (l->nfield >= 2 && tv_intern_find_hashed(&w->ids, l->field[1],
-								    strlen(l->field[1]), l->hash,
-								    &l->inst))
-				__builtin_prefetch(&w->in[l->inst]);
-		}
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = gold ? gold_line(w, &b.line[k], err) : system_line(w, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-			lines++;
-		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
+	/* instances are named by their id alone; the clusters' look-ups are done
+	 * in stages (slots, string pointers, strings, instances) */
+	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &w->ids,
+			     .lookup = gold ? TV_LOOKUP_SLOT : TV_LOOKUP_FIND,
+			     .found = prefetch_instance,
+			     .line = gold ? each_gold_line : each_system_line, .ctx = w };
+	size_t lines;
+	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && gold && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");
 	return rc;
