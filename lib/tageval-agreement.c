@@ -40,6 +40,10 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "tageval-agreement.h"
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-inventory.h"
+#include "tageval-util.h"
 
 /* m 2^e, m in [0.5, 1) or 0: numbers far outside a double's range */
 struct xd {

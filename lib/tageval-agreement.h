@@ -3,6 +3,7 @@
 #ifndef TAGEVAL_AGREEMENT_H
 #define TAGEVAL_AGREEMENT_H
 
+#include "tageval-intern.h"
 #include "tageval-inventory.h"
 
 /* An entry of an annotation: with a tree-shaped map (or none), a tag of the

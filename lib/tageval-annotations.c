@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "tageval-agreement.h"
+#include "tageval-intern.h"
+#include "tageval-inventory.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 int tageval_annotations_new(struct tageval_inventory *inv, struct tageval_annotations **out)
 {

@@ -14,6 +14,9 @@
 
 #include <gsl/gsl_sf_gamma.h>
 
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-util.h"
 #include "tageval-wsi.h"
 
 __extension__ typedef __int128 i128;

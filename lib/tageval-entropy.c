@@ -2,7 +2,8 @@
 /* Sense entropy (spec 002, "Entropy measures"). */
 #include <math.h>
 
-#include "tageval-private.h"
+#include "tageval-fsum.h"
+#include "tageval.h"
 
 /* The sums are exact (tv_fsum): the order of the weights does not matter. */
 double tageval_entropy(const double *w, size_t n)

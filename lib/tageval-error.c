@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-util.h"
 
 TAGEVAL_EXPORT const char *tageval_strerror(int code)
 {

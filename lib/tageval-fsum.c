@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-fsum.h"
 
 #define MASK32 UINT64_C(0xffffffff)
 #define BASE 4294967296.0

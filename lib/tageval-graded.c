@@ -12,7 +12,10 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "tageval-private.h"
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 #define NFOLDS 5
 

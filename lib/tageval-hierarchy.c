@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tageval-inventory.h"
+#include "tageval-util.h"
 
 void tv_walk_clear(struct tv_walk *w)
 {

@@ -21,7 +21,8 @@
 #endif
 #endif
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
+#include "tageval-util.h"
 
 #define ARENA_BLOCK (256u * 1024u)
 

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 struct tageval_inventory *tageval_inventory_new(void)
 {

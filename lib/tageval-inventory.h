@@ -3,9 +3,17 @@
 #ifndef TAGEVAL_INVENTORY_H
 #define TAGEVAL_INVENTORY_H
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 #define TV_AMBIGUOUS (UINT32_MAX - 1)
+
+/* The coarse tag, or TV_NONE when ambiguous. */
+uint32_t tv_coarse(const struct tageval_inventory *inv, uint32_t id);
+/* Interns a tag of a key or answer line (freezes the hierarchy). */
+int tv_inventory_intern(struct tageval_inventory *inv, const char *s, size_t len, uint32_t *id);
+const char *tv_inventory_name(const struct tageval_inventory *inv, uint32_t id);
 
 struct tv_vec {
 	uint32_t *v;

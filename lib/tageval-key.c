@@ -3,7 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
+#include "tageval-inventory.h"
+#include "tageval-key.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 static int quote_id(char *out, size_t size, const char *lexelt, const char *instance)
 {

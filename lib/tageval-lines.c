@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance)
 {

@@ -16,7 +16,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "tageval-private.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 /* The chunk read at a time; a longer line grows the buffer.  (The fuzz
  * build makes it small, so that lines cross chunk ends.) */

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-key.h"
 #include "tageval-report.h"
+#include "tageval-util.h"
 
 /* The part of speech a lexelt's name ends with: -n .n -v .v -a .a -p. */
 static char pos_of(const char *name)

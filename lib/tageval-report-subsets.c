@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-fsum.h"
+#include "tageval-key.h"
 #include "tageval-report.h"
+#include "tageval-util.h"
 
 static int by_value(const void *a, const void *b)
 {

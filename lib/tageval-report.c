@@ -8,8 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-key.h"
+#include "tageval-reader.h"
 #include "tageval-report.h"
+#include "tageval-score.h"
+#include "tageval-util.h"
 
 static void system_clear(struct tv_system *s)
 {

@@ -3,7 +3,7 @@
 #ifndef TAGEVAL_REPORT_H
 #define TAGEVAL_REPORT_H
 
-#include "tageval-private.h"
+#include "tageval-fsum.h"
 
 #define TV_MAX_GRAN 3
 

@@ -9,7 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-score.h"
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-key.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 
 enum inst_state {
 	ST_ACTIVE = 0,  /* can be scored */

@@ -12,6 +12,12 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-key.h"
+#include "tageval-reader.h"
+#include "tageval-score.h"
+#include "tageval-util.h"
 #include "tageval-wsi.h"
 
 enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };

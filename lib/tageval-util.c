@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tageval-private.h"
+#include "tageval-util.h"
 
 int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
 {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-fsum.h"
+#include "tageval-util.h"
 #include "tageval-wsi-metrics.h"
 
 static double xlogx_ratio(double a, double b)

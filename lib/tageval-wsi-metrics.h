@@ -3,7 +3,7 @@
 #ifndef TAGEVAL_WSI_METRICS_H
 #define TAGEVAL_WSI_METRICS_H
 
-#include "tageval-private.h"
+#include "tageval-util.h"
 
 struct tv_cells {
 	size_t ncell;

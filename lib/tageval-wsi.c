@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-reader.h"
+#include "tageval-util.h"
 #include "tageval-wsi-metrics.h"
 #include "tageval-wsi.h"
 

@@ -3,7 +3,8 @@
 #ifndef TAGEVAL_WSI_H
 #define TAGEVAL_WSI_H
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
+#include "tageval-util.h"
 
 /* One gold instance and what the system said of it: 40 bytes, the bulk of
  * what a large key costs (with its id in the interning table).  The

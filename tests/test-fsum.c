@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-fsum.h"
 #include "test-common.h"
 
 static double sum_of(const double *x, size_t n)

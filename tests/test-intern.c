@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tageval-private.h"
+#include "tageval-intern.h"
 #include "test-common.h"
 
 /* the key 00 01 .. 0f of the SipHash paper, as two little-endian words */

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "test-common.h"
-#include "tageval-private.h"
+#include "tageval-key.h"
+#include "tageval-reader.h"
+#include "tageval-score.h"
 
 #define TWO32 4294967296ull /* 2^32 */
 

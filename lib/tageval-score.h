@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The scorer's entry points for the other modules (tageval-score.c); not
+ * installed. */
+#ifndef TAGEVAL_SCORE_H
+#define TAGEVAL_SCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tageval-reader.h"
+#include "tageval-util.h"
+
+struct tageval_scorer;
+int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err);
+/* Reads the answers of @r once and scores every line with each of the @n
+ * scorers in turn (all on the same key), so that a pipe can feed several
+ * granularities. */
+int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,
+		    struct tageval_error *err);
+
+/* tageval_scorer_add() for the key's instance of index @inst. */
+int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+		     const char *instance, const char *const *tags, const double *weights,
+		     size_t ntags, struct tageval_error *err);
+
+/* An unweighted answer of many tags (a random baseline's) prepared for a
+ * scorer once, then scored on each item in time that does not grow with its
+ * tags, to the same figures as tv_scorer_add_at (see tageval-score.c). */
+struct tv_spread_tag {
+	uint32_t tag;
+	uint32_t pos;  /* place in the answer (after the coarse merge) */
+	uint32_t ext;  /* mixed: this tag and the answer's tags below it */
+	double w;      /* weight after the normalisation */
+};
+struct tv_spread {
+	struct tv_spread_tag *e; /* sorted by tag */
+	size_t n;
+	int general;   /* scored tag by tag: what the shortcut does not cover */
+};
+int tv_spread_prepare(struct tageval_scorer *s, const uint32_t *tags, size_t n,
+		      struct tv_spread *sp, struct tageval_error *err);
+void tv_spread_clear(struct tv_spread *sp);
+/* Scores @sp, prepared from @tags (@n), on the key's instance @inst. */
+int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+			 const char *instance, const struct tv_spread *sp, const uint32_t *tags,
+			 size_t n, struct tageval_error *err);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Errors, growable arrays, quoting and weights: the base every module of the
+ * library builds on (tageval-error.c, tageval-util.c); not installed. */
+#ifndef TAGEVAL_UTIL_H
+#define TAGEVAL_UTIL_H
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tageval.h"
+
+#if defined(__GNUC__)
+#define TV_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TV_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------ errors */
+
+/* Fills @err (if not NULL) and returns @code. @line 0 = no line. */
+int tv_error(struct tageval_error *err, int code, const char *file, uint64_t line,
+	     const char *fmt, ...) TV_PRINTF(5, 6);
+int tv_nomem(struct tageval_error *err);
+
+/*
+ * Argument checks of the public functions: @p NULL returns TAGEVAL_EINVAL
+ * with the message "function: NULL name" (@name as tageval.h calls it).
+ * TV_NULL_RET(p, v) is for functions without an error argument.
+ */
+#define TV_NEED(err, p, name)                                                        \
+	do {                                                                         \
+		if ((p) == NULL)                                                     \
+			return tv_error((err), TAGEVAL_EINVAL, "", 0, "%s: NULL %s", \
+					__func__, (name));                           \
+	} while (0)
+#define TV_NULL_RET(p, v)         \
+	do {                      \
+		if ((p) == NULL)  \
+			return v; \
+	} while (0)
+
+/* Quotes at most a readable prefix of a token for a message. */
+void tv_quote(char *out, size_t outsize, const char *s, size_t len);
+
+/* ------------------------------------------------------------ growable arrays */
+
+/* Ensures room for @need elements of @size bytes; returns 0 or TAGEVAL_ENOMEM. */
+int tv_grow(void **buf, size_t *cap, size_t need, size_t size);
+
+/* ------------------------------------------------------------ ids */
+
+/* No id: not found, not set. */
+#define TV_NONE UINT32_MAX
+
+/* ------------------------------------------------------------ fields and weights */
+
+/*
+ * The fields of a line given through the API (lexelt, instance, tags), in
+ * @small when @nsmall is enough, else in a new array (the caller frees it
+ * when it is not @small); NULL when out of memory.  The strings are only
+ * read: the casts drop const for struct tv_line.
+ */
+char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char *instance,
+		     const char *const *tags, size_t ntags);
+
+/* Parses a weight: a finite decimal number >= 0; returns 0 on success, -1 if invalid. */
+int tv_parse_weight(const char *s, double *out);
+
+/*
+ * Scales the weights @w[0..n) of one line by the power of two of the
+ * largest (exact: the ratios do not change), so that their sum cannot
+ * overflow; returns the exponent e to multiply back (ldexp(sum, e)), 0
+ * when every weight is 0.
+ */
+int tv_scale_weights(double *w, size_t n);
+
+#endif
