@@ -220,18 +220,16 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *tok = l->field[i + 2];
-		const char *slash = strchr(tok, '/');
-		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
-		double w = 1.0;
-		if (slash) {
-			if (len == 0 || tv_parse_weight(slash + 1, &w) != 0) {
-				tv_quote(q, sizeof q, tok, strlen(tok));
-				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-						"invalid weight \"%s\"", q);
-			}
-		} else {
-			weighted = 0;
+		size_t len;
+		double w;
+		int kind = tv_split_weight(tok, &len, &w);
+		if (kind < 0) {
+			tv_quote(q, sizeof q, tok, strlen(tok));
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"invalid weight \"%s\"", q);
 		}
+		if (kind == 0)
+			weighted = 0;
 		uint32_t t;
 		if (tv_inventory_intern(a->inv, tok, len, &t))
 			return tv_nomem(err);

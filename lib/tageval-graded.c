@@ -140,23 +140,6 @@ static int line_error(const struct tv_line *l, struct tageval_error *err)
 	return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "instance \"%s\" has no label", q);
 }
 
-/* A weight of 1 to 15 digits, the common case ("/4", "/96"): its value is
- * an integer below 2^53, so the double is exact, as strtod would give it. */
-static int fast_integer(const char *s, double *out)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-	for (; s[i] >= '0' && s[i] <= '9'; i++) {
-		if (i == 15)
-			return 0;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i == 0 || s[i] != '\0')
-		return 0;
-	*out = (double)v;
-	return 1;
-}
-
 /* Byte order of two strings given with their lengths (a prefix first). */
 static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -238,17 +221,15 @@ static int read_labels(struct tageval_graded *g, const struct tv_line *l, int in
 		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
-		const char *slash = strchr(tok, '/');
-		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
-		double w = 1.0;
-		if (slash != NULL && len > 0 && fast_integer(slash + 1, &w))
-			; /* digits only: read without strtod */
-		else if (slash != NULL && (len == 0 || tv_parse_weight(slash + 1, &w) != 0)) {
+		size_t len;
+		double w;
+		int kind = tv_split_weight(tok, &len, &w);
+		if (kind < 0) {
 			tv_quote(q, sizeof q, tok, strlen(tok));
 			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"invalid weight \"%s\" (a number >= 0)", q);
 		}
-		if (slash == NULL)
+		if (kind == 0)
 			all_weighted = 0;
 		else if (w > max)
 			max = w;

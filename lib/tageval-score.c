@@ -334,27 +334,27 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 	int all_weighted = 1;
 	for (size_t i = 0; i < n; i++) {
 		char *tok = r->field[i + 2];
-		char *slash = r->weights ? NULL : strchr(tok, '/');
-		double w = 1.0;
-		size_t tlen = strlen(tok);
+		double w;
+		size_t tlen;
 		if (r->weights) {
 			w = r->weights[i];
+			tlen = strlen(tok);
 			if (!(w >= 0.0) || !isfinite(w) || (s->opts.conjunctive && w > 1.0))
 				return tv_error(err, TAGEVAL_EINVAL, r->name, r->lineno,
 						"invalid weight %g for tag \"%s\"", w, tok);
-		} else if (slash != NULL) {
-			tlen = (size_t)(slash - tok);
-			if (tlen == 0 || tv_parse_weight(slash + 1, &w) != 0)
+		} else {
+			int kind = tv_split_weight(tok, &tlen, &w);
+			if (kind < 0)
 				return bad_weight(r, tok, err);
-			if (s->opts.conjunctive && w > 1.0) {
+			if (kind == 0)
+				all_weighted = 0;
+			if (kind > 0 && s->opts.conjunctive && w > 1.0) {
 				char q[80];
 				tv_quote(q, sizeof q, tok, strlen(tok));
 				return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
 						"weight \"%s\" above 1: a probability of "
 						"appearance is at most 1", q);
 			}
-		} else {
-			all_weighted = 0;
 		}
 		uint32_t tag;
 		if (tv_inventory_intern(s->inv, tok, tlen, &tag))

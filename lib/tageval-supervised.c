@@ -239,10 +239,9 @@ static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	sp->lab_n[idx] = (uint32_t)nlab;
 	for (size_t i = 0; i < nlab; i++) {
 		const char *tok = l->field[i + 2];
-		const char *slash = strchr(tok, '/');
-		size_t len = slash ? (size_t)(slash - tok) : strlen(tok);
+		size_t len;
 		double weight;
-		if (slash && (len == 0 || tv_parse_weight(slash + 1, &weight))) {
+		if (tv_split_weight(tok, &len, &weight) < 0) {
 			tv_quote(q, sizeof q, tok, strlen(tok));
 			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"invalid weight \"%s\"", q);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tageval-util.h"
 
@@ -40,6 +41,15 @@ static int is_digit(char c)
  */
 int tv_parse_weight(const char *s, double *out)
 {
+	/* the usual weight, up to 15 digits: exact as a double, as strtod reads it */
+	uint64_t v15 = 0;
+	size_t i = 0;
+	for (; i < 15 && is_digit(s[i]); i++)
+		v15 = v15 * 10 + (uint64_t)(s[i] - '0');
+	if (i > 0 && s[i] == '\0') {
+		*out = (double)v15;
+		return 0;
+	}
 	const char *p = s;
 	if (*p == '+')
 		p++;
@@ -75,6 +85,20 @@ int tv_parse_weight(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int tv_split_weight(const char *tok, size_t *len, double *w)
+{
+	const char *slash = strchr(tok, '/');
+	*w = 1.0;
+	if (slash == NULL) {
+		*len = strlen(tok);
+		return 0;
+	}
+	*len = (size_t)(slash - tok);
+	if (*len == 0 || tv_parse_weight(slash + 1, w) != 0)
+		return -1;
+	return 1;
 }
 
 char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char *instance,

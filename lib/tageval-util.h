@@ -69,6 +69,14 @@ char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char
 int tv_parse_weight(const char *s, double *out);
 
 /*
+ * Splits a token "tag[/weight]" of a line: *len is the tag's length, *w its
+ * weight (1 when it has none).  Returns 1 for a weighted token, 0 for a bare
+ * one, -1 when the tag is empty or the weight is not a number >= 0 (the
+ * caller says which line).
+ */
+int tv_split_weight(const char *tok, size_t *len, double *w);
+
+/*
  * Scales the weights @w[0..n) of one line by the power of two of the
  * largest (exact: the ratios do not change), so that their sum cannot
  * overflow; returns the exponent e to multiply back (ldexp(sum, e)), 0

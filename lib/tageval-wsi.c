@@ -222,15 +222,7 @@ static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t l
 static int split_label(const struct tv_line *l, const char *tok, size_t *len, double *weight,
 		       struct tageval_error *err)
 {
-	const char *slash = strchr(tok, '/');
-	*weight = 1.0;
-	if (slash == NULL) {
-		*len = strlen(tok);
-		return TAGEVAL_OK;
-	}
-
-	*len = (size_t)(slash - tok);
-	if (*len == 0 || tv_parse_weight(slash + 1, weight) != 0) {
+	if (tv_split_weight(tok, len, weight) < 0) {
 		char q[80];
 		tv_quote(q, sizeof q, tok, strlen(tok));
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "invalid weight \"%s\"", q);
