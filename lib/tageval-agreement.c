@@ -815,15 +815,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* items grouped by lexelt (counting sort, order of first appearance kept) */
-	for (size_t t = 0; t < nitems; t++)
-		start[a->item_lexelt[t] + 1]++;
-	for (size_t l = 0; l < nlex; l++)
-		start[l + 1] += start[l];
-	for (size_t t = 0; t < nitems; t++)
-		order[start[a->item_lexelt[t]]++] = (uint32_t)t;
-	for (size_t l = nlex; l > 0; l--)
-		start[l] = start[l - 1];
-	start[0] = 0;
+	tv_group_by(a->item_lexelt, sizeof *a->item_lexelt, nitems, nlex, start, order);
 	size_t nused = 0;
 	for (size_t l = 0; l < nlex; l++) {
 		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));

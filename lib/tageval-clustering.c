@@ -1310,15 +1310,7 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 		goto out;
 	}
 	/* the extra instances of each word, in file order */
-	for (size_t i = 0; i < w->nextra; i++)
-		xstart[w->extra[i].word + 1]++;
-	for (size_t i = 0; i < nw; i++)
-		xstart[i + 1] += xstart[i];
-	for (size_t i = 0; i < w->nextra; i++)
-		xorder[xstart[w->extra[i].word]++] = (uint32_t)i;
-	for (size_t i = nw; i > 0; i--)
-		xstart[i] = xstart[i - 1];
-	xstart[0] = 0;
+	tv_group_by(w->extra ? &w->extra[0].word : NULL, sizeof *w->extra, w->nextra, nw, xstart, xorder);
 	struct tageval_clustering_figures *tot = &r->total;
 	double N = 0.0;
 	/* the weighted sums, exact: the order of the words does not matter */

@@ -90,18 +90,11 @@ struct groups {
 
 static int group(const uint32_t *lexof, size_t ninst, size_t nlex, struct groups *g)
 {
-	g->off = calloc(nlex + 2, sizeof *g->off);
+	g->off = malloc((nlex + 1) * sizeof *g->off);
 	g->idx = malloc((ninst ? ninst : 1) * sizeof *g->idx);
 	if (!g->off || !g->idx)
 		return TAGEVAL_ENOMEM;
-	for (size_t i = 0; i < ninst; i++)
-		if (lexof[i] != TV_NONE)
-			g->off[lexof[i] + 2]++;
-	for (size_t l = 0; l < nlex; l++)
-		g->off[l + 2] += g->off[l + 1];
-	for (size_t i = 0; i < ninst; i++)
-		if (lexof[i] != TV_NONE)
-			g->idx[g->off[lexof[i] + 1]++] = (uint32_t)i;
+	tv_group_by(lexof, sizeof *lexof, ninst, nlex, g->off, g->idx);
 	return TAGEVAL_OK;
 }
 

@@ -101,6 +101,32 @@ int tv_split_weight(const char *tok, size_t *len, double *w)
 	return 1;
 }
 
+size_t tv_group_by(const void *keys, size_t stride, size_t n, size_t nkeys, uint32_t *start,
+		   uint32_t *order)
+{
+	const char *k = keys;
+	memset(start, 0, (nkeys + 1) * sizeof *start);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key;
+		memcpy(&key, k + i * stride, sizeof key);
+		if (key < nkeys)
+			start[key + 1]++;
+	}
+	for (size_t g = 0; g < nkeys; g++)
+		start[g + 1] += start[g];
+	/* start[g] runs up to the end of group g, then is moved back */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key;
+		memcpy(&key, k + i * stride, sizeof key);
+		if (key < nkeys)
+			order[start[key]++] = (uint32_t)i;
+	}
+	for (size_t g = nkeys; g > 0; g--)
+		start[g] = start[g - 1];
+	start[0] = 0;
+	return start[nkeys];
+}
+
 char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char *instance,
 		     const char *const *tags, size_t ntags)
 {

@@ -69,6 +69,18 @@ char **tv_api_fields(char **small, size_t nsmall, const char *lexelt, const char
 int tv_parse_weight(const char *s, double *out);
 
 /*
+ * Groups the items 0 .. n-1 by their key (a stable counting sort, linear in
+ * n + nkeys): the key of item i is the uint32_t at byte i * @stride of
+ * @keys (a field of an array of records, or an array of keys with stride
+ * 4); items whose key is nkeys or more (TV_NONE) are left out.  On return
+ * the items of key g are order[start[g] .. start[g + 1]), in increasing
+ * order; @start has nkeys + 1 entries and @order n, both the caller's.
+ * Returns the number of items grouped.
+ */
+size_t tv_group_by(const void *keys, size_t stride, size_t n, size_t nkeys, uint32_t *start,
+		   uint32_t *order);
+
+/*
  * Splits a token "tag[/weight]" of a line: *len is the tag's length, *w its
  * weight (1 when it has none).  Returns 1 for a weighted token, 0 for a bare
  * one, -1 when the tag is empty or the weight is not a number >= 0 (the

@@ -632,15 +632,7 @@ int tv_wsi_group(const struct tageval_wsi *w, uint32_t **startp, uint32_t **orde
 		free(order);
 		return TAGEVAL_ENOMEM;
 	}
-	for (size_t i = 0; i < w->n; i++)
-		start[w->in[i].word + 1]++;
-	for (size_t i = 0; i < nw; i++)
-		start[i + 1] += start[i];
-	for (size_t i = 0; i < w->n; i++)
-		order[start[w->in[i].word]++] = (uint32_t)i;
-	for (size_t i = nw; i > 0; i--)
-		start[i] = start[i - 1];
-	start[0] = 0;
+	tv_group_by(w->in ? &w->in[0].word : NULL, sizeof *w->in, w->n, nw, start, order);
 	*startp = start;
 	*orderp = order;
 	return TAGEVAL_OK;
