@@ -248,6 +248,22 @@ double tv_fsum_result(const struct tv_fsum *f);
 /* The exactly rounded sum of @x[0..n). */
 double tv_fsum_array(const double *x, size_t n);
 
+/* ------------------------------------------------------------ random numbers */
+
+/*
+ * GSL's MT19937 seeded with @seed (tageval-rng.c), allocated without
+ * gsl_rng_alloc so that no failure reaches GSL's error handler; NULL when
+ * out of memory.  Freed by tv_rng_free (NULL is fine), not gsl_rng_free.
+ * Declared where <gsl/gsl_rng.h> was included before this header.
+ * With it the library calls gsl_rng_uniform_int(r, n) only with
+ * 0 < n <= 2^32 - 1 and gsl_ran_shuffle(r, base, n, size) only with n >= 2
+ * (n = 0 reaches the handler): both would otherwise report an error.
+ */
+#ifdef __GSL_RNG_H__
+gsl_rng *tv_rng_new(unsigned long seed);
+void tv_rng_free(gsl_rng *r);
+#endif
+
 /* ------------------------------------------------------------ inventory internals */
 
 #define TV_NONE UINT32_MAX
