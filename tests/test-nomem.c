@@ -651,6 +651,139 @@ out:
 	tageval_inventory_free(inv);
 }
 
+/*
+ * Larger inputs, made in main() before any test (so that their allocations
+ * are not counted): enough lines that the interning tables rehash and the
+ * arrays grow, and one line longer than the reader's first buffer.
+ * BIG_WORDS words x BIG_PER instances.
+ */
+#define BIG_WORDS 40
+#define BIG_PER 12
+#define BIG_N (BIG_WORDS * BIG_PER)
+static char *big_key, *big_ans, *big_gold, *big_sys;
+static size_t big_key_len, big_ans_len, big_gold_len, big_sys_len;
+
+static int make_big(void)
+{
+	size_t cap = (size_t)BIG_N * 64 + 400000;
+	big_key = malloc(cap);
+	big_ans = malloc(cap);
+	big_gold = malloc(cap);
+	big_sys = malloc(cap);
+	if (!big_key || !big_ans || !big_gold || !big_sys)
+		return -1;
+	char *k = big_key, *a = big_ans, *g = big_gold, *y = big_sys;
+	for (unsigned w = 0; w < BIG_WORDS; w++)
+		for (unsigned i = 0; i < BIG_PER; i++) {
+			/* sense i % 3 of word w; the answer names it (and, every
+			 * fourth line, a second tag of weight 0) */
+			unsigned tag = w * 3 + i % 3;
+			k += sprintf(k, "w%u.n %u s%u\n", w, i, tag);
+			if (i % 4 == 0)
+				a += sprintf(a, "w%u.n %u s%u/1 zz/0\n", w, i, tag);
+			else
+				a += sprintf(a, "w%u.n %u s%u\n", w, i, tag);
+			g += sprintf(g, "w%u.n w%u.n.%u s%u\n", w, w, i, i % 3);
+			y += sprintf(y, "w%u.n w%u.n.%u c%u\n", w, w, i, i % 3);
+		}
+	/* a comment of 300,000 bytes: a line longer than the reader's chunk */
+	memcpy(a, "w0.n 0 s0 !! ", 13);
+	a += 13;
+	memset(a, 'x', 300000);
+	a += 300000;
+	*a++ = '\n';
+	big_key_len = (size_t)(k - big_key);
+	big_ans_len = (size_t)(a - big_ans);
+	big_gold_len = (size_t)(g - big_gold);
+	big_sys_len = (size_t)(y - big_sys);
+	return 0;
+}
+
+/*
+ * The large key scored against answers naming every key tag (zz/0 adds
+ * nothing): correct = attempted = total = 480; the long last line repeats
+ * w0.n 0: excluded.
+ */
+static void scen_big_scorer(struct run *r)
+{
+	struct tageval_inventory *inv = NULL;
+	struct tageval_key *k = NULL;
+	struct tageval_scorer *sc = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_key_read_buffer(inv, big_key, big_key_len, "key", &k, &r->err));
+	TRY(tageval_scorer_new(inv, k, NULL, &sc, &r->err));
+	TRY(tageval_scorer_read_buffer(sc, big_ans, big_ans_len, "answers", &r->err));
+	struct tageval_score s;
+	tageval_scorer_result(sc, &s);
+	r->fig[0] = s.correct;
+	r->fig[1] = s.attempted;
+	r->fig[2] = s.total;
+	r->fig[3] = (double)s.excluded;
+out:
+	tageval_scorer_free(sc);
+	tageval_key_free(k);
+	tageval_inventory_free(inv);
+}
+
+/*
+ * The large key as two identical annotators (the answers, weights and all,
+ * against the key): pr_a = 1 on all 480 items; 20 bootstrap replicates.
+ */
+static void scen_big_agreement(struct run *r)
+{
+	struct tageval_inventory *inv = NULL;
+	struct tageval_annotations *ann = NULL;
+	struct tageval_agreement *ag = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_annotations_new(inv, &ann));
+	TRY(tageval_annotations_read_buffer(ann, big_key, big_key_len, "a1", &r->err));
+	TRY(tageval_annotations_read_buffer(ann, big_key, big_key_len, "a2", &r->err));
+	struct tageval_agreement_options o;
+	tageval_agreement_options_init(&o);
+	o.bootstrap = 20;
+	TRY(tageval_agreement_compute(ann, &o, &ag, &r->err));
+	r->fig[0] = tageval_agreement_pooled(ag)->pr_a;
+	r->fig[1] = (double)tageval_agreement_pooled(ag)->items;
+	r->fig[2] = (double)tageval_agreement_lexelts(ag);
+out:
+	tageval_agreement_free(ag);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+}
+
+/*
+ * Large WSI data, cluster c<k> = sense s<k> in every word: V-measure 1,
+ * crisp ARI 1; supervised with 3 folds (3 splits), each mapped and scored.
+ */
+static void scen_big_wsi(struct run *r)
+{
+	struct tageval_wsi *w = NULL;
+	struct tageval_wsi_result *res = NULL;
+	struct tageval_clustering_result *cres = NULL;
+	struct tageval_supervised *s = NULL;
+	char *mapped = NULL;
+	TRY(wsi_load(&w, big_gold, big_gold_len, big_sys, big_sys_len, &r->err));
+	TRY(tageval_wsi_evaluate(w, NULL, &res, &r->err));
+	r->fig[0] = tageval_wsi_result_total(res)->v_measure;
+	TRY(tageval_clustering_evaluate(w, NULL, &cres, &r->err));
+	r->fig[1] = tageval_clustering_result_total(cres)->ari;
+	TRY(tageval_supervised_new(w, NULL, &s, &r->err));
+	TRY(tageval_supervised_add_folds(s, 3, 7, &r->err));
+	r->fig[2] = (double)tageval_supervised_splits(s);
+	for (size_t i = 0; i < tageval_supervised_splits(s); i++) {
+		struct tageval_supervised_result sr;
+		TRY(tageval_supervised_evaluate(s, i, &sr, &mapped, &r->err));
+		free(mapped);
+		mapped = NULL;
+	}
+out:
+	free(mapped);
+	tageval_supervised_free(s);
+	tageval_clustering_result_free(cres);
+	tageval_wsi_result_free(res);
+	tageval_wsi_free(w);
+}
+
 /* ------------------------------------------------------------ the driver */
 
 struct scenario {
@@ -673,6 +806,9 @@ static const struct scenario scenarios[] = {
 	{ "supervised", scen_supervised, 3, { 5.0, 1.0, 2.0 } },
 	{ "graded", scen_graded, 3, { 1.0, 6.0, 1.0 } },
 	{ "report", scen_report, 3, { 3.0, 4.0, 4.0 } },
+	{ "large key and scorer", scen_big_scorer, 4, { BIG_N, BIG_N, BIG_N, 1.0 } },
+	{ "large agreement", scen_big_agreement, 3, { 1.0, BIG_N, BIG_WORDS } },
+	{ "large wsi, clustering, supervised", scen_big_wsi, 3, { 1.0, 1.0, 3.0 } },
 };
 
 #define NSCEN (sizeof scenarios / sizeof *scenarios)
@@ -772,6 +908,10 @@ int main(void)
 		return 77;
 	}
 	dl_iterate_phdr(find_libc, NULL);
+	if (make_big() != 0) {
+		perror("nomem: inputs");
+		return 99;
+	}
 	strcpy(gz_path, "/tmp/tageval-nomem-XXXXXX");
 	int fd = mkstemp(gz_path);
 	if (fd < 0 || write(fd, key_gz, sizeof key_gz) != (ssize_t)sizeof key_gz ||
