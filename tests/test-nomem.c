@@ -367,6 +367,50 @@ out:
 	tageval_inventory_free(inv);
 }
 
+static void count_event(const struct tageval_answer_event *ev, void *data)
+{
+	(void)ev;
+	++*(size_t *)data;
+}
+
+/*
+ * Mixed granularity, conjunctive and minimal policies, with an event per
+ * answer line: key w.n 1 a1x, 2 a2, 3 "a1x a2" (left out: minimal); the
+ * answers name the key tags of 1 and 2: credit 1 for each of the 2 key
+ * tags, total 2; 3 events (instance 3's answer is reported too).
+ */
+static void scen_mixed_conjunctive(struct run *r)
+{
+	static const char map[] = "a1\na1x 2 a1\na1y 2 a1\na2\n";
+	static const char key[] = "w.n 1 a1x\nw.n 2 a2\nw.n 3 a1x a2\n";
+	static const char ans[] = "w.n 1 a1x\nw.n 2 a2\nw.n 3 a1\n";
+	struct tageval_inventory *inv = NULL;
+	struct tageval_key *k = NULL;
+	struct tageval_scorer *sc = NULL;
+	size_t events = 0;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_inventory_read_map_buffer(inv, map, LEN(map), "map", &r->err));
+	TRY(tageval_key_read_buffer(inv, key, LEN(key), "key", &k, &r->err));
+	struct tageval_score_options o;
+	tageval_score_options_init(&o);
+	o.granularity = TAGEVAL_MIXED;
+	o.conjunctive = 1;
+	o.minimal = 1;
+	o.on_answer = count_event;
+	o.userdata = &events;
+	TRY(tageval_scorer_new(inv, k, &o, &sc, &r->err));
+	TRY(tageval_scorer_read_buffer(sc, ans, LEN(ans), "answers", &r->err));
+	struct tageval_score s;
+	tageval_scorer_result(sc, &s);
+	r->fig[0] = s.correct;
+	r->fig[1] = s.total;
+	r->fig[2] = (double)events;
+out:
+	tageval_scorer_free(sc);
+	tageval_key_free(k);
+	tageval_inventory_free(inv);
+}
+
 /*
  * The hierarchy: map as above, downward probabilities estimated (alpha 1)
  * from a1x twice, a1y once: n(a1x) 2, n(a1y) 1, c(a1) 0, k = b = 2, so
@@ -797,6 +841,7 @@ static const struct scenario scenarios[] = {
 	{ "key and scorer", scen_key_scorer, 4, { 2.5, 3.0, 1.0, 2.0 } },
 	{ "gzip key file", scen_key_gzip_file, 1, { 3.0 } },
 	{ "map, filter, coarse", scen_map_filter_coarse, 3, { 1.0, 2.0, 1.0 } },
+	{ "mixed, conjunctive, minimal", scen_mixed_conjunctive, 3, { 2.0, 2.0, 3.0 } },
 	{ "hierarchy", scen_hierarchy, 4, { 0.6, 2.0, 1.0, 5.0 } },
 	{ "agreement", scen_agreement, 3, { 0.75, 7.0 / 15.0, 1.0 } },
 	{ "wsi", scen_wsi, 3, { 1.0, 1.0, 6.0 } },
