@@ -34,6 +34,7 @@
 #endif
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,11 +303,15 @@ out:
 	tageval_inventory_free(inv);
 }
 
+/* A temporary directory for the readers that take a path (made in main()). */
+static char tmpdir[64];
+static char gz_path[128], map_path[128], key_path[128], ans_path[128], gold_path[128],
+	sys_path[128], map2_path[128], test2_path[128];
+
 /*
  * The same key read from a gzip-compressed file (path reader, zlib): its
  * 3 instances.
  */
-static char gz_path[64];
 static const unsigned char key_gz[] = {
 	/* gzip of "w.n 1 a\nw.n 2 b\nw.n 3 a b\n" (python3 gzip.compress, mtime 0) */
 	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x2b, 0xd7, 0xcb, 0x53,
@@ -322,6 +327,81 @@ static void scen_key_gzip_file(struct run *r)
 	TRY(tageval_key_read(inv, gz_path, &k, &r->err));
 	r->fig[0] = (double)tageval_key_size(k);
 out:
+	tageval_key_free(k);
+	tageval_inventory_free(inv);
+}
+
+/* The files of scen_files (the map of scen_map_filter_coarse). */
+static const char f_map[] = "a1\na1x 2 a1\na1y 2 a1\na2\n";
+static const char f_key[] = "w.n 1 a1x\nw.n 2 a2\nw.n 3 a1x\n";
+static const char f_ans[] = "w.n 1 a1x\nw.n 2 a1y\n";
+static const char f_gold[] = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s1\nw.n w.n.4 s2\n";
+static const char f_sys[] = "w.n w.n.1 c1\nw.n w.n.2 c2\nw.n w.n.3 c1\nw.n w.n.4 c2\n";
+static const char f_mapping[] = "w.n w.n.1 s1\nw.n w.n.2 s2\n";
+static const char f_test[] = "w.n w.n.3 s1\nw.n w.n.4 s2\n";
+
+/*
+ * Every reader that takes a path, on files: map, key, filter, answers
+ * (1 right of 2: correct 1), estimates, annotations (the key and the
+ * answers as two annotators), WSI gold and clusters, a supervised split
+ * from files (c1 -> s1, c2 -> s2: both test instances right, recall 1),
+ * graded gold and system, the report's subset and system.
+ */
+static void scen_files(struct run *r)
+{
+	struct tageval_inventory *inv = NULL, *inv2 = NULL;
+	struct tageval_key *k = NULL;
+	struct tageval_filter *f = NULL;
+	struct tageval_scorer *sc = NULL;
+	struct tageval_annotations *ann = NULL;
+	struct tageval_wsi *w = NULL;
+	struct tageval_supervised *sup = NULL;
+	struct tageval_graded *g = NULL;
+	struct tageval_report *rep = NULL;
+	struct tageval_key *k2 = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_inventory_read_map(inv, map_path, &r->err));
+	TRY(tageval_key_read(inv, key_path, &k, &r->err));
+	NEED(f = tageval_filter_new());
+	TRY(tageval_filter_read_instances(f, key_path, &r->err));
+	TRY(tageval_filter_read_tags(f, inv, map_path, &r->err));
+	TRY(tageval_scorer_new(inv, k, NULL, &sc, &r->err));
+	TRY(tageval_scorer_read(sc, ans_path, &r->err));
+	struct tageval_score s;
+	tageval_scorer_result(sc, &s);
+	r->fig[0] = s.correct;
+	TRY(tageval_inventory_estimate_downward(inv, key_path, 1.0, &r->err));
+	TRY(tageval_annotations_new(inv, &ann));
+	TRY(tageval_annotations_read(ann, key_path, &r->err));
+	TRY(tageval_annotations_read(ann, ans_path, &r->err));
+	NEED(w = tageval_wsi_new());
+	TRY(tageval_wsi_read_gold(w, gold_path, &r->err));
+	TRY(tageval_wsi_read_clusters(w, sys_path, &r->err));
+	TRY(tageval_supervised_new(w, NULL, &sup, &r->err));
+	TRY(tageval_supervised_add_files(sup, map2_path, test2_path, &r->err));
+	struct tageval_supervised_result sr;
+	TRY(tageval_supervised_evaluate(sup, 0, &sr, NULL, &r->err));
+	r->fig[1] = sr.recall;
+	NEED(g = tageval_graded_new());
+	TRY(tageval_graded_read_gold(g, gold_path, &r->err));
+	TRY(tageval_graded_read_system(g, sys_path, &r->err));
+	r->fig[2] = (double)tageval_graded_instances(g);
+	NEED(inv2 = tageval_inventory_new());
+	TRY(tageval_key_read(inv2, key_path, &k2, &r->err));
+	TRY(tageval_report_new(inv2, k2, NULL, &rep, &r->err));
+	TRY(tageval_report_add_subset(rep, "mine", key_path, &r->err));
+	TRY(tageval_report_add_system(rep, "S", ans_path, &r->err));
+	r->fig[3] = (double)tageval_report_systems(rep);
+out:
+	tageval_report_free(rep);
+	tageval_key_free(k2);
+	tageval_inventory_free(inv2);
+	tageval_graded_free(g);
+	tageval_supervised_free(sup);
+	tageval_wsi_free(w);
+	tageval_annotations_free(ann);
+	tageval_scorer_free(sc);
+	tageval_filter_free(f);
 	tageval_key_free(k);
 	tageval_inventory_free(inv);
 }
@@ -840,6 +920,7 @@ struct scenario {
 static const struct scenario scenarios[] = {
 	{ "key and scorer", scen_key_scorer, 4, { 2.5, 3.0, 1.0, 2.0 } },
 	{ "gzip key file", scen_key_gzip_file, 1, { 3.0 } },
+	{ "every path reader", scen_files, 4, { 1.0, 1.0, 4.0, 1.0 } },
 	{ "map, filter, coarse", scen_map_filter_coarse, 3, { 1.0, 2.0, 1.0 } },
 	{ "mixed, conjunctive, minimal", scen_mixed_conjunctive, 3, { 2.0, 2.0, 3.0 } },
 	{ "hierarchy", scen_hierarchy, 4, { 0.6, 2.0, 1.0, 5.0 } },
@@ -862,8 +943,12 @@ static const struct scenario scenarios[] = {
  * Runs scenario @sc with allocation 1, 2, ... failing (and with @all, every
  * allocation after it too) until a run reaches no failure.
  */
+static const struct scenario *current; /* for on_crash */
+static unsigned long fail_at_run;
+
 static void fail_in_turn(const struct scenario *sc, int all)
 {
+	current = sc;
 	unsigned long fallbacks = 0;
 	ck_assert_msg(libc_lo < libc_hi, "libc's text was not found");
 	for (unsigned long n = 1;; n++) {
@@ -874,6 +959,7 @@ static void fail_in_turn(const struct scenario *sc, int all)
 		counted = 0;
 		injected = 0;
 		sticky = all;
+		fail_at_run = n;
 		fail_at = n;
 		sc->run(&r);
 		fail_at = 0;
@@ -936,6 +1022,34 @@ static Suite *nomem_suite(void)
 	return s;
 }
 
+/* Writes @data to a new file @name of the temporary directory; its path into @path. */
+static int write_file(char *path, const char *name, const void *data, size_t size)
+{
+	snprintf(path, 128, "%s/%s", tmpdir, name);
+	FILE *fp = fopen(path, "wb");
+	if (fp == NULL)
+		return -1;
+	size_t n = fwrite(data, 1, size, fp);
+	return (fclose(fp) != 0 || n != size) ? -1 : 0;
+}
+
+/* A crash names the scenario and the failing allocation before Check
+ * reports the signal. */
+static void on_crash(int sig)
+{
+	if (current != NULL) {
+		char msg[700];
+		int n = snprintf(msg, sizeof msg,
+				 "nomem: %s: signal %d with allocation %lu failing%s (called at %s)\n",
+				 current->name, sig, fail_at_run, sticky ? " (and every one after)" : "",
+				 failed_where());
+		if (n > 0)
+			(void)!write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static int under_valgrind(void)
 {
 #ifdef HAVE_VALGRIND_H
@@ -953,19 +1067,33 @@ int main(void)
 		return 77;
 	}
 	dl_iterate_phdr(find_libc, NULL);
+	signal(SIGSEGV, on_crash);
+	signal(SIGABRT, on_crash);
+	signal(SIGBUS, on_crash);
+	signal(SIGFPE, on_crash);
 	if (make_big() != 0) {
 		perror("nomem: inputs");
 		return 99;
 	}
-	strcpy(gz_path, "/tmp/tageval-nomem-XXXXXX");
-	int fd = mkstemp(gz_path);
-	if (fd < 0 || write(fd, key_gz, sizeof key_gz) != (ssize_t)sizeof key_gz ||
-	    close(fd) != 0) {
-		perror("nomem: temporary file");
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof tmpdir, "%s/tageval-nomem-XXXXXX", t && *t && strlen(t) < 40 ? t : "/tmp");
+	if (mkdtemp(tmpdir) == NULL || write_file(gz_path, "key.gz", key_gz, sizeof key_gz) ||
+	    write_file(map_path, "map", f_map, LEN(f_map)) ||
+	    write_file(key_path, "key", f_key, LEN(f_key)) ||
+	    write_file(ans_path, "answers", f_ans, LEN(f_ans)) ||
+	    write_file(gold_path, "gold", f_gold, LEN(f_gold)) ||
+	    write_file(sys_path, "clusters", f_sys, LEN(f_sys)) ||
+	    write_file(map2_path, "mapping", f_mapping, LEN(f_mapping)) ||
+	    write_file(test2_path, "test", f_test, LEN(f_test))) {
+		perror("nomem: temporary files");
 		return 99;
 	}
 	int status = run_suite(nomem_suite());
-	unlink(gz_path);
+	const char *const all[] = { gz_path, map_path, key_path, ans_path, gold_path, sys_path,
+				    map2_path, test2_path };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		unlink(all[i]);
+	rmdir(tmpdir);
 	return status;
 }
 
