@@ -43,6 +43,7 @@
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-rng.h"
 #include "tageval-util.h"
 
 /* m 2^e, m in [0.5, 1) or 0: numbers far outside a double's range */
@@ -717,15 +718,14 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	size_t b = o->bootstrap;
 	uint32_t *count = calloc(nused, sizeof *count);
 	struct keyed_item *item = malloc(nused * sizeof *item);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *rng = tv_rng_new(o->seed);
 	for (int i = 0; i < 3; i++)
 		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
 	if (count == NULL || item == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] ||
 	    !ag->boot[2]) {
 		free(count);
 		free(item);
-		if (rng)
-			gsl_rng_free(rng);
+		tv_rng_free(rng);
 		return tv_nomem(err);
 	}
 	for (size_t i = 0; i < nused; i++) {
@@ -733,7 +733,6 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 		item[i].sum = used[i];
 	}
 	qsort(item, nused, sizeof *item, by_item_key);
-	gsl_rng_set(rng, o->seed);
 	for (size_t r = 0; r < b; r++) {
 		memset(count, 0, nused * sizeof *count);
 		for (size_t i = 0; i < nused; i++)
@@ -759,7 +758,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	ag->confidence = o->confidence;
 	free(count);
 	free(item);
-	gsl_rng_free(rng);
+	tv_rng_free(rng);
 	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-reader.h"
+#include "tageval-rng.h"
 #include "tageval-util.h"
 
 #define NFOLDS 5
@@ -1307,7 +1308,7 @@ static int seed_folds(const struct tageval_graded *g, uint32_t *order, const uin
 	uint32_t *items = malloc(nsel * sizeof *items);
 	uint32_t *newpos = malloc(nsel * sizeof *newpos);
 	size_t *perm = malloc(nsel * sizeof *perm);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *rng = tv_rng_new(seed);
 	int rc = -1;
 	if (key == NULL || fill == NULL || items == NULL || newpos == NULL || perm == NULL ||
 	    rng == NULL)
@@ -1326,10 +1327,10 @@ static int seed_folds(const struct tageval_graded *g, uint32_t *order, const uin
 		order[to] = item;
 		newpos[j] = to;
 	}
-	gsl_rng_set(rng, seed);
 	for (size_t k = 0; k < nsel; k++)
 		perm[k] = k;
-	gsl_ran_shuffle(rng, perm, nsel, sizeof *perm);
+	if (nsel > 1) /* n = 0 would reach GSL's error handler */
+		gsl_ran_shuffle(rng, perm, nsel, sizeof *perm);
 	for (size_t k = 0; k < nsel; k++)
 		fold[newpos[perm[k]]] = (uint8_t)(k % NFOLDS);
 	rc = 0;
@@ -1339,7 +1340,7 @@ out:
 	free(items);
 	free(newpos);
 	free(perm);
-	gsl_rng_free(rng);
+	tv_rng_free(rng);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "tageval-intern.h"
 #include "tageval-key.h"
 #include "tageval-reader.h"
+#include "tageval-rng.h"
 #include "tageval-score.h"
 #include "tageval-util.h"
 #include "tageval-wsi.h"
@@ -400,7 +401,8 @@ static size_t shuffled(const struct tageval_supervised *s, const struct canon *c
 {
 	size_t n = s->start[word + 1] - s->start[word];
 	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
-	gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+	if (n > 1) /* n = 0 would reach GSL's error handler */
+		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
 	return n;
 }
 
@@ -422,7 +424,7 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				"%zu folds, but no selected target word has more than %zu "
 				"instances: split %zu would have no test instance",
 				k, most, most + 1);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *rng = tv_rng_new(seed);
 	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
 	size_t first = s->nsplits;
@@ -432,7 +434,6 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 		rc = tv_nomem(err);
 		goto out;
 	}
-	gsl_rng_set(rng, seed);
 	for (size_t wi = 0; wi < w->words.n; wi++) {
 		size_t word = c.words[wi];
 		if (!s->selected[word])
@@ -460,8 +461,7 @@ out:
 	if (rc)
 		while (s->nsplits > first)
 			free(s->splits[--s->nsplits].role);
-	if (rng)
-		gsl_rng_free(rng);
+	tv_rng_free(rng);
 	free(tmp);
 	free(fold);
 	canon_free(&c);
@@ -478,7 +478,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the test fraction must lie between 0 and 1");
 	const struct tageval_wsi *w = s->w;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *rng = tv_rng_new(seed);
 	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
@@ -487,7 +487,6 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 		rc = tv_nomem(err);
 		goto out;
 	}
-	gsl_rng_set(rng, seed);
 	for (size_t r = 0; r < nsplit; r++) {
 		struct split *sp = new_split(s);
 		if (sp == NULL) {
@@ -508,8 +507,7 @@ out:
 	if (rc)
 		while (s->nsplits > first)
 			free(s->splits[--s->nsplits].role);
-	if (rng)
-		gsl_rng_free(rng);
+	tv_rng_free(rng);
 	free(tmp);
 	canon_free(&c);
 	return rc;

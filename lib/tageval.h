@@ -18,6 +18,14 @@
  * A function that returns an object through an out-parameter sets it to NULL
  * when it fails, after freeing anything it had built.
  *
+ * Out of memory: a failed allocation comes back as TAGEVAL_ENOMEM, never as
+ * a crash or an exit.  The library uses GSL (random numbers, sorting,
+ * quantiles, log-gamma) but never calls GSL's error handler, whatever
+ * handler the application has set with gsl_set_error_handler(): it
+ * allocates GSL's generators itself and gives GSL functions only arguments
+ * on which they cannot fail, so GSL's default handler (which calls abort())
+ * never runs on the library's account.
+ *
  * Line numbers are uint64_t: a file of more than 2^32 lines reports the
  * right line.
  *
