@@ -252,9 +252,17 @@ static int refill(struct tv_reader *r, struct tageval_error *err)
 	return TAGEVAL_OK;
 }
 
-static int is_blank(char c)
+/* The bytes the splitter stops at: blanks separate fields; a NUL, a
+ * carriage return or a '!' (the start of a "!!" comment) needs a look. */
+enum { BYTE_TEXT, BYTE_BLANK, BYTE_SPECIAL };
+static const unsigned char byte_class[256] = {
+	[' '] = BYTE_BLANK, ['\t'] = BYTE_BLANK,
+	['\0'] = BYTE_SPECIAL, ['\r'] = BYTE_SPECIAL, ['!'] = BYTE_SPECIAL,
+};
+
+static int byte_is(const char *p, int cls)
 {
-	return c == ' ' || c == '\t';
+	return byte_class[(unsigned char)*p] == cls;
 }
 
 /*
@@ -301,7 +309,33 @@ static int next_line(struct tv_reader *r, int may_refill, char **line, size_t *l
 	}
 }
 
-/* Checks and splits a line (in place) into r->field. */
+/* The error of a line that holds a NUL byte or a stray carriage return
+ * (a NUL first, wherever they are, comment or not): @p is the first such
+ * byte or the start of the comment, the bytes before it (split already,
+ * their blanks now NULs) held neither. */
+static int bad_byte(struct tv_reader *r, const char *p, const char *end,
+		    struct tageval_error *err)
+{
+	if (memchr(p, '\0', (size_t)(end - p)) != NULL)
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "NUL byte");
+	return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "stray carriage return");
+}
+
+static int add_field(struct tv_reader *r, char *p, struct tageval_error *err)
+{
+	if (r->nfield == r->fieldcap &&
+	    tv_grow((void **)&r->field, &r->fieldcap, r->nfield + 1, sizeof *r->field))
+		return tv_nomem(err);
+	r->field[r->nfield++] = p;
+	return TAGEVAL_OK;
+}
+
+/*
+ * Checks and splits a line (in place) into r->field, looking at each byte
+ * once: blanks end fields; a NUL byte or a carriage return (but the one of
+ * a CRLF line end) is an error; "!!" starts a comment, cut off (its bytes
+ * are still checked for NUL and carriage returns).
+ */
 static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error *err)
 {
 	r->lineno++;
@@ -315,31 +349,38 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 	}
 	if (len > 0 && s[len - 1] == '\r')
 		s[--len] = '\0';
-	if (memchr(s, '\0', len) != NULL)
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "NUL byte");
-	if (memchr(s, '\r', len) != NULL)
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
-				"stray carriage return");
-	char *bang = memchr(s, '!', len);
-	if (bang != NULL) {
-		char *comment = strstr(bang, "!!");
-		if (comment != NULL) {
-			*comment = '\0';
-			len = (size_t)(comment - s);
-		}
-	}
-	char *p = s, *end = s + len;
+	char *p = s, *end = s + len, *cut = NULL;
 	for (;;) {
-		while (p < end && is_blank(*p))
+		while (p < end && byte_is(p, BYTE_BLANK))
 			p++;
 		if (p >= end)
 			break;
-		if (r->nfield == r->fieldcap &&
-		    tv_grow((void **)&r->field, &r->fieldcap, r->nfield + 1, sizeof *r->field))
-			return tv_nomem(err);
-		r->field[r->nfield++] = p;
-		while (p < end && !is_blank(*p))
-			p++;
+		char *field = p;
+		for (;;) {
+			while (p < end && byte_is(p, BYTE_TEXT))
+				p++;
+			if (p >= end || byte_is(p, BYTE_BLANK))
+				break;
+			if (*p != '!')
+				return bad_byte(r, p, end, err);
+			if (p + 1 < end && p[1] == '!') {
+				cut = p;
+				break;
+			}
+			p++; /* a lone '!' is text */
+		}
+		if (cut != NULL) {
+			/* the comment is not split, but holds no NUL or carriage return either */
+			size_t rest = (size_t)(end - cut);
+			if (memchr(cut, '\0', rest) != NULL || memchr(cut, '\r', rest) != NULL)
+				return bad_byte(r, cut, end, err);
+			*cut = '\0';
+			if (cut > field && add_field(r, field, err))
+				return TAGEVAL_ENOMEM;
+			break;
+		}
+		if (add_field(r, field, err))
+			return TAGEVAL_ENOMEM;
 		*p++ = '\0';
 	}
 	return TAGEVAL_OK;
