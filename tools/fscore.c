@@ -2,8 +2,9 @@
 /* fscore - the SemEval-2007 F-score with purity and entropy, or the
  * SemEval-2010 paired F-score, of induced word senses. */
 #include "wsi-common.h"
+#include "tools-main.h"
 
-int main(int argc, char **argv)
+int tool_fscore_main(int argc, char **argv)
 {
 	static const struct wsi_tool tool = {
 		.name = "fscore",

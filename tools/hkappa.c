@@ -18,6 +18,7 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "hkappa";
 
@@ -306,7 +307,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
 
-int main(int argc, char **argv)
+int tool_hkappa_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "flat", no_argument, NULL, OPT_FLAT },

@@ -15,6 +15,7 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "scorer2";
 
@@ -148,7 +149,7 @@ static void print_json(const char *answers, const char *key,
 
 enum { OPT_CONJUNCTIVE = 256, OPT_INSTANCES, OPT_TAGS, OPT_FORMAT };
 
-int main(int argc, char **argv)
+int tool_scorer2_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "granularity", required_argument, NULL, 'g' },

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char *prog = "wsd-graded";
 
@@ -221,7 +222,7 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NO_REMAP, OPT_SEED };
 
-int main(int argc, char **argv)
+int tool_wsd_graded_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pos", required_argument, NULL, OPT_POS },

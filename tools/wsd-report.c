@@ -15,6 +15,7 @@
 #include "report-output.h"
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "wsd-report";
 
@@ -306,7 +307,7 @@ fail:
 	return EXIT_DATA;
 }
 
-int main(int argc, char **argv)
+int tool_wsd_report_main(int argc, char **argv)
 {
 	struct options o = { .baselines = 1, .format = FORMAT_TEXT };
 	o.subsets = calloc((size_t)argc, sizeof *o.subsets);

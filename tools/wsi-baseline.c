@@ -16,6 +16,7 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "wsi-baseline";
 
@@ -43,7 +44,7 @@ static void usage(FILE *fp)
 
 enum method { ONE_PER_WORD, ONE_PER_INSTANCE, RANDOM };
 
-int main(int argc, char **argv)
+int tool_wsi_baseline_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "method", required_argument, NULL, 'm' },

@@ -19,6 +19,7 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "wsi-supervised";
 
@@ -68,7 +69,7 @@ static int write_mapped(const char *dir, size_t i, const char *text)
 
 enum { OPT_SPLITS = 256, OPT_FRACTION, OPT_SPLIT, OPT_POS, OPT_WRITE, OPT_FORMAT };
 
-int main(int argc, char **argv)
+int tool_wsi_supervised_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "folds", required_argument, NULL, 'k' },
