@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fscore - the SemEval-2007 F-score with purity and entropy, or the
  * SemEval-2010 paired F-score, of induced word senses. */
-#include "wsi-common.h"
 #include "tools-main.h"
+#include "wsi-common.h"
 
 int tool_fscore_main(int argc, char **argv)
 {

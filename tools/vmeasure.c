@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmeasure - V-measure, homogeneity and completeness of induced word senses. */
-#include "wsi-common.h"
 #include "tools-main.h"
+#include "wsi-common.h"
 
 int tool_vmeasure_main(int argc, char **argv)
 {
