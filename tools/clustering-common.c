@@ -416,15 +416,9 @@ static int parse(int argc, char **argv, struct options *o)
 					"(--metrics with nmi)");
 		return EXIT_INVALID_USAGE;
 	}
-	if (tools_check_operands(prog, argc - optind, 2, 2,
-				 "missing operand: CLUSTERS and GOLD are required"))
+	if (tools_two_operands(prog, argc, argv, "missing operand: CLUSTERS and GOLD are required",
+			       &o->clusters, &o->gold))
 		return EXIT_INVALID_USAGE;
-	o->clusters = argv[optind];
-	o->gold = argv[optind + 1];
-	if (strcmp(o->clusters, "-") == 0 && strcmp(o->gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
-	}
 	return -1;
 }
 

@@ -280,15 +280,9 @@ static int parse(int argc, char **argv, struct options *o)
 	int status = tools_getopt(&cli, argc, argv);
 	if (status >= 0)
 		return status;
-	if (tools_check_operands(prog, argc - optind, 2, 2,
-				 "missing operand: SYSTEM and GOLD are required"))
+	if (tools_two_operands(prog, argc, argv, "missing operand: SYSTEM and GOLD are required",
+			       &o->system, &o->gold))
 		return EXIT_INVALID_USAGE;
-	o->system = argv[optind];
-	o->gold = argv[optind + 1];
-	if (strcmp(o->system, "-") == 0 && strcmp(o->gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
-	}
 	return -1;
 }
 
