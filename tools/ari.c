@@ -2,8 +2,9 @@
 /* ari - adjusted Rand index, Rand index and Fowlkes-Mallows index of
  * induced word senses. */
 #include "clustering-common.h"
+#include "tools-main.h"
 
-int main(int argc, char **argv)
+int tool_ari_main(int argc, char **argv)
 {
 	static const struct clustering_tool tool = {
 		.name = "ari",

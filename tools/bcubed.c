@@ -2,8 +2,9 @@
 /* bcubed - B-cubed precision, recall and F of induced word senses: fuzzy
  * (SemEval-2013 Task 13) on graded keys, item-averaged otherwise. */
 #include "clustering-common.h"
+#include "tools-main.h"
 
-int main(int argc, char **argv)
+int tool_bcubed_main(int argc, char **argv)
 {
 	static const struct clustering_tool tool = {
 		.name = "bcubed",

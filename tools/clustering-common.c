@@ -85,8 +85,16 @@ static double get(const struct tageval_clustering_figures *f, size_t offset)
 	return v;
 }
 
-static void usage(const struct clustering_tool *tool, FILE *fp)
+struct options {
+	const struct clustering_tool *tool;
+	struct tageval_clustering_options clustering;
+	int per_word, json, digits;
+	const char *clusters, *gold;
+};
+
+static void usage(FILE *fp, const void *ctx)
 {
+	const struct clustering_tool *tool = ((const struct options *)ctx)->tool;
 	tools_fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
 		"Files: 'word instance label[/weight] ...' lines, in any order; the\n"
 		"system's clusters first, the gold key second.\n"
@@ -193,146 +201,131 @@ static void print_row(const char *name, int wname, const struct tageval_clusteri
 	tools_printf("\n");
 }
 
-enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER, OPT_METRICS };
+/* What the output shows: the columns of --metrics and how the figures were made. */
+struct view {
+	struct column cols[9];
+	size_t ncol;
+	int fuzzy, with_nmi, pooled;
+	const char *normalizer; /* its name, the default resolved */
+	size_t nw;              /* words */
+};
 
-int clustering_tool_main(const struct clustering_tool *tool, int argc, char **argv)
+static void make_view(const struct options *o, const struct tageval_clustering_result *res,
+		      struct view *v)
 {
-	const struct option longopts[] = {
-		{ "pos", required_argument, NULL, OPT_POS },
-		{ "per-word", no_argument, NULL, OPT_PER_WORD },
-		{ "digits", required_argument, NULL, OPT_DIGITS },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "metrics", required_argument, NULL, OPT_METRICS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "normalizer", required_argument, NULL, OPT_NORMALIZER },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *prog = tool->name;
-	struct tageval_clustering_options o;
-	tageval_clustering_options_init(&o);
-	if (tool->kind == CLUSTERING_ARI)
-		o.mode = TAGEVAL_CLUSTERING_CRISP;
-	int per_word = 0, json = 0, digits = 3, c;
-	char *end;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_POS:
-			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
-				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.pos = optarg;
-			break;
-		case OPT_PER_WORD:
-			per_word = 1;
-			break;
-		case OPT_DIGITS: {
-			errno = 0;
-			long d = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || d < 0 || d > 17) {
-				tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			digits = (int)d;
-			break;
-		}
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				return EXIT_INVALID_USAGE;
-			break;
-		case OPT_METRICS:
-			if ((o.metrics = parse_metrics(optarg)) == 0) {
-				tools_usage_error(prog, "invalid metrics \"%s\" (a comma-separated "
-							"list of bcubed, nmi and ari, or all)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case OPT_NORMALIZER: {
-			size_t i = 1;
-			while (i < 5 && strcmp(optarg, normalizer_names[i]) != 0)
-				i++;
-			if (i == 5) {
-				tools_usage_error(prog, "invalid normalizer \"%s\" (arithmetic, "
-							"geometric, min or max)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.normalizer = (enum tageval_normalizer)i;
-			break;
-		}
-		case 'h':
-			usage(tool, stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
+	unsigned metrics = o->clustering.metrics;
+	v->ncol = 0;
+	for (size_t i = 0; i < 3; i++) {
+		for (size_t j = 0; (metrics & families[i].bit) && j < families[i].ncol; j++)
+			v->cols[v->ncol++] = families[i].cols[j];
+		if (families[i].bit == TAGEVAL_CLUSTERING_NMI &&
+		    (metrics & TAGEVAL_CLUSTERING_BCUBED) && (metrics & TAGEVAL_CLUSTERING_NMI))
+			v->cols[v->ncol++] = avg_col;
 	}
-	unsigned own = tool->kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
-		       : tool->kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
-						       : TAGEVAL_CLUSTERING_PAIRS;
-	if (o.metrics == 0)
-		o.metrics = own;
-	int with_nmi = (o.metrics & TAGEVAL_CLUSTERING_NMI) != 0;
-	if (o.normalizer != TAGEVAL_NORMALIZER_DEFAULT && !with_nmi) {
-		tools_usage_error(prog, "--normalizer applies to the nmi figures only "
-					"(--metrics with nmi)");
-		return EXIT_INVALID_USAGE;
+	v->fuzzy = tageval_clustering_result_fuzzy(res);
+	v->with_nmi = (metrics & TAGEVAL_CLUSTERING_NMI) != 0;
+	v->pooled = !v->fuzzy && (metrics & (TAGEVAL_CLUSTERING_NMI | TAGEVAL_CLUSTERING_PAIRS));
+	enum tageval_normalizer norm = o->clustering.normalizer;
+	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
+		norm = v->fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
+	v->normalizer = normalizer_names[norm];
+	v->nw = tageval_clustering_result_words(res);
+}
+
+static void print_json(const struct options *o, const struct tageval_clustering_result *res,
+		       const struct view *v, size_t ignored)
+{
+	char extra[160];
+	snprintf(extra, sizeof extra, ",\"mode\":\"%s\",\"averaging\":\"%s\"%s%s%s",
+		 v->fuzzy ? "fuzzy" : "crisp", v->fuzzy ? "word-mean" : "instance-weighted",
+		 v->with_nmi ? ",\"normalizer\":\"" : "", v->with_nmi ? v->normalizer : "",
+		 v->with_nmi ? "\"" : "");
+	tools_printf("{\"pos\":");
+	tools_json_string(stdout, o->clustering.pos ? o->clustering.pos : "all");
+	tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", v->nw, ignored);
+	/* the words whose figure is undefined, for the reason of a total's */
+	size_t undef_words[9] = { 0 };
+	for (size_t i = 0; i < v->nw; i++)
+		for (size_t j = 0; j < v->ncol; j++)
+			undef_words[j] += !isfinite(
+				get(tageval_clustering_result_figures(res, i), v->cols[j].offset));
+	json_figures(tageval_clustering_result_total(res), v->cols, v->ncol, extra, v->fuzzy,
+		     v->normalizer, undef_words, v->nw);
+	if (v->pooled) {
+		tools_printf(",\"pooled\":");
+		json_figures(tageval_clustering_result_pooled(res), v->cols, v->ncol, NULL,
+			     v->fuzzy, v->normalizer, NULL, v->nw);
 	}
-	if (argc - optind != 2) {
-		tools_usage_error(prog, argc - optind < 2 ? "missing operand: CLUSTERS and GOLD "
-							     "are required"
-							   : "too many operands");
-		return EXIT_INVALID_USAGE;
+	tools_printf(",\"per_word\":{");
+	for (size_t i = 0; i < v->nw; i++) {
+		if (i)
+			putchar(',');
+		tools_json_string(stdout, tageval_clustering_result_word(res, i));
+		putchar(':');
+		json_figures(tageval_clustering_result_figures(res, i), v->cols, v->ncol, NULL,
+			     v->fuzzy, v->normalizer, NULL, v->nw);
 	}
-	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	if (strcmp(clusters, "-") == 0 && strcmp(gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
+	tools_printf("}}\n");
+}
+
+static void print_text(const struct options *o, const struct tageval_clustering_result *res,
+		       const struct view *v)
+{
+	int wname = 6, digits = o->digits;
+	for (size_t i = 0; o->per_word && i < v->nw; i++) {
+		int len = (int)strlen(tageval_clustering_result_word(res, i));
+		if (len > wname)
+			wname = len;
 	}
-	int status = EXIT_DATA;
-	struct tageval_error err = { 0 };
-	struct tageval_wsi *wsi = tageval_wsi_new();
-	struct tageval_clustering_result *res = NULL;
-	if (wsi == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		goto out;
+	tools_printf("%-*s %9s", wname, "word", "instances");
+	for (size_t i = 0; i < v->ncol; i++) {
+		int w = (int)strlen(v->cols[i].head);
+		if (w < digits + 2)
+			w = digits + 2;
+		tools_printf("  %*s", w, v->cols[i].head);
 	}
-	if (tageval_wsi_read_gold(wsi, gold, &err) ||
-	    tageval_wsi_read_clusters(wsi, clusters, &err) ||
-	    tageval_clustering_evaluate(wsi, &o, &res, &err)) {
-		tools_print_error(prog, &err);
-		goto out;
+	tools_printf("\n");
+	for (size_t i = 0; o->per_word && i < v->nw; i++)
+		print_row(tageval_clustering_result_word(res, i), wname,
+			  tageval_clustering_result_figures(res, i), v->cols, v->ncol, digits);
+	const struct tageval_clustering_figures *t = tageval_clustering_result_total(res);
+	print_row("total", wname, t, v->cols, v->ncol, digits);
+	if (v->pooled)
+		print_row("pooled", wname, tageval_clustering_result_pooled(res), v->cols, v->ncol,
+			  digits);
+	tools_printf("\n%s (%s), total: %s%s%s\n", v->fuzzy ? "fuzzy" : "crisp",
+		     v->fuzzy ? "SemEval-2013 Task 13, graded memberships"
+			      : "one label per line, the one of largest weight",
+		     v->fuzzy ? "mean over words" : "instance-weighted mean over words",
+		     v->with_nmi ? ", normalizer " : "", v->with_nmi ? v->normalizer : "");
+	for (size_t i = 0; i < v->ncol; i++) {
+		double x = get(t, v->cols[i].offset);
+		if (isnan(x))
+			tools_printf("%s: undefined\n", v->cols[i].head);
+		else
+			tools_printf("%s: %.*f\n", v->cols[i].head, digits, x);
 	}
-	int fuzzy = tageval_clustering_result_fuzzy(res);
-	if (fuzzy && (o.metrics & TAGEVAL_CLUSTERING_PAIRS)) {
-		fprintf(stderr, "%s: the input is graded (fuzzy) and ARI, Rand and "
-				"Fowlkes-Mallows are crisp only: run ari for them\n",
-			prog);
-		goto out;
-	}
+}
+
+/* The notes about lines read otherwise than as one label of a gold
+ * instance; returns the number of ignored lines. */
+static size_t print_notes(const struct options *o, const struct tageval_wsi *wsi,
+			  const struct tageval_clustering_result *res, int fuzzy)
+{
+	const char *prog = o->tool->name;
+	const char *clusters = tools_file_name(o->clusters), *gold = tools_file_name(o->gold);
 	struct tageval_wsi_counts counts;
 	tageval_wsi_counts(wsi, &counts);
 	/* in the fuzzy metrics the extra instances take part */
 	size_t ignored = tageval_wsi_ignored(wsi) - (fuzzy ? counts.extra : 0);
 	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
-		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
-			prog, tools_file_name(clusters));
-	if (ignored)
-		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
-			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
-			ignored == 1 ? "s" : "", tools_file_name(gold));
+		tools_note_no_answers(prog, o->clusters);
+	tools_note_ignored(prog, ignored, o->clusters, o->gold);
 	if (fuzzy && counts.extra)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s instance%s of a gold word that "
 				"%s lacks; counted as in the SemEval-2013 scorers\n",
-			prog, counts.extra, counts.extra == 1 ? "" : "s", tools_file_name(clusters),
-			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s",
-			tools_file_name(gold));
+			prog, counts.extra, counts.extra == 1 ? "" : "s", clusters,
+			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s", gold);
 	size_t repeated = tageval_clustering_result_repeated(res);
 	if (repeated)
 		fprintf(stderr, "%s: note: %zu line%s give%s a label twice; read as the SemEval-2013 "
@@ -342,102 +335,137 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 		fprintf(stderr, "%s: note: ", prog);
 		if (counts.gold_multi)
 			fprintf(stderr, "%zu line%s of %s", counts.gold_multi,
-				counts.gold_multi == 1 ? "" : "s", tools_file_name(gold));
+				counts.gold_multi == 1 ? "" : "s", gold);
 		if (counts.gold_multi && counts.system_multi)
 			fprintf(stderr, " and ");
 		if (counts.system_multi)
 			fprintf(stderr, "%zu line%s of %s", counts.system_multi,
-				counts.system_multi == 1 ? "" : "s", tools_file_name(clusters));
+				counts.system_multi == 1 ? "" : "s", clusters);
 		fprintf(stderr, " ha%s several labels; read as the label of largest weight\n",
 			counts.gold_multi + counts.system_multi == 1 ? "s" : "ve");
 	}
-	struct column cols[9];
-	size_t ncol = 0;
-	for (size_t i = 0; i < 3; i++) {
-		for (size_t j = 0; (o.metrics & families[i].bit) && j < families[i].ncol; j++)
-			cols[ncol++] = families[i].cols[j];
-		if (families[i].bit == TAGEVAL_CLUSTERING_NMI &&
-		    (o.metrics & TAGEVAL_CLUSTERING_BCUBED) && (o.metrics & TAGEVAL_CLUSTERING_NMI))
-			cols[ncol++] = avg_col;
+	return ignored;
+}
+
+enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NORMALIZER, OPT_METRICS };
+
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	const char *prog = o->tool->name;
+	switch (c) {
+	case OPT_POS:
+		return tools_parse_pos(prog, arg, &o->clustering.pos);
+	case OPT_PER_WORD:
+		o->per_word = 1;
+		return 0;
+	case OPT_DIGITS:
+		return tools_parse_digits(prog, arg, &o->digits);
+	case OPT_FORMAT:
+		return tools_parse_format(prog, arg, &o->json);
+	case OPT_METRICS:
+		if ((o->clustering.metrics = parse_metrics(arg)) == 0) {
+			tools_usage_error(prog, "invalid metrics \"%s\" (a comma-separated list of "
+						"bcubed, nmi and ari, or all)",
+					  arg);
+			return -1;
+		}
+		return 0;
+	default: { /* OPT_NORMALIZER */
+		size_t i = 1;
+		while (i < 5 && strcmp(arg, normalizer_names[i]) != 0)
+			i++;
+		if (i == 5) {
+			tools_usage_error(prog, "invalid normalizer \"%s\" (arithmetic, geometric, "
+						"min or max)",
+					  arg);
+			return -1;
+		}
+		o->clustering.normalizer = (enum tageval_normalizer)i;
+		return 0;
 	}
-	int pooled = !fuzzy && (o.metrics & (TAGEVAL_CLUSTERING_NMI | TAGEVAL_CLUSTERING_PAIRS));
-	const char *mode = fuzzy ? "fuzzy" : "crisp";
-	const char *averaging = fuzzy ? "word-mean" : "instance-weighted";
-	enum tageval_normalizer norm = o.normalizer;
-	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
-		norm = fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
-	size_t nw = tageval_clustering_result_words(res);
-	if (json) {
-		char extra[160];
-		snprintf(extra, sizeof extra, ",\"mode\":\"%s\",\"averaging\":\"%s\"%s%s%s", mode,
-			 averaging, with_nmi ? ",\"normalizer\":\"" : "",
-			 with_nmi ? normalizer_names[norm] : "", with_nmi ? "\"" : "");
-		tools_printf("{\"pos\":");
-		tools_json_string(stdout, o.pos ? o.pos : "all");
-		tools_printf(",\"words\":%zu,\"ignored_lines\":%zu,\"total\":", nw, ignored);
-		/* the words whose figure is undefined, for the reason of a total's */
-		size_t undef_words[9] = { 0 };
-		for (size_t i = 0; i < nw; i++)
-			for (size_t j = 0; j < ncol; j++)
-				undef_words[j] += !isfinite(
-					get(tageval_clustering_result_figures(res, i), cols[j].offset));
-		json_figures(tageval_clustering_result_total(res), cols, ncol, extra, fuzzy,
-			     normalizer_names[norm], undef_words, nw);
-		if (pooled) {
-			tools_printf(",\"pooled\":");
-			json_figures(tageval_clustering_result_pooled(res), cols, ncol, NULL, fuzzy,
-				     normalizer_names[norm], NULL, nw);
-		}
-		tools_printf(",\"per_word\":{");
-		for (size_t i = 0; i < nw; i++) {
-			if (i)
-				putchar(',');
-			tools_json_string(stdout, tageval_clustering_result_word(res, i));
-			putchar(':');
-			json_figures(tageval_clustering_result_figures(res, i), cols, ncol, NULL,
-				     fuzzy, normalizer_names[norm], NULL, nw);
-		}
-		tools_printf("}}\n");
-	} else {
-		int wname = 6;
-		for (size_t i = 0; per_word && i < nw; i++) {
-			int len = (int)strlen(tageval_clustering_result_word(res, i));
-			if (len > wname)
-				wname = len;
-		}
-		tools_printf("%-*s %9s", wname, "word", "instances");
-		for (size_t i = 0; i < ncol; i++) {
-			int w = (int)strlen(cols[i].head);
-			if (w < digits + 2)
-				w = digits + 2;
-			tools_printf("  %*s", w, cols[i].head);
-		}
-		tools_printf("\n");
-		for (size_t i = 0; per_word && i < nw; i++)
-			print_row(tageval_clustering_result_word(res, i), wname,
-				  tageval_clustering_result_figures(res, i), cols, ncol, digits);
-		const struct tageval_clustering_figures *t = tageval_clustering_result_total(res);
-		print_row("total", wname, t, cols, ncol, digits);
-		if (pooled)
-			print_row("pooled", wname, tageval_clustering_result_pooled(res), cols, ncol,
-				  digits);
-		tools_printf("\n%s (%s), total: %s%s%s\n",
-		       fuzzy ? "fuzzy" : "crisp",
-		       fuzzy ? "SemEval-2013 Task 13, graded memberships"
-			     : "one label per line, the one of largest weight",
-		       fuzzy ? "mean over words" : "instance-weighted mean over words",
-		       with_nmi ? ", normalizer " : "", with_nmi ? normalizer_names[norm] : "");
-		for (size_t i = 0; i < ncol; i++) {
-			double v = get(t, cols[i].offset);
-			if (isnan(v))
-				tools_printf("%s: undefined\n", cols[i].head);
-			else
-				tools_printf("%s: %.*f\n", cols[i].head, digits, v);
-		}
 	}
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "pos", required_argument, NULL, OPT_POS },
+		{ "per-word", no_argument, NULL, OPT_PER_WORD },
+		{ "digits", required_argument, NULL, OPT_DIGITS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "normalizer", required_argument, NULL, OPT_NORMALIZER },
+		TOOLS_OPTIONS_HELP_VERSION,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = o->tool->name;
+	const struct tools_cli cli = { prog, ":hV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
+	enum clustering_kind kind = o->tool->kind;
+	if (o->clustering.metrics == 0)
+		o->clustering.metrics = kind == CLUSTERING_BCUBED ? TAGEVAL_CLUSTERING_BCUBED
+				       : kind == CLUSTERING_NMI  ? TAGEVAL_CLUSTERING_NMI
+								 : TAGEVAL_CLUSTERING_PAIRS;
+	if (o->clustering.normalizer != TAGEVAL_NORMALIZER_DEFAULT &&
+	    !(o->clustering.metrics & TAGEVAL_CLUSTERING_NMI)) {
+		tools_usage_error(prog, "--normalizer applies to the nmi figures only "
+					"(--metrics with nmi)");
+		return EXIT_INVALID_USAGE;
+	}
+	if (tools_two_operands(prog, argc, argv, "missing operand: CLUSTERS and GOLD are required",
+			       &o->clusters, &o->gold))
+		return EXIT_INVALID_USAGE;
+	return -1;
+}
+
+/* Reads the files, evaluates and prints; returns the exit status. */
+static int run(const struct options *o)
+{
+	const char *prog = o->tool->name;
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_wsi *wsi = tageval_wsi_new();
+	struct tageval_clustering_result *res = NULL;
+	if (wsi == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	if (tageval_wsi_read_gold(wsi, o->gold, &err) ||
+	    tageval_wsi_read_clusters(wsi, o->clusters, &err) ||
+	    tageval_clustering_evaluate(wsi, &o->clustering, &res, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	struct view v;
+	make_view(o, res, &v);
+	if (v.fuzzy && (o->clustering.metrics & TAGEVAL_CLUSTERING_PAIRS)) {
+		fprintf(stderr, "%s: the input is graded (fuzzy) and ARI, Rand and "
+				"Fowlkes-Mallows are crisp only: run ari for them\n",
+			prog);
+		goto out;
+	}
+	size_t ignored = print_notes(o, wsi, res, v.fuzzy);
+	if (o->json)
+		print_json(o, res, &v, ignored);
+	else
+		print_text(o, res, &v);
+	status = tools_exit_status(prog);
 out:
 	tageval_clustering_result_free(res);
 	tageval_wsi_free(wsi);
 	return status;
+}
+
+int clustering_tool_main(const struct clustering_tool *tool, int argc, char **argv)
+{
+	struct options o = { .tool = tool, .digits = 3 };
+	tageval_clustering_options_init(&o.clustering);
+	if (tool->kind == CLUSTERING_ARI)
+		o.clustering.mode = TAGEVAL_CLUSTERING_CRISP;
+	int status = parse(argc, argv, &o);
+	return status >= 0 ? status : run(&o);
 }

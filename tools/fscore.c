@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fscore - the SemEval-2007 F-score with purity and entropy, or the
  * SemEval-2010 paired F-score, of induced word senses. */
+#include "tools-main.h"
 #include "wsi-common.h"
 
-int main(int argc, char **argv)
+int tool_fscore_main(int argc, char **argv)
 {
 	static const struct wsi_tool tool = {
 		.name = "fscore",

@@ -18,10 +18,11 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "hkappa";
 
-static void usage(FILE *fp)
+static void usage(FILE *fp, const void *ctx)
 {
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] ANN1 ANN2 [ANN3 ...] SENSES\n"
@@ -118,6 +119,63 @@ static void json_figures(const struct tageval_agreement_figures *f)
 	tools_printf("}");
 }
 
+/* The JSON name of the three coefficients, in the order they are printed. */
+static const struct {
+	const char *key;
+	enum tageval_coefficient which;
+} json_coefs[] = { { "kappa", TAGEVAL_KAPPA },
+		   { "kappa_cohen", TAGEVAL_KAPPA_SEPARATE },
+		   { "alpha", TAGEVAL_ALPHA } };
+
+/* ,"macro":{...}: each coefficient's mean over the lexelts where it is defined. */
+static void json_macro(const struct tageval_agreement *ag)
+{
+	tools_printf(",\"macro\":{");
+	struct tools_undefined mu;
+	tools_undefined_init(&mu);
+	for (size_t i = 0; i < 3; i++) {
+		size_t used, out;
+		double v = tageval_agreement_macro(ag, json_coefs[i].which, &used, &out);
+		tools_printf("%s\"%s\":", i ? "," : "", json_coefs[i].key);
+		if (used == 0 || !isfinite(v)) {
+			fputs("null", stdout);
+			tools_undefined_add(&mu, json_coefs[i].key,
+					    "defined in no lexelt (see per_lexelt)");
+		} else {
+			tools_printf("%.17g", v);
+		}
+		tools_printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", json_coefs[i].key, used,
+			     json_coefs[i].key, out);
+	}
+	tools_json_undefined(stdout, &mu);
+	tools_printf("}");
+}
+
+/* ,"bootstrap":{...}: the replicates and each coefficient's interval. */
+static void json_bootstrap(const struct tageval_agreement *ag,
+			   const struct tageval_agreement_options *o)
+{
+	tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
+		     o->bootstrap, o->seed, o->confidence);
+	struct tools_undefined bu;
+	tools_undefined_init(&bu);
+	for (size_t i = 0; i < 3; i++) {
+		double lo, hi;
+		size_t reps;
+		tools_printf(",\"%s\":", json_coefs[i].key);
+		if (tageval_agreement_interval(ag, json_coefs[i].which, &lo, &hi, &reps) ==
+		    TAGEVAL_OK) {
+			tools_printf("[%.17g,%.17g]", lo, hi);
+		} else {
+			tools_printf("null");
+			tools_undefined_add(&bu, json_coefs[i].key,
+					    "defined in fewer than half the replicates");
+		}
+	}
+	tools_json_undefined(stdout, &bu);
+	tools_printf("}");
+}
+
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o)
 {
@@ -142,52 +200,9 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
 	tools_printf(",\"pooled\":");
 	json_figures(f);
-	static const struct {
-		const char *key;
-		enum tageval_coefficient which;
-	} coefs[] = { { "kappa", TAGEVAL_KAPPA },
-		      { "kappa_cohen", TAGEVAL_KAPPA_SEPARATE },
-		      { "alpha", TAGEVAL_ALPHA } };
-	tools_printf(",\"macro\":{");
-	struct tools_undefined mu;
-	tools_undefined_init(&mu);
-	for (size_t i = 0; i < 3; i++) {
-		size_t used, out;
-		double v = tageval_agreement_macro(ag, coefs[i].which, &used, &out);
-		tools_printf("%s\"%s\":", i ? "," : "", coefs[i].key);
-		if (used == 0 || !isfinite(v)) {
-			fputs("null", stdout);
-			tools_undefined_add(&mu, coefs[i].key,
-					    "defined in no lexelt (see per_lexelt)");
-		} else {
-			tools_printf("%.17g", v);
-		}
-		tools_printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", coefs[i].key, used, coefs[i].key,
-		       out);
-	}
-	tools_json_undefined(stdout, &mu);
-	tools_printf("}");
-	if (o->bootstrap > 0) {
-		tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
-		       o->bootstrap, o->seed, o->confidence);
-		struct tools_undefined bu;
-		tools_undefined_init(&bu);
-		for (size_t i = 0; i < 3; i++) {
-			double lo, hi;
-			size_t reps;
-			tools_printf(",\"%s\":", coefs[i].key);
-			if (tageval_agreement_interval(ag, coefs[i].which, &lo, &hi, &reps) ==
-			    TAGEVAL_OK) {
-				tools_printf("[%.17g,%.17g]", lo, hi);
-			} else {
-				tools_printf("null");
-				tools_undefined_add(&bu, coefs[i].key,
-						    "defined in fewer than half the replicates");
-			}
-		}
-		tools_json_undefined(stdout, &bu);
-		tools_printf("}");
-	}
+	json_macro(ag);
+	if (o->bootstrap > 0)
+		json_bootstrap(ag, o);
 	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
 		tools_printf("{");
@@ -212,6 +227,39 @@ static void text_value(const char *label, double v, int undefined, const char *e
 		tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(undefined));
 	else
 		tools_printf("%-28s %9.6f%s\n", label, v, extra ? extra : "");
+}
+
+/* The table of the figures of every lexelt (--per-lexelt). */
+static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
+			       const struct coef coefs[3])
+{
+	size_t nlex = tageval_agreement_lexelts(ag);
+	size_t w = 6;
+	for (size_t i = 0; i < nlex; i++) {
+		size_t len = strlen(tageval_agreement_lexelt_name(ag, i));
+		if (len > w)
+			w = len;
+	}
+	tools_printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
+	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
+	for (size_t i = 0; i < nlex; i++) {
+		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
+		tools_printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
+		if (g->items == 0) {
+			tools_printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
+			continue;
+		}
+		tools_printf(" %9.6f %9.6f", g->pr_a, g->pr_e);
+		for (size_t k = 0; k < 3; k++) {
+			int undefined;
+			double v = value(g, coefs[k].which, &undefined);
+			if (undefined)
+				tools_printf(" %9s", "undef");
+			else
+				tools_printf(" %9.6f", v);
+		}
+		tools_printf("\n");
+	}
 }
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
@@ -273,40 +321,81 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	if (o->bootstrap > 0)
 		tools_printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
-	if (!per_lexelt)
-		return;
-	size_t w = 6;
-	for (size_t i = 0; i < nlex; i++) {
-		size_t len = strlen(tageval_agreement_lexelt_name(ag, i));
-		if (len > w)
-			w = len;
-	}
-	tools_printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
-	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
-	for (size_t i = 0; i < nlex; i++) {
-		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
-		tools_printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
-		if (g->items == 0) {
-			tools_printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
-			continue;
-		}
-		tools_printf(" %9.6f %9.6f", g->pr_a, g->pr_e);
-		for (size_t k = 0; k < 3; k++) {
-			int undefined;
-			double v = value(g, coefs[k].which, &undefined);
-			if (undefined)
-				tools_printf(" %9s", "undef");
-			else
-				tools_printf(" %9.6f", v);
-		}
-		tools_printf("\n");
-	}
+	if (per_lexelt)
+		print_lexelt_table(ag, nann, coefs);
 }
+
+struct options {
+	struct tageval_agreement_options agreement;
+	int flat, per_lexelt, json;
+	const char *downward; /* NULL: none */
+	double smoothing;
+	char **files;         /* the annotation files */
+	size_t nann;
+	const char *senses;   /* the sense map, NULL with --flat */
+};
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
 
-int main(int argc, char **argv)
+/* --smoothing=A: a number from 0 to 1e12; 0 or -1 after the usage error. */
+static int parse_smoothing(const char *arg, double *smoothing)
+{
+	if (!tools_parse_real(arg, smoothing) && *smoothing > 1e12) {
+		tools_usage_error(prog, "invalid smoothing \"%s\" (a number from 0 to 1e12)", arg);
+		return -1;
+	}
+	if (tools_parse_real(arg, smoothing) || *smoothing < 0.0) {
+		tools_usage_error(prog, "invalid smoothing \"%s\" (a number >= 0)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	unsigned long long v;
+	switch (c) {
+	case OPT_FLAT:
+		o->flat = 1;
+		return 0;
+	case OPT_PER_LEXELT:
+		o->per_lexelt = 1;
+		return 0;
+	case OPT_BOOTSTRAP:
+		if (tools_parse_count(arg, 100000000ull, &v)) {
+			tools_usage_error(prog, "invalid number of replicates \"%s\"", arg);
+			return -1;
+		}
+		o->agreement.bootstrap = (size_t)v;
+		return 0;
+	case OPT_SEED:
+		if (tools_parse_count(arg, 0xffffffffull, &v)) {
+			tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)", arg);
+			return -1;
+		}
+		o->agreement.seed = (unsigned long)v;
+		return 0;
+	case OPT_CONFIDENCE:
+		if (tools_parse_real(arg, &o->agreement.confidence) ||
+		    !(o->agreement.confidence > 0.0) || !(o->agreement.confidence < 1.0)) {
+			tools_usage_error(prog, "invalid confidence \"%s\" (between 0 and 1)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_DOWNWARD:
+		o->downward = arg;
+		return 0;
+	case OPT_SMOOTHING:
+		return parse_smoothing(arg, &o->smoothing);
+	default: /* OPT_FORMAT */
+		return tools_parse_format(prog, arg, &o->json);
+	}
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "flat", no_argument, NULL, OPT_FLAT },
@@ -317,128 +406,61 @@ int main(int argc, char **argv)
 		{ "downward", required_argument, NULL, OPT_DOWNWARD },
 		{ "smoothing", required_argument, NULL, OPT_SMOOTHING },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tageval_agreement_options o;
-	tageval_agreement_options_init(&o);
-	int flat = 0, per_lexelt = 0, json = 0, c;
-	const char *downward = NULL;
-	double smoothing = 1.0;
-	unsigned long long v;
-
-	gsl_set_error_handler_off();
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FLAT:
-			flat = 1;
-			break;
-		case OPT_PER_LEXELT:
-			per_lexelt = 1;
-			break;
-		case OPT_BOOTSTRAP:
-			if (tools_parse_count(optarg, 100000000ull, &v)) {
-				tools_usage_error(prog, "invalid number of replicates \"%s\"", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.bootstrap = (size_t)v;
-			break;
-		case OPT_SEED:
-			if (tools_parse_count(optarg, 0xffffffffull, &v)) {
-				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.seed = (unsigned long)v;
-			break;
-		case OPT_CONFIDENCE:
-			if (tools_parse_real(optarg, &o.confidence) || !(o.confidence > 0.0) ||
-			    !(o.confidence < 1.0)) {
-				tools_usage_error(prog, "invalid confidence \"%s\" (between 0 and 1)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case OPT_DOWNWARD:
-			downward = optarg;
-			break;
-		case OPT_SMOOTHING:
-			if (!tools_parse_real(optarg, &smoothing) && smoothing > 1e12) {
-				tools_usage_error(prog, "invalid smoothing \"%s\" (a number from 0 "
-					     "to 1e12)", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			if (tools_parse_real(optarg, &smoothing) || smoothing < 0.0) {
-				tools_usage_error(prog, "invalid smoothing \"%s\" (a number >= 0)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				return EXIT_INVALID_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
-	}
+	const struct tools_cli cli = { prog, ":hV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
 	int nargs = argc - optind;
-	size_t nann = (size_t)nargs - (flat ? 0 : 1);
-	if (nargs < (flat ? 2 : 3)) {
-		tools_usage_error(prog, flat ? "two annotation files are needed"
-					     : "two annotation files and a sense map are needed");
+	if (tools_check_operands(prog, nargs, o->flat ? 2 : 3, -1,
+				 o->flat ? "two annotation files are needed"
+					 : "two annotation files and a sense map are needed"))
 		return EXIT_INVALID_USAGE;
-	}
-	if (downward && flat) {
+	if (o->downward && o->flat) {
 		tools_usage_error(prog, "--downward needs a sense map, not --flat");
 		return EXIT_INVALID_USAGE;
 	}
-	char **files = argv + optind;
-	const char *senses = flat ? NULL : argv[argc - 1];
-	const char **inputs = malloc((nann + 2) * sizeof *inputs);
-	if (inputs == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_DATA;
-	}
-	inputs[0] = senses;
-	inputs[1] = downward;
-	for (size_t i = 0; i < nann; i++)
-		inputs[i + 2] = files[i];
-	int bad_stdin = tools_check_stdin(prog, inputs, nann + 2);
-	free(inputs);
-	if (bad_stdin)
+	o->files = argv + optind;
+	o->nann = (size_t)nargs - (o->flat ? 0 : 1);
+	o->senses = o->flat ? NULL : argv[argc - 1];
+	const char *const others[] = { o->senses, o->downward };
+	size_t users = tools_stdin_count(others, 2) +
+		       tools_stdin_count((const char *const *)o->files, o->nann);
+	if (tools_stdin_check(prog, users))
 		return EXIT_INVALID_USAGE;
+	return -1;
+}
 
+/* Reads the files, computes the agreement and prints it; returns the exit
+ * status. */
+static int run(const struct options *o)
+{
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_annotations *ann = NULL;
 	struct tageval_agreement *ag = NULL;
 	if (inv == NULL || tageval_annotations_new(inv, &ann)) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (senses && tageval_inventory_read_map(inv, senses, &err))
+	if (o->senses && tageval_inventory_read_map(inv, o->senses, &err))
 		goto fail;
-	if (downward && tageval_inventory_estimate_downward(inv, downward, smoothing, &err))
+	if (o->downward &&
+	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;
-	for (size_t i = 0; i < nann; i++)
-		if (tageval_annotations_read(ann, files[i], &err))
+	for (size_t i = 0; i < o->nann; i++)
+		if (tageval_annotations_read(ann, o->files[i], &err))
 			goto fail;
-	if (tageval_agreement_compute(ann, &o, &ag, &err))
+	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
-	if (json)
-		print_json(ag, files, nann, per_lexelt, &o);
+	if (o->json)
+		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
 	else
-		print_text(ag, files, nann, per_lexelt, &o);
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
+	status = tools_exit_status(prog);
 	goto out;
 fail:
 	tools_print_error(prog, &err);
@@ -447,4 +469,13 @@ out:
 	tageval_annotations_free(ann);
 	tageval_inventory_free(inv);
 	return status;
+}
+
+int tool_hkappa_main(int argc, char **argv)
+{
+	struct options o = { .smoothing = 1.0 };
+	tageval_agreement_options_init(&o.agreement);
+	gsl_set_error_handler_off();
+	int status = parse(argc, argv, &o);
+	return status >= 0 ? status : run(&o);
 }

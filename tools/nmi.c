@@ -2,8 +2,9 @@
 /* nmi - normalized and adjusted mutual information of induced word senses:
  * fuzzy NMI (SemEval-2013 Task 13) on graded keys, NMI and AMI otherwise. */
 #include "clustering-common.h"
+#include "tools-main.h"
 
-int main(int argc, char **argv)
+int tool_nmi_main(int argc, char **argv)
 {
 	static const struct clustering_tool tool = {
 		.name = "nmi",

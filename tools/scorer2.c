@@ -15,14 +15,11 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "scorer2";
 
-struct run {
-	int verbose;
-};
-
-static void usage(FILE *fp)
+static void usage(FILE *fp, const void *ctx)
 {
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] ANSWERS KEY [SENSEMAP]\n"
@@ -48,7 +45,7 @@ static void usage(FILE *fp)
 
 static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 {
-	const struct run *run = userdata;
+	const int *verbose = userdata;
 	static const char *const why[] = {
 		[TAGEVAL_ANSWER_NOT_IN_KEY] = "Does not exist.",
 		[TAGEVAL_ANSWER_INVALID] = "Invalid answer.",
@@ -56,7 +53,7 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 	};
 	switch (ev->status) {
 	case TAGEVAL_ANSWER_SCORED:
-		if (!run->verbose)
+		if (!*verbose)
 			return;
 		tools_printf("score for \"%s_%s\": %.3f\n key   =", ev->lexelt, ev->instance, ev->score);
 		for (size_t i = 0; i < ev->n_key; i++)
@@ -72,7 +69,7 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 		/* the reference counts lines from 0 */
 		fprintf(stderr, "Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n",
 			ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
-		if (run->verbose)
+		if (*verbose)
 			tools_printf("Unable to score answer for \"%s_%s\" (line %" PRIu64 "): %s\n\n",
 			       ev->lexelt, ev->instance, ev->line - 1, why[ev->status]);
 		return;
@@ -103,6 +100,21 @@ static void print_text(const char *answers, const char *key,
 	       s->total);
 }
 
+/* Why recall is undefined: the key is never empty, so no instance left
+ * means -m or a filter left every one out. */
+static const char *no_instance(const struct tageval_score_options *opts)
+{
+	if (opts->minimal && opts->filter)
+		return "no instance evaluated (minimal scoring and the filters left out every "
+		       "instance of the key)";
+	if (opts->minimal)
+		return "no instance evaluated (every instance of the key has several tags: "
+		       "minimal scoring leaves it out)";
+	if (opts->filter)
+		return "no instance evaluated (the filters left out every instance of the key)";
+	return "no instance in the key";
+}
+
 static void print_json(const char *answers, const char *key,
 		       const struct tageval_score_options *opts, const struct tageval_score *s)
 {
@@ -119,16 +131,7 @@ static void print_json(const char *answers, const char *key,
 	tools_json_number(stdout, s->attempted);
 	tools_printf(",\"total\":");
 	tools_json_number(stdout, s->total);
-	/* the key is never empty: no instance left means -m or a filter left
-	 * every one out */
-	const char *none = opts->minimal && opts->filter
-				   ? "no instance evaluated (minimal scoring and the filters left "
-				     "out every instance of the key)"
-			   : opts->minimal ? "no instance evaluated (every instance of the key has "
-					     "several tags: minimal scoring leaves it out)"
-			   : opts->filter ? "no instance evaluated (the filters left out every "
-					    "instance of the key)"
-					  : "no instance in the key";
+	const char *none = no_instance(opts);
 	struct tools_undefined u;
 	tools_undefined_init(&u);
 	putchar(',');
@@ -146,9 +149,54 @@ static void print_json(const char *answers, const char *key,
 	tools_printf("}\n");
 }
 
+struct options {
+	struct tageval_score_options score; /* but filter, on_answer, userdata */
+	int verbose, json;
+	const char *answers, *key, *map; /* the operands; map NULL: none */
+	const char *instances, *tags;    /* the filters' files, NULL: none */
+};
+
 enum { OPT_CONJUNCTIVE = 256, OPT_INSTANCES, OPT_TAGS, OPT_FORMAT };
 
-int main(int argc, char **argv)
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 'g':
+		if (strcmp(arg, "fine") == 0)
+			o->score.granularity = TAGEVAL_FINE;
+		else if (strcmp(arg, "coarse") == 0)
+			o->score.granularity = TAGEVAL_COARSE;
+		else if (strcmp(arg, "mixed") == 0)
+			o->score.granularity = TAGEVAL_MIXED;
+		else {
+			tools_usage_error(prog, "invalid granularity \"%s\" (fine, coarse or mixed)",
+					  arg);
+			return -1;
+		}
+		return 0;
+	case 'm':
+		o->score.minimal = 1;
+		return 0;
+	case 'v':
+		o->verbose = 1;
+		return 0;
+	case OPT_CONJUNCTIVE:
+		o->score.conjunctive = 1;
+		return 0;
+	case OPT_INSTANCES:
+		o->instances = arg;
+		return 0;
+	case OPT_TAGS:
+		o->tags = arg;
+		return 0;
+	default: /* OPT_FORMAT */
+		return tools_parse_format(prog, arg, &o->json);
+	}
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "granularity", required_argument, NULL, 'g' },
@@ -158,139 +206,115 @@ int main(int argc, char **argv)
 		{ "instances", required_argument, NULL, OPT_INSTANCES },
 		{ "tags", required_argument, NULL, OPT_TAGS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tageval_score_options opts;
-	tageval_score_options_init(&opts);
-	struct run run = { 0 };
-	const char *instances_file = NULL, *tags_file = NULL;
-	int json = 0, c;
-
-	/* A large file can give an "Unable to score" line per answer: when
-	 * stderr goes to a file or a pipe, buffer it instead of one write(2)
-	 * per line (it is flushed at exit); on a terminal keep it unbuffered. */
-	static char errbuf[1 << 16];
-	if (!isatty(fileno(stderr)))
-		setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":g:mvhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			if (strcmp(optarg, "fine") == 0)
-				opts.granularity = TAGEVAL_FINE;
-			else if (strcmp(optarg, "coarse") == 0)
-				opts.granularity = TAGEVAL_COARSE;
-			else if (strcmp(optarg, "mixed") == 0)
-				opts.granularity = TAGEVAL_MIXED;
-			else {
-				tools_usage_error(prog, "invalid granularity \"%s\" "
-					     "(fine, coarse or mixed)", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case 'm':
-			opts.minimal = 1;
-			break;
-		case 'v':
-			run.verbose = 1;
-			break;
-		case OPT_CONJUNCTIVE:
-			opts.conjunctive = 1;
-			break;
-		case OPT_INSTANCES:
-			instances_file = optarg;
-			break;
-		case OPT_TAGS:
-			tags_file = optarg;
-			break;
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				return EXIT_INVALID_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
-	}
+	const struct tools_cli cli = { prog, ":g:mvhV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
 	int nargs = argc - optind;
-	if (nargs < 2) {
-		tools_usage_error(prog, "missing operand: ANSWERS and KEY are required");
+	if (tools_check_operands(prog, nargs, 2, -1,
+				 "missing operand: ANSWERS and KEY are required"))
 		return EXIT_INVALID_USAGE;
-	}
 	if (nargs > 3) {
 		tools_usage_error(prog, "too many operands: \"%s\"", argv[optind + 3]);
 		return EXIT_INVALID_USAGE;
 	}
-	if (json && run.verbose) {
+	if (o->json && o->verbose) {
 		tools_usage_error(prog, "--verbose and --format=json cannot be combined");
 		return EXIT_INVALID_USAGE;
 	}
-	const char *answers = argv[optind], *keyfile = argv[optind + 1];
-	const char *mapfile = nargs == 3 ? argv[optind + 2] : NULL;
-	const char *const files[] = { answers, keyfile, mapfile, instances_file, tags_file };
+	o->answers = argv[optind];
+	o->key = argv[optind + 1];
+	o->map = nargs == 3 ? argv[optind + 2] : NULL;
+	const char *const files[] = { o->answers, o->key, o->map, o->instances, o->tags };
 	if (tools_check_stdin(prog, files, sizeof files / sizeof files[0]))
 		return EXIT_INVALID_USAGE;
-	if (opts.granularity != TAGEVAL_FINE && mapfile == NULL) {
+	if (o->score.granularity != TAGEVAL_FINE && o->map == NULL) {
 		fprintf(stderr, "Fine-grained scoring will be used since no sense map was given\n");
-		opts.granularity = TAGEVAL_FINE;
+		o->score.granularity = TAGEVAL_FINE;
 	}
+	return -1;
+}
 
-	int status = EXIT_DATA;
+/* Reads the sense map, the key and the filters; returns -1 to go on, or the
+ * exit status. */
+static int read_key(const struct options *o, struct tageval_inventory *inv,
+		    struct tageval_key **key, struct tageval_filter **filter)
+{
+	struct tageval_error err = { 0 };
+	if (o->map && tageval_inventory_read_map(inv, o->map, &err))
+		goto fail;
+	if (tageval_key_read(inv, o->key, key, &err))
+		goto fail;
+	if (o->instances == NULL && o->tags == NULL)
+		return -1;
+	if ((*filter = tageval_filter_new()) == NULL)
+		return tools_out_of_memory(prog);
+	if (o->instances && tageval_filter_read_instances(*filter, o->instances, &err))
+		goto fail;
+	if (o->tags && tageval_filter_read_tags(*filter, inv, o->tags, &err))
+		goto fail;
+	return -1;
+fail:
+	tools_print_error(prog, &err);
+	return EXIT_DATA;
+}
+
+/* Scores the answers and prints the result; returns the exit status. */
+static int run(const struct options *o)
+{
+	int status = EXIT_DATA, verbose = o->verbose;
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_filter *filter = NULL;
 	struct tageval_key *key = NULL;
 	struct tageval_scorer *scorer = NULL;
+	struct tageval_score_options opts = o->score;
 	if (inv == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (mapfile && tageval_inventory_read_map(inv, mapfile, &err))
-		goto fail;
-	if (tageval_key_read(inv, keyfile, &key, &err))
-		goto fail;
-	if (instances_file || tags_file) {
-		filter = tageval_filter_new();
-		if (filter == NULL) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			goto out;
-		}
-		if (instances_file && tageval_filter_read_instances(filter, instances_file, &err))
-			goto fail;
-		if (tags_file && tageval_filter_read_tags(filter, inv, tags_file, &err))
-			goto fail;
-		opts.filter = filter;
-	}
+	if ((status = read_key(o, inv, &key, &filter)) >= 0)
+		goto out;
+	status = EXIT_DATA;
+	opts.filter = filter;
 	opts.on_answer = on_answer;
-	opts.userdata = &run;
-	if (tageval_scorer_new(inv, key, &opts, &scorer, &err))
-		goto fail;
-	if (tageval_scorer_read(scorer, answers, &err))
-		goto fail;
+	opts.userdata = &verbose;
+	if (tageval_scorer_new(inv, key, &opts, &scorer, &err) ||
+	    tageval_scorer_read(scorer, o->answers, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
 	struct tageval_score result;
 	tageval_scorer_result(scorer, &result);
 	if (result.scored + result.not_in_key + result.invalid + result.excluded +
 	    result.filtered == 0)
-		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
-			prog, tools_file_name(answers));
-	if (json)
-		print_json(answers, keyfile, &opts, &result);
+		tools_note_no_answers(prog, o->answers);
+	if (o->json)
+		print_json(o->answers, o->key, &opts, &result);
 	else
-		print_text(answers, keyfile, &opts, &result);
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-	goto out;
-fail:
-	tools_print_error(prog, &err);
+		print_text(o->answers, o->key, &opts, &result);
+	status = tools_exit_status(prog);
 out:
 	tageval_scorer_free(scorer);
 	tageval_key_free(key);
 	tageval_filter_free(filter);
 	tageval_inventory_free(inv);
 	return status;
+}
+
+int tool_scorer2_main(int argc, char **argv)
+{
+	/* A large file can give an "Unable to score" line per answer: when
+	 * stderr goes to a file or a pipe, buffer it instead of one write(2)
+	 * per line (it is flushed at exit); on a terminal keep it unbuffered. */
+	static char errbuf[1 << 16];
+	if (!isatty(fileno(stderr)))
+		setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
+	struct options o = { .json = 0 };
+	tageval_score_options_init(&o.score);
+	int status = parse(argc, argv, &o);
+	return status >= 0 ? status : run(&o);
 }

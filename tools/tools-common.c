@@ -196,24 +196,41 @@ void tools_json_string(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-int tools_close_stdout(const char *prog)
+int tools_close_file(FILE *fp)
 {
-	int failed = fflush(stdout) != 0 || ferror(stdout);
+	int failed = fflush(fp) != 0 || ferror(fp);
 	int saved = errno;
 	int lost = tools_output_error();
 	if (lost && !failed) {
 		failed = 1;
 		saved = lost;
 	}
-	if (fclose(stdout) != 0 && !failed) {
+	if (fclose(fp) != 0 && !failed) {
 		failed = 1;
 		saved = errno;
 	}
-	if (failed) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(saved ? saved : EIO));
+	return failed ? (saved ? saved : EIO) : 0;
+}
+
+int tools_close_stdout(const char *prog)
+{
+	int e = tools_close_file(stdout);
+	if (e) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(e));
 		return 1;
 	}
 	return 0;
+}
+
+int tools_exit_status(const char *prog)
+{
+	return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+}
+
+int tools_out_of_memory(const char *prog)
+{
+	fprintf(stderr, "%s: out of memory\n", prog);
+	return EXIT_DATA;
 }
 
 int tools_option_error(const char *prog, int c, char **argv)
@@ -234,6 +251,54 @@ int tools_option_error(const char *prog, int c, char **argv)
 	return EXIT_INVALID_USAGE;
 }
 
+int tools_getopt(const struct tools_cli *cli, int argc, char **argv)
+{
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, cli->shortopts, cli->longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli->usage(stdout, cli->ctx);
+			return tools_exit_status(cli->prog);
+		case 'V':
+			return tools_version(cli->prog);
+		case ':':
+		case '?':
+			return tools_option_error(cli->prog, c, argv);
+		default:
+			if (cli->option(cli->ctx, c, optarg))
+				return EXIT_INVALID_USAGE;
+		}
+	}
+	return -1;
+}
+
+int tools_check_operands(const char *prog, int n, int min, int max, const char *missing)
+{
+	if (n < min) {
+		tools_usage_error(prog, "%s", missing);
+		return -1;
+	}
+	if (max >= 0 && n > max) {
+		tools_usage_error(prog, "too many operands");
+		return -1;
+	}
+	return 0;
+}
+
+int tools_two_operands(const char *prog, int argc, char **argv, const char *missing,
+		       const char **first, const char **second)
+{
+	if (tools_check_operands(prog, argc - optind, 2, 2, missing))
+		return -1;
+	const char *const files[] = { argv[optind], argv[optind + 1] };
+	if (tools_check_stdin(prog, files, 2))
+		return -1;
+	*first = files[0];
+	*second = files[1];
+	return 0;
+}
+
 int tools_parse_format(const char *prog, const char *arg, int *json)
 {
 	if (strcmp(arg, "json") == 0)
@@ -244,6 +309,29 @@ int tools_parse_format(const char *prog, const char *arg, int *json)
 		tools_usage_error(prog, "invalid format \"%s\" (text or json)", arg);
 		return -1;
 	}
+	return 0;
+}
+
+int tools_parse_pos(const char *prog, const char *arg, const char **pos)
+{
+	if (arg[0] == '\0' || strpbrk(arg, " \t.") != NULL) {
+		tools_usage_error(prog, "invalid part of speech \"%s\"", arg);
+		return -1;
+	}
+	*pos = arg;
+	return 0;
+}
+
+int tools_parse_digits(const char *prog, const char *arg, int *digits)
+{
+	char *end;
+	errno = 0;
+	long d = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || d < 0 || d > 17) {
+		tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)", arg);
+		return -1;
+	}
+	*digits = (int)d;
 	return 0;
 }
 
@@ -274,7 +362,7 @@ int tools_parse_real(const char *s, double *out)
 int tools_version(const char *prog)
 {
 	tools_printf("%s (tageval) %s\n", prog, tageval_version());
-	return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+	return tools_exit_status(prog);
 }
 
 const char *tools_file_name(const char *path)
@@ -288,11 +376,21 @@ int tools_is_stdin(const char *path)
 	       strcmp(path, "/dev/fd/0") == 0 || strcmp(path, "/proc/self/fd/0") == 0;
 }
 
-int tools_check_stdin(const char *prog, const char *const *files, size_t n)
+size_t tools_stdin_count(const char *const *files, size_t n)
 {
 	size_t users = 0;
 	for (size_t i = 0; i < n; i++)
 		users += files[i] != NULL && tools_is_stdin(files[i]);
+	return users;
+}
+
+int tools_check_stdin(const char *prog, const char *const *files, size_t n)
+{
+	return tools_stdin_check(prog, tools_stdin_count(files, n));
+}
+
+int tools_stdin_check(const char *prog, size_t users)
+{
 	if (users > 1) {
 		/* the second reader would find the stream the first one used up */
 		tools_usage_error(prog, "only one file can be read from standard input ('-')");
@@ -304,4 +402,19 @@ int tools_check_stdin(const char *prog, const char *const *files, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+void tools_note_no_answers(const char *prog, const char *file)
+{
+	fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n", prog,
+		tools_file_name(file));
+}
+
+void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
+			const char *gold)
+{
+	if (ignored)
+		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
+			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
+			ignored == 1 ? "s" : "", tools_file_name(gold));
 }

@@ -71,9 +71,78 @@ void tools_json_string(FILE *fp, const char *s);
  * usage error; returns EXIT_INVALID_USAGE. */
 int tools_option_error(const char *prog, int c, char **argv);
 
+/* The long options every tool has, last before the terminating entry. */
+#define TOOLS_OPTIONS_HELP_VERSION \
+	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }
+
+struct option;
+
+/*
+ * A tool's command line: getopt_long over @shortopts (which starts with ':'
+ * and has "hV") and @longopts (with TOOLS_OPTIONS_HELP_VERSION).  @option
+ * takes each option of the tool's own (not -h, -V, nor an error), with its
+ * argument or NULL, and returns 0, or -1 after printing a usage error.
+ * @usage writes the --help text.  Both get @ctx.
+ */
+struct tools_cli {
+	const char *prog;
+	const char *shortopts;
+	const struct option *longopts;
+	int (*option)(void *ctx, int c, char *arg);
+	void (*usage)(FILE *fp, const void *ctx);
+	void *ctx;
+};
+
+/*
+ * Runs getopt_long over @argv (opterr off) up to the operands, which start
+ * at optind then.  Returns -1 to go on, or the exit status: --help or
+ * --version done (0, or 1 on a write error), or a usage error printed (2:
+ * the tool's own, an unknown option, a missing or an unwanted argument).
+ */
+int tools_getopt(const struct tools_cli *cli, int argc, char **argv);
+
+/*
+ * The operand count @n: fewer than @min prints the usage error @missing,
+ * more than @max (no limit when @max < 0) "too many operands".  Returns 0,
+ * or -1 after the message.
+ */
+int tools_check_operands(const char *prog, int n, int min, int max, const char *missing);
+
+/*
+ * The two file operands of a tool, argv[optind] and argv[optind + 1] into
+ * *@first and *@second: their count checked as tools_check_operands() does
+ * (@missing when fewer), then standard input as tools_check_stdin() does.
+ * Returns 0, or -1 after the usage error.
+ */
+int tools_two_operands(const char *prog, int argc, char **argv, const char *missing,
+		       const char **first, const char **second);
+
+/* Prints "PROG: out of memory" on stderr; returns EXIT_DATA. */
+int tools_out_of_memory(const char *prog);
+
+/* The exit status of a run whose output is all written: 0, or EXIT_DATA
+ * after tools_close_stdout() printed the write error. */
+int tools_exit_status(const char *prog);
+
+/*
+ * Flushes and closes @fp, an output file of the tool's own: 0, or the errno
+ * of the first failure (of a write, of the formatted writes since the last
+ * tools_output_error(), of the flush or of the close; EIO when none is
+ * known).  @fp is closed either way.
+ */
+int tools_close_file(FILE *fp);
+
 /* --format: "text" sets *json to 0, "json" to 1; anything else is a usage
  * error (message printed, -1 returned). */
 int tools_parse_format(const char *prog, const char *arg, int *json);
+
+/* --pos=POS: a part of speech, not empty, without blanks or dots; 0, or
+ * -1 after the usage error. */
+int tools_parse_pos(const char *prog, const char *arg, const char **pos);
+
+/* --digits=N: decimals of the text output, 0 to 17 (strtol's syntax); 0, or
+ * -1 after the usage error. */
+int tools_parse_digits(const char *prog, const char *arg, int *digits);
 
 /* A whole decimal number from 0 to @max, digits only; -1 if invalid. */
 int tools_parse_count(const char *s, unsigned long long max, unsigned long long *out);
@@ -109,11 +178,25 @@ const char *tools_file_name(const char *path);
 /* 1 when @path names standard input: "-", /dev/stdin, /dev/fd/0 or /proc/self/fd/0. */
 int tools_is_stdin(const char *path);
 
+/* How many of @files name standard input (NULL entries skipped). */
+size_t tools_stdin_count(const char *const *files, size_t n);
+
 /*
- * The usage checks of the files a tool will read (NULL entries skipped):
- * at most one of them may be standard input, and standard input must then
- * be open.  Prints the usage error and returns -1, or returns 0.
+ * The usage checks of the files a tool will read, @users of which name
+ * standard input: at most one may, and standard input must then be open.
+ * Prints the usage error and returns -1, or returns 0.
  */
+int tools_stdin_check(const char *prog, size_t users);
+
+/* The same checks over @files (NULL entries skipped). */
 int tools_check_stdin(const char *prog, const char *const *files, size_t n);
+
+/* The note "PROG: note: FILE: no answer lines (the system attempted nothing)". */
+void tools_note_no_answers(const char *prog, const char *file);
+
+/* The note that @ignored lines of @clusters name no instance of @gold (none
+ * when @ignored is 0). */
+void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
+			const char *gold);
 
 #endif

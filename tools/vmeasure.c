@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmeasure - V-measure, homogeneity and completeness of induced word senses. */
+#include "tools-main.h"
 #include "wsi-common.h"
 
-int main(int argc, char **argv)
+int tool_vmeasure_main(int argc, char **argv)
 {
 	static const struct wsi_tool tool = {
 		.name = "vmeasure",

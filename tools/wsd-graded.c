@@ -14,10 +14,11 @@
 #include <string.h>
 
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char *prog = "wsd-graded";
 
-static void usage(FILE *fp)
+static void usage(FILE *fp, const void *ctx)
 {
 	tools_fprintf(fp, "Usage: %s [OPTIONS] SYSTEM GOLD\n"
 		"Jaccard index, positionally weighted Kendall's tau and weighted NDCG of graded\n"
@@ -219,9 +220,51 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 	}
 }
 
+struct options {
+	struct tageval_graded_options graded; /* but subset, set for each */
+	int per_word, json, digits;
+	unsigned long long seed;
+	const char *system, *gold;
+};
+
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_NO_REMAP, OPT_SEED };
 
-int main(int argc, char **argv)
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	unsigned long long d;
+	switch (c) {
+	case OPT_POS:
+		return tools_parse_pos(prog, arg, &o->graded.pos);
+	case OPT_PER_WORD:
+		o->per_word = 1;
+		return 0;
+	case OPT_DIGITS:
+		if (tools_parse_count(arg, 17, &d)) {
+			tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)", arg);
+			return -1;
+		}
+		o->digits = (int)d;
+		return 0;
+	case OPT_FORMAT:
+		return tools_parse_format(prog, arg, &o->json);
+	case 'n':
+	case OPT_NO_REMAP:
+		o->graded.no_remapping = 1;
+		return 0;
+	default: /* OPT_SEED */
+		if (tools_parse_count(arg, ULONG_MAX, &o->seed)) {
+			tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
+			return -1;
+		}
+		o->graded.shuffle = 1;
+		o->graded.seed = (unsigned long)o->seed;
+		return 0;
+	}
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "pos", required_argument, NULL, OPT_POS },
@@ -230,104 +273,49 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "no-remapping", no_argument, NULL, OPT_NO_REMAP },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tageval_graded_options o;
-	tageval_graded_options_init(&o);
-	int per_word = 0, json = 0, digits = 3, c;
-	unsigned long long seed = 0, d;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":nhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_POS:
-			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
-				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.pos = optarg;
-			break;
-		case OPT_PER_WORD:
-			per_word = 1;
-			break;
-		case OPT_DIGITS:
-			if (tools_parse_count(optarg, 17, &d)) {
-				tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			digits = (int)d;
-			break;
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				return EXIT_INVALID_USAGE;
-			break;
-		case 'n':
-		case OPT_NO_REMAP:
-			o.no_remapping = 1;
-			break;
-		case OPT_SEED:
-			if (tools_parse_count(optarg, ULONG_MAX, &seed)) {
-				tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", optarg,
-						  ULONG_MAX);
-				return EXIT_INVALID_USAGE;
-			}
-			o.shuffle = 1;
-			o.seed = (unsigned long)seed;
-			break;
-		case 'h':
-			usage(stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
-	}
-	if (argc - optind != 2) {
-		tools_usage_error(prog, argc - optind < 2 ? "missing operand: SYSTEM and GOLD "
-							     "are required"
-							   : "too many operands");
+	const struct tools_cli cli = { prog, ":nhV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
+	if (tools_two_operands(prog, argc, argv, "missing operand: SYSTEM and GOLD are required",
+			       &o->system, &o->gold))
 		return EXIT_INVALID_USAGE;
-	}
-	const char *system = argv[optind], *gold = argv[optind + 1];
-	if (strcmp(system, "-") == 0 && strcmp(gold, "-") == 0) {
-		tools_usage_error(prog, "only one file can be read from standard input ('-')");
-		return EXIT_INVALID_USAGE;
-	}
-	int status = EXIT_DATA;
-	struct tageval_error err = { 0 };
-	struct tageval_graded *g = tageval_graded_new();
-	struct tageval_graded_result *res[3] = { NULL, NULL, NULL };
-	if (g == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		goto out;
-	}
-	if (tageval_graded_read_gold(g, gold, &err) ||
-	    tageval_graded_read_system(g, system, &err)) {
-		tools_print_error(prog, &err);
-		goto out;
-	}
+	return -1;
+}
+
+/* Evaluates the whole key and its single- and multi-sense subsets into
+ * @res (NULL: a subset without instances); 0, or -1 after the message. */
+static int evaluate(const struct options *o, struct tageval_graded *g,
+		    struct tageval_graded_result *res[3])
+{
 	static const enum tageval_graded_subset subsets[3] = {
 		TAGEVAL_GRADED_ALL, TAGEVAL_GRADED_SINGLE_SENSE, TAGEVAL_GRADED_MULTI_SENSE
 	};
+	struct tageval_error err = { 0 };
+	struct tageval_graded_options opts = o->graded;
 	for (int s = 0; s < 3; s++) {
-		o.subset = subsets[s];
-		int rc = tageval_graded_evaluate(g, &o, &res[s], &err);
+		opts.subset = subsets[s];
+		int rc = tageval_graded_evaluate(g, &opts, &res[s], &err);
 		/* a subset without instances is reported as null */
 		if (rc == TAGEVAL_EFORMAT && s > 0)
 			continue;
 		if (rc) {
 			tools_print_error(prog, &err);
-			goto out;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+static void print_notes(const struct options *o, const struct tageval_graded *g)
+{
 	size_t ignored = tageval_graded_ignored(g), extra = tageval_graded_extra(g);
 	size_t repeated = tageval_graded_repeated(g);
 	if (tageval_graded_system_lines(g) == 0)
-		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
-			prog, tools_file_name(system));
+		tools_note_no_answers(prog, o->system);
 	if (repeated)
 		fprintf(stderr,
 			"%s: note: %zu line%s name%s a label twice; read as the task's scorers do: "
@@ -335,22 +323,53 @@ int main(int argc, char **argv)
 			prog, repeated, repeated == 1 ? "" : "s", repeated == 1 ? "s" : "");
 	if (ignored)
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s a word that %s lacks; ignored\n",
-			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(system),
-			ignored == 1 ? "s" : "", tools_file_name(gold));
+			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(o->system),
+			ignored == 1 ? "s" : "", tools_file_name(o->gold));
 	if (extra)
 		fprintf(stderr,
 			"%s: note: %zu line%s of %s name%s an instance that %s lacks; not scored%s\n",
-			prog, extra, extra == 1 ? "" : "s", tools_file_name(system),
-			extra == 1 ? "s" : "", tools_file_name(gold),
-			o.no_remapping ? " (their labels count in the word's sense count)" : "");
-	if (json)
-		print_json(res, o.pos, per_word, !o.no_remapping, o.shuffle, seed, ignored, extra);
+			prog, extra, extra == 1 ? "" : "s", tools_file_name(o->system),
+			extra == 1 ? "s" : "", tools_file_name(o->gold),
+			o->graded.no_remapping ? " (their labels count in the word's sense count)" : "");
+}
+
+/* Reads the files, evaluates and prints; returns the exit status. */
+static int run(const struct options *o)
+{
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_graded *g = tageval_graded_new();
+	struct tageval_graded_result *res[3] = { NULL, NULL, NULL };
+	if (g == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	if (tageval_graded_read_gold(g, o->gold, &err) ||
+	    tageval_graded_read_system(g, o->system, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	if (evaluate(o, g, res))
+		goto out;
+	print_notes(o, g);
+	if (o->json)
+		print_json(res, o->graded.pos, o->per_word, !o->graded.no_remapping,
+			   o->graded.shuffle, o->seed, tageval_graded_ignored(g),
+			   tageval_graded_extra(g));
 	else
-		print_text(res, per_word, digits);
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		print_text(res, o->per_word, o->digits);
+	status = tools_exit_status(prog);
 out:
 	for (int s = 0; s < 3; s++)
 		tageval_graded_result_free(res[s]);
 	tageval_graded_free(g);
 	return status;
+}
+
+int tool_wsd_graded_main(int argc, char **argv)
+{
+	struct options o = { .digits = 3 };
+	tageval_graded_options_init(&o.graded);
+	int status = parse(argc, argv, &o);
+	return status >= 0 ? status : run(&o);
 }

@@ -15,10 +15,11 @@
 #include "report-output.h"
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "wsd-report";
 
-static void usage(FILE *fp)
+static void usage(FILE *fp, const void *ctx)
 {
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] KEY [NAME=]SYSTEM...\n"
@@ -130,20 +131,9 @@ static int write_plot(const char *path, const struct tageval_report *r, size_t s
 		return -1;
 	}
 	report_write_svg(fp, r, subset, src);
-	int failed = fflush(fp) != 0 || ferror(fp);
-	int saved = errno;
-	int lost = tools_output_error();
-	if (lost && !failed) {
-		failed = 1;
-		saved = lost;
-	}
-	if (fclose(fp) != 0 && !failed) {
-		failed = 1;
-		saved = errno;
-	}
-	if (failed) {
-		fprintf(stderr, "%s: %s: write error: %s\n", prog, path,
-			strerror(saved ? saved : EIO));
+	int e = tools_close_file(fp);
+	if (e) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, path, strerror(e));
 		remove(path);
 		return -1;
 	}
@@ -161,6 +151,45 @@ struct options {
 	const char *key;
 };
 
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	switch (c) {
+	case 's':
+		o->map = arg;
+		return 0;
+	case 't':
+		o->train = arg;
+		return 0;
+	case OPT_SUBSET:
+		if (split_named(arg, 1, &o->subsets[o->nsubsets], "subset"))
+			return -1;
+		o->nsubsets++;
+		return 0;
+	case OPT_NO_BASELINES:
+		o->baselines = 0;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "csv") == 0)
+			o->format = FORMAT_CSV;
+		else {
+			tools_usage_error(prog, "invalid format \"%s\" (text, json or csv)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	default: /* OPT_PLOT_SUBSET */
+		o->plot_subset = arg;
+		return 0;
+	}
+}
+
 /* Parses the command line; returns -1 to go on, or the exit status. */
 static int parse(int argc, char **argv, struct options *o)
 {
@@ -172,60 +201,16 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "plot-subset", required_argument, NULL, OPT_PLOT_SUBSET },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:t:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->map = optarg;
-			break;
-		case 't':
-			o->train = optarg;
-			break;
-		case OPT_SUBSET:
-			if (split_named(optarg, 1, &o->subsets[o->nsubsets], "subset"))
-				return EXIT_INVALID_USAGE;
-			o->nsubsets++;
-			break;
-		case OPT_NO_BASELINES:
-			o->baselines = 0;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o->format = FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = FORMAT_JSON;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = FORMAT_CSV;
-			else {
-				tools_usage_error(prog, "invalid format \"%s\" (text, json or csv)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case OPT_PLOT:
-			o->plot = optarg;
-			break;
-		case OPT_PLOT_SUBSET:
-			o->plot_subset = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
-	}
-	if (argc - optind < 2) {
-		tools_usage_error(prog, "missing operand: KEY and at least one SYSTEM are required");
+	const struct tools_cli cli = { prog, ":s:t:hV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
+	if (tools_check_operands(prog, argc - optind, 2, -1,
+				 "missing operand: KEY and at least one SYSTEM are required"))
 		return EXIT_INVALID_USAGE;
-	}
 	o->key = argv[optind];
 	for (int i = optind + 1; i < argc; i++) {
 		struct named *s = &o->systems[o->nsystems];
@@ -237,22 +222,13 @@ static int parse(int argc, char **argv, struct options *o)
 	    check_names(o->subsets, o->nsubsets, "subset", 0))
 		return EXIT_INVALID_USAGE;
 	/* every input, systems included: each is read once */
-	const char **inputs = malloc((o->nsystems + o->nsubsets + 3) * sizeof *inputs);
-	if (inputs == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_DATA;
-	}
-	size_t ninputs = 0;
-	inputs[ninputs++] = o->key;
-	inputs[ninputs++] = o->map;
-	inputs[ninputs++] = o->train;
+	const char *const files[] = { o->key, o->map, o->train };
+	size_t users = tools_stdin_count(files, 3);
 	for (size_t i = 0; i < o->nsystems; i++)
-		inputs[ninputs++] = o->systems[i].file;
+		users += (size_t)tools_is_stdin(o->systems[i].file);
 	for (size_t i = 0; i < o->nsubsets; i++)
-		inputs[ninputs++] = o->subsets[i].file;
-	int bad_stdin = tools_check_stdin(prog, inputs, ninputs);
-	free(inputs);
-	if (bad_stdin)
+		users += (size_t)tools_is_stdin(o->subsets[i].file);
+	if (tools_stdin_check(prog, users))
 		return EXIT_INVALID_USAGE;
 	if (o->plot && strcmp(o->plot, "-") == 0) {
 		/* standard output carries the tables */
@@ -279,8 +255,7 @@ static int build(const struct options *o, struct tageval_inventory *inv,
 	if (tageval_report_new(inv, *key, *train, report, &err)) {
 		/* the sense map is not a tree: the library gives the line, not the file */
 		if (err.file[0] == '\0' && err.line && o->map)
-			snprintf(err.file, sizeof err.file, "%s",
-				 strcmp(o->map, "-") == 0 ? "<stdin>" : o->map);
+			snprintf(err.file, sizeof err.file, "%s", tools_file_name(o->map));
 		goto fail;
 	}
 	for (size_t i = 0; i < o->nsubsets; i++)
@@ -306,50 +281,57 @@ fail:
 	return EXIT_DATA;
 }
 
-int main(int argc, char **argv)
+/* Writes the chart (--plot) and the report; returns the exit status. */
+static int print_report(const struct options *o, const struct tageval_report *report)
 {
-	struct options o = { .baselines = 1, .format = FORMAT_TEXT };
-	o.subsets = calloc((size_t)argc, sizeof *o.subsets);
-	o.systems = calloc((size_t)argc, sizeof *o.systems);
+	struct report_sources src = { o->key, o->map, o->train };
+	if (o->plot) {
+		size_t subset;
+		const char *name = o->plot_subset ? o->plot_subset : "all";
+		if (tageval_report_find_subset(report, name, &subset)) {
+			tools_usage_error(prog, "--plot-subset: there is no subset \"%s\"", name);
+			return EXIT_INVALID_USAGE;
+		}
+		if (write_plot(o->plot, report, subset, &src))
+			return EXIT_DATA;
+	}
+	if (o->format == FORMAT_JSON)
+		report_print_json(stdout, report, &src);
+	else if (o->format == FORMAT_CSV)
+		report_print_csv(stdout, report);
+	else
+		report_print_text(stdout, report, &src);
+	return tools_exit_status(prog);
+}
+
+/* Reads, scores and prints; returns the exit status. */
+static int run(const struct options *o)
+{
 	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_key *key = NULL, *train = NULL;
 	struct tageval_report *report = NULL;
 	int status;
-	if (!o.subsets || !o.systems || !inv) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		status = EXIT_DATA;
-		goto out;
-	}
-	if ((status = parse(argc, argv, &o)) >= 0)
-		goto out;
-	if ((status = build(&o, inv, &key, &train, &report)) >= 0)
-		goto out;
-	struct report_sources src = { o.key, o.map, o.train };
-	if (o.plot) {
-		size_t subset;
-		const char *name = o.plot_subset ? o.plot_subset : "all";
-		if (tageval_report_find_subset(report, name, &subset)) {
-			tools_usage_error(prog, "--plot-subset: there is no subset \"%s\"", name);
-			status = EXIT_INVALID_USAGE;
-			goto out;
-		}
-		if (write_plot(o.plot, report, subset, &src)) {
-			status = EXIT_DATA;
-			goto out;
-		}
-	}
-	if (o.format == FORMAT_JSON)
-		report_print_json(stdout, report, &src);
-	else if (o.format == FORMAT_CSV)
-		report_print_csv(stdout, report);
-	else
-		report_print_text(stdout, report, &src);
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-out:
+	if (inv == NULL)
+		status = tools_out_of_memory(prog);
+	else if ((status = build(o, inv, &key, &train, &report)) < 0)
+		status = print_report(o, report);
 	tageval_report_free(report);
 	tageval_key_free(train);
 	tageval_key_free(key);
 	tageval_inventory_free(inv);
+	return status;
+}
+
+int tool_wsd_report_main(int argc, char **argv)
+{
+	struct options o = { .baselines = 1, .format = FORMAT_TEXT };
+	o.subsets = calloc((size_t)argc, sizeof *o.subsets);
+	o.systems = calloc((size_t)argc, sizeof *o.systems);
+	int status;
+	if (!o.subsets || !o.systems)
+		status = tools_out_of_memory(prog);
+	else if ((status = parse(argc, argv, &o)) < 0)
+		status = run(&o);
 	free(o.subsets);
 	free(o.systems);
 	return status;

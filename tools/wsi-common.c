@@ -45,8 +45,16 @@ static double get(const struct tageval_wsi_figures *f, size_t offset)
 	return v;
 }
 
-static void usage(const struct wsi_tool *tool, FILE *fp)
+struct options {
+	const struct wsi_tool *tool;
+	struct tageval_wsi_options wsi;
+	int per_word, json, paired, digits;
+	const char *clusters, *gold;
+};
+
+static void usage(FILE *fp, const void *ctx)
 {
+	const struct wsi_tool *tool = ((const struct options *)ctx)->tool;
 	tools_fprintf(fp, "Usage: %s [OPTIONS] CLUSTERS GOLD\n%s\n"
 		"Files: 'word instance label[/weight] ...' lines, in any order; the\n"
 		"system's clusters first, the gold key second (as the SemEval-2010 jars).\n"
@@ -196,113 +204,98 @@ static void reduction_note(const char *prog, int rule2007, const struct tageval_
 
 enum { OPT_POS = 256, OPT_PER_WORD, OPT_DIGITS, OPT_FORMAT, OPT_PAIRED, OPT_BETA };
 
-int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
+static int option(void *ctx, int c, char *arg)
 {
+	struct options *o = ctx;
+	const char *prog = o->tool->name;
+	char *end;
+	switch (c) {
+	case OPT_POS:
+		return tools_parse_pos(prog, arg, &o->wsi.pos);
+	case OPT_PER_WORD:
+		o->per_word = 1;
+		return 0;
+	case OPT_DIGITS:
+		return tools_parse_digits(prog, arg, &o->digits);
+	case OPT_FORMAT:
+		return tools_parse_format(prog, arg, &o->json);
+	case OPT_PAIRED:
+		o->paired = 1;
+		return 0;
+	default: /* OPT_BETA */
+		errno = 0;
+		o->wsi.beta = strtod(arg, &end);
+		if (errno || *end || end == arg || !(o->wsi.beta >= 0.0) || !isfinite(o->wsi.beta)) {
+			tools_usage_error(prog, "invalid beta \"%s\" (a number >= 0)", arg);
+			return -1;
+		}
+		return 0;
+	}
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
+{
+	int fscore = o->tool->kind == WSI_FSCORE;
 	const struct option longopts[] = {
 		{ "pos", required_argument, NULL, OPT_POS },
 		{ "per-word", no_argument, NULL, OPT_PER_WORD },
 		{ "digits", required_argument, NULL, OPT_DIGITS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ tool->kind == WSI_FSCORE ? "paired" : "beta",
-		  tool->kind == WSI_FSCORE ? no_argument : required_argument, NULL,
-		  tool->kind == WSI_FSCORE ? OPT_PAIRED : OPT_BETA },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ fscore ? "paired" : "beta", fscore ? no_argument : required_argument, NULL,
+		  fscore ? OPT_PAIRED : OPT_BETA },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *prog = tool->name;
-	struct tageval_wsi_options o;
-	tageval_wsi_options_init(&o);
-	int per_word = 0, json = 0, paired = 0, digits = 3, c;
-	char *end;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_POS:
-			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
-				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			o.pos = optarg;
-			break;
-		case OPT_PER_WORD:
-			per_word = 1;
-			break;
-		case OPT_DIGITS: {
-			errno = 0;
-			long d = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || d < 0 || d > 17) {
-				tools_usage_error(prog, "invalid number of digits \"%s\" (0 to 17)",
-						  optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			digits = (int)d;
-			break;
-		}
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				return EXIT_INVALID_USAGE;
-			break;
-		case OPT_PAIRED:
-			paired = 1;
-			break;
-		case OPT_BETA:
-			errno = 0;
-			o.beta = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o.beta >= 0.0) || !isfinite(o.beta)) {
-				tools_usage_error(prog, "invalid beta \"%s\" (a number >= 0)", optarg);
-				return EXIT_INVALID_USAGE;
-			}
-			break;
-		case 'h':
-			usage(tool, stdout);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			return tools_version(prog);
-		default:
-			return tools_option_error(prog, c, argv);
-		}
-	}
-	if (argc - optind != 2) {
-		tools_usage_error(prog, argc - optind < 2 ? "missing operand: CLUSTERS and GOLD "
-							     "are required"
-							   : "too many operands");
+	const char *prog = o->tool->name;
+	const struct tools_cli cli = { prog, ":hV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
+	if (tools_two_operands(prog, argc, argv, "missing operand: CLUSTERS and GOLD are required",
+			       &o->clusters, &o->gold))
 		return EXIT_INVALID_USAGE;
-	}
-	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	const char *const files[] = { clusters, gold };
-	if (tools_check_stdin(prog, files, 2))
-		return EXIT_INVALID_USAGE;
+	return -1;
+}
+
+/* Reads the files, evaluates and prints; returns the exit status. */
+static int run(const struct options *o)
+{
+	const char *prog = o->tool->name;
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();
 	struct tageval_wsi_result *res = NULL;
 	if (wsi == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (tageval_wsi_read_gold(wsi, gold, &err) ||
-	    tageval_wsi_read_clusters(wsi, clusters, &err) ||
-	    tageval_wsi_evaluate(wsi, &o, &res, &err)) {
+	if (tageval_wsi_read_gold(wsi, o->gold, &err) ||
+	    tageval_wsi_read_clusters(wsi, o->clusters, &err) ||
+	    tageval_wsi_evaluate(wsi, &o->wsi, &res, &err)) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
 	size_t ignored = tageval_wsi_ignored(wsi);
 	if (ignored + tageval_wsi_answered(wsi) == 0)
-		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
-			prog, tools_file_name(clusters));
-	if (ignored)
-		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
-			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
-			ignored == 1 ? "s" : "", tools_file_name(gold));
-	reduction_note(prog, tool->kind == WSI_FSCORE && !paired, wsi, clusters, gold);
-	if (json)
-		print_json(res, o.pos, per_word, ignored);
+		tools_note_no_answers(prog, o->clusters);
+	tools_note_ignored(prog, ignored, o->clusters, o->gold);
+	reduction_note(prog, o->tool->kind == WSI_FSCORE && !o->paired, wsi, o->clusters, o->gold);
+	if (o->json)
+		print_json(res, o->wsi.pos, o->per_word, ignored);
 	else
-		print_text(tool, res, per_word, paired, digits);
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
+		print_text(o->tool, res, o->per_word, o->paired, o->digits);
+	status = tools_exit_status(prog);
 out:
 	tageval_wsi_result_free(res);
 	tageval_wsi_free(wsi);
 	return status;
+}
+
+int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
+{
+	struct options o = { .tool = tool, .digits = 3 };
+	tageval_wsi_options_init(&o.wsi);
+	int status = parse(argc, argv, &o);
+	return status >= 0 ? status : run(&o);
 }

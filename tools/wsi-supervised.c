@@ -19,10 +19,11 @@
 
 #include "tageval.h"
 #include "tools-common.h"
+#include "tools-main.h"
 
 static const char prog[] = "wsi-supervised";
 
-static void usage(FILE *fp)
+static void usage(FILE *fp, const void *ctx)
 {
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] CLUSTERS GOLD\n"
@@ -58,17 +59,88 @@ static int write_mapped(const char *dir, size_t i, const char *text)
 		return -1;
 	}
 	fputs(text, fp);
-	int bad = ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		fprintf(stderr, "%s: %s: write error: %s\n", prog, path, strerror(errno ? errno : EIO));
+	int e = tools_close_file(fp);
+	if (e) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, path, strerror(e));
 		return -1;
 	}
 	return 0;
 }
 
+/* A given split: --split=MAPPING:TEST, cut at the first colon. */
+struct given_split {
+	const char *mapping, *test;
+};
+
+struct options {
+	unsigned long long folds, nsplits, seed;
+	double fraction;
+	int fraction_given, json;
+	const char *pos, *outdir;      /* NULL: all words, no --write-mapped */
+	struct given_split *given;     /* argc entries */
+	size_t ngiven;
+	const char *clusters, *gold;
+};
+
 enum { OPT_SPLITS = 256, OPT_FRACTION, OPT_SPLIT, OPT_POS, OPT_WRITE, OPT_FORMAT };
 
-int main(int argc, char **argv)
+static int option(void *ctx, int c, char *arg)
+{
+	struct options *o = ctx;
+	char *end;
+	switch (c) {
+	case 'k':
+		if (tools_parse_count(arg, 1000000, &o->folds) || o->folds < 2) {
+			tools_usage_error(prog, "invalid number of folds \"%s\" (2 or more)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_SPLITS:
+		if (tools_parse_count(arg, 1000000, &o->nsplits) || o->nsplits < 1) {
+			tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_FRACTION:
+		errno = 0;
+		o->fraction = strtod(arg, &end);
+		if (errno || *end || end == arg || !(o->fraction > 0.0 && o->fraction < 1.0)) {
+			tools_usage_error(prog, "invalid test fraction \"%s\" (between 0 and 1)", arg);
+			return -1;
+		}
+		o->fraction_given = 1;
+		return 0;
+	case OPT_SPLIT: {
+		char *colon = strchr(arg, ':');
+		if (colon == NULL || arg[0] == ':' || arg[strlen(arg) - 1] == ':') {
+			tools_usage_error(prog, "invalid split \"%s\" (MAPPING:TEST)", arg);
+			return -1;
+		}
+		/* the mapping's name ends at the colon (argv's strings may be modified) */
+		*colon = '\0';
+		o->given[o->ngiven].mapping = arg;
+		o->given[o->ngiven].test = colon + 1;
+		o->ngiven++;
+		return 0;
+	}
+	case 's':
+		if (tools_parse_count(arg, 0xffffffffull, &o->seed)) {
+			tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_POS:
+		return tools_parse_pos(prog, arg, &o->pos);
+	case OPT_WRITE:
+		o->outdir = arg;
+		return 0;
+	default: /* OPT_FORMAT */
+		return tools_parse_format(prog, arg, &o->json);
+	}
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "folds", required_argument, NULL, 'k' },
@@ -79,259 +151,218 @@ int main(int argc, char **argv)
 		{ "pos", required_argument, NULL, OPT_POS },
 		{ "write-mapped", required_argument, NULL, OPT_WRITE },
 		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long folds = 0, nsplits = 0, seed = 1;
-	double fraction = 0.2;
-	int fraction_given = 0, json = 0, c;
-	const char *pos = NULL, *outdir = NULL;
-	char **given = calloc((size_t)argc + 1, sizeof *given);
-	size_t ngiven = 0;
-	char *end;
-	if (given == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_DATA;
-	}
-	gsl_set_error_handler_off();
-	opterr = 0;
-	int status = EXIT_INVALID_USAGE;
-	while ((c = getopt_long(argc, argv, ":k:s:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			if (tools_parse_count(optarg, 1000000, &folds) || folds < 2) {
-				tools_usage_error(prog, "invalid number of folds \"%s\" (2 or more)",
-						  optarg);
-				goto usage_out;
-			}
-			break;
-		case OPT_SPLITS:
-			if (tools_parse_count(optarg, 1000000, &nsplits) || nsplits < 1) {
-				tools_usage_error(prog, "invalid number of splits \"%s\"", optarg);
-				goto usage_out;
-			}
-			break;
-		case OPT_FRACTION:
-			errno = 0;
-			fraction = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(fraction > 0.0 && fraction < 1.0)) {
-				tools_usage_error(prog, "invalid test fraction \"%s\" (between 0 and 1)",
-						  optarg);
-				goto usage_out;
-			}
-			fraction_given = 1;
-			break;
-		case OPT_SPLIT:
-			if (strchr(optarg, ':') == NULL || optarg[0] == ':' ||
-			    optarg[strlen(optarg) - 1] == ':') {
-				tools_usage_error(prog, "invalid split \"%s\" (MAPPING:TEST)", optarg);
-				goto usage_out;
-			}
-			given[ngiven++] = optarg;
-			break;
-		case 's':
-			if (tools_parse_count(optarg, 0xffffffffull, &seed)) {
-				tools_usage_error(prog, "invalid seed \"%s\" (0 to 4294967295)", optarg);
-				goto usage_out;
-			}
-			break;
-		case OPT_POS:
-			if (optarg[0] == '\0' || strpbrk(optarg, " \t.") != NULL) {
-				tools_usage_error(prog, "invalid part of speech \"%s\"", optarg);
-				goto usage_out;
-			}
-			pos = optarg;
-			break;
-		case OPT_WRITE:
-			outdir = optarg;
-			break;
-		case OPT_FORMAT:
-			if (tools_parse_format(prog, optarg, &json))
-				goto usage_out;
-			break;
-		case 'h':
-			usage(stdout);
-			free(given);
-			return tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-		case 'V':
-			free(given);
-			return tools_version(prog);
-		default:
-			tools_option_error(prog, c, argv);
-			goto usage_out;
-		}
-	}
-	if ((folds != 0) + (nsplits != 0) + (ngiven != 0) > 1) {
+	const struct tools_cli cli = { prog, ":k:s:hV", longopts, option, usage, o };
+	int status = tools_getopt(&cli, argc, argv);
+	if (status >= 0)
+		return status;
+	if ((o->folds != 0) + (o->nsplits != 0) + (o->ngiven != 0) > 1) {
 		tools_usage_error(prog, "choose one of --folds, --splits and --split");
-		goto usage_out;
+		return EXIT_INVALID_USAGE;
 	}
-	if (fraction_given && nsplits == 0) {
+	if (o->fraction_given && o->nsplits == 0) {
 		tools_usage_error(prog, "--test-fraction goes with --splits");
-		goto usage_out;
+		return EXIT_INVALID_USAGE;
 	}
-	if (folds == 0 && nsplits == 0 && ngiven == 0)
-		folds = 5;
-	if (argc - optind != 2) {
-		tools_usage_error(prog, argc - optind < 2 ? "missing operand: CLUSTERS and GOLD "
-							     "are required"
-							   : "too many operands");
-		goto usage_out;
+	if (o->folds == 0 && o->nsplits == 0 && o->ngiven == 0)
+		o->folds = 5;
+	if (tools_check_operands(prog, argc - optind, 2, 2,
+				 "missing operand: CLUSTERS and GOLD are required"))
+		return EXIT_INVALID_USAGE;
+	struct stat st;
+	if (o->outdir && (stat(o->outdir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		tools_usage_error(prog, "--write-mapped: \"%s\" is not a directory", o->outdir);
+		return EXIT_INVALID_USAGE;
 	}
-	if (outdir) {
-		struct stat st;
-		if (stat(outdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			tools_usage_error(prog, "--write-mapped: \"%s\" is not a directory", outdir);
-			goto usage_out;
-		}
-	}
-	const char *clusters = argv[optind], *gold = argv[optind + 1];
-	const char **inputs = malloc((2 * ngiven + 2) * sizeof *inputs);
-	if (inputs == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		status = EXIT_DATA;
-		goto usage_out;
-	}
-	inputs[0] = clusters;
-	inputs[1] = gold;
-	for (size_t i = 0; i < ngiven; i++) { /* MAPPING:TEST, cut at the colon for the check */
-		char *colon = strchr(given[i], ':');
-		*colon = '\0';
-		inputs[2 * i + 2] = given[i];
-		inputs[2 * i + 3] = colon + 1;
-	}
-	int bad_stdin = tools_check_stdin(prog, inputs, 2 * ngiven + 2);
-	for (size_t i = 0; i < ngiven; i++)
-		given[i][strlen(given[i])] = ':';
-	free(inputs);
-	if (bad_stdin)
-		goto usage_out;
+	o->clusters = argv[optind];
+	o->gold = argv[optind + 1];
+	const char *const files[] = { o->clusters, o->gold };
+	size_t users = tools_stdin_count(files, 2);
+	for (size_t i = 0; i < o->ngiven; i++)
+		users += (size_t)tools_is_stdin(o->given[i].mapping) +
+			 (size_t)tools_is_stdin(o->given[i].test);
+	if (tools_stdin_check(prog, users))
+		return EXIT_INVALID_USAGE;
+	return -1;
+}
 
-	status = EXIT_DATA;
+/* Reads the files and makes the splits; returns -1 to go on, or the exit status. */
+static int build(const struct options *o, struct tageval_wsi *wsi,
+		 struct tageval_supervised **sup)
+{
 	struct tageval_error err = { 0 };
-	struct tageval_wsi *wsi = tageval_wsi_new();
-	struct tageval_supervised *sup = NULL;
-	struct tageval_supervised_result *res = NULL;
-	double *recalls = NULL;
-	if (wsi == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		goto out;
-	}
-	if (tageval_wsi_read_gold(wsi, gold, &err) || tageval_wsi_read_clusters(wsi, clusters, &err) ||
-	    tageval_supervised_new(wsi, pos, &sup, &err))
+	if (tageval_wsi_read_gold(wsi, o->gold, &err) ||
+	    tageval_wsi_read_clusters(wsi, o->clusters, &err) ||
+	    tageval_supervised_new(wsi, o->pos, sup, &err))
 		goto fail;
-	for (size_t i = 0; i < ngiven; i++) {
-		char *colon = strchr(given[i], ':');
-		*colon = '\0';
-		int rc = tageval_supervised_add_files(sup, given[i], colon + 1, &err);
-		*colon = ':';
-		if (rc)
+	for (size_t i = 0; i < o->ngiven; i++)
+		if (tageval_supervised_add_files(*sup, o->given[i].mapping, o->given[i].test, &err))
 			goto fail;
-	}
-	if (folds && tageval_supervised_add_folds(sup, (size_t)folds, (unsigned long)seed, &err))
+	if (o->folds && tageval_supervised_add_folds(*sup, (size_t)o->folds,
+						     (unsigned long)o->seed, &err))
 		goto fail;
-	if (nsplits && tageval_supervised_add_random(sup, (size_t)nsplits, fraction,
-						     (unsigned long)seed, &err))
+	if (o->nsplits && tageval_supervised_add_random(*sup, (size_t)o->nsplits, o->fraction,
+							(unsigned long)o->seed, &err))
 		goto fail;
-	size_t n = tageval_supervised_splits(sup);
-	res = calloc(n, sizeof *res);
-	recalls = calloc(n, sizeof *recalls);
-	if (res == NULL || recalls == NULL) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		goto out;
-	}
+	return -1;
+fail:
+	tools_print_error(prog, &err);
+	return EXIT_DATA;
+}
+
+/* Evaluates each of the @n splits into @res, writing the mapped answers
+ * with --write-mapped; returns -1 to go on, or the exit status. */
+static int evaluate(const struct options *o, struct tageval_supervised *sup, size_t n,
+		    struct tageval_supervised_result *res)
+{
+	struct tageval_error err = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		char *mapped = NULL;
-		if (tageval_supervised_evaluate(sup, i, &res[i], outdir ? &mapped : NULL, &err))
-			goto fail;
-		recalls[i] = 100.0 * res[i].recall;
-		if (outdir) {
-			int bad = write_mapped(outdir, i, mapped);
+		if (tageval_supervised_evaluate(sup, i, &res[i], o->outdir ? &mapped : NULL, &err)) {
+			tools_print_error(prog, &err);
+			return EXIT_DATA;
+		}
+		if (o->outdir) {
+			int bad = write_mapped(o->outdir, i, mapped);
 			free(mapped);
 			if (bad)
-				goto out;
+				return EXIT_DATA;
 		}
 	}
+	return -1;
+}
+
+static void print_notes(const struct options *o, const struct tageval_wsi *wsi)
+{
 	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
-		fprintf(stderr, "%s: note: %s: no answer lines (the system attempted nothing)\n",
-			prog, tools_file_name(clusters));
-	if (tageval_wsi_ignored(wsi))
-		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
-			prog, tageval_wsi_ignored(wsi), tageval_wsi_ignored(wsi) == 1 ? "" : "s",
-			tools_file_name(clusters), tageval_wsi_ignored(wsi) == 1 ? "s" : "",
-			tools_file_name(gold));
+		tools_note_no_answers(prog, o->clusters);
+	tools_note_ignored(prog, tageval_wsi_ignored(wsi), o->clusters, o->gold);
 	struct tageval_wsi_counts counts;
 	tageval_wsi_counts(wsi, &counts);
 	if (counts.gold_weighted)
 		fprintf(stderr, "%s: note: %zu line%s of %s carr%s weights; gold weights are ignored "
 			"(each of a line's n labels counts 1/n, the SemEval-2010 rule)\n",
 			prog, counts.gold_weighted, counts.gold_weighted == 1 ? "" : "s",
-			tools_file_name(gold), counts.gold_weighted == 1 ? "ies" : "y");
-	/* mean recall, and the sample variance (n - 1) in percent squared, as
-	 * the SemEval-2010 tables print it */
-	double mean = gsl_stats_mean(recalls, 1, n);
-	double var = n > 1 ? gsl_stats_variance_m(recalls, 1, n, mean) : NAN;
-	double sd = sqrt(var);
-	if (json) {
-		tools_printf("{\"method\":\"%s\",", folds ? "folds" : nsplits ? "random" : "given");
-		if (folds || nsplits)
-			tools_printf("\"seed\":%llu,", seed);
-		if (nsplits)
-			tools_printf("\"test_fraction\":%.17g,", fraction);
-		tools_printf("\"pos\":");
-		tools_json_string(stdout, pos ? pos : "all");
-		tools_printf(",\"splits\":[");
-		struct tools_undefined u;
-		for (size_t i = 0; i < n; i++) {
-			tools_undefined_init(&u);
-			tools_printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
-			       i ? "," : "", res[i].mapping, res[i].test, res[i].answered,
-			       res[i].correct);
-			tools_json_figure(stdout, &u, "precision", res[i].precision,
-					  "no test instance answered (the mapped answers give "
-					  "no sense to any)");
-			putchar(',');
-			tools_json_figure(stdout, &u, "recall", res[i].recall, "no test instance");
-			putchar(',');
-			tools_json_figure(stdout, &u, "attempted", res[i].attempted,
-					  "no test instance");
-			tools_json_undefined(stdout, &u);
-			tools_printf("}");
-		}
+			tools_file_name(o->gold), counts.gold_weighted == 1 ? "ies" : "y");
+}
+
+/* The mean recall over the splits and its sample variance (n - 1), in
+ * percent and percent squared as the SemEval-2010 tables print them. */
+struct summary {
+	double mean, var, sd;
+};
+
+static void print_json(const struct options *o, const struct tageval_supervised_result *res,
+		       size_t n, const struct summary *sum)
+{
+	tools_printf("{\"method\":\"%s\",", o->folds ? "folds" : o->nsplits ? "random" : "given");
+	if (o->folds || o->nsplits)
+		tools_printf("\"seed\":%llu,", o->seed);
+	if (o->nsplits)
+		tools_printf("\"test_fraction\":%.17g,", o->fraction);
+	tools_printf("\"pos\":");
+	tools_json_string(stdout, o->pos ? o->pos : "all");
+	tools_printf(",\"splits\":[");
+	struct tools_undefined u;
+	for (size_t i = 0; i < n; i++) {
 		tools_undefined_init(&u);
-		tools_printf("],");
-		tools_json_figure(stdout, &u, "mean_recall", mean / 100.0, "no split");
+		tools_printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
+			     i ? "," : "", res[i].mapping, res[i].test, res[i].answered,
+			     res[i].correct);
+		tools_json_figure(stdout, &u, "precision", res[i].precision,
+				  "no test instance answered (the mapped answers give "
+				  "no sense to any)");
 		putchar(',');
-		tools_json_figure(stdout, &u, "variance", var,
-				  "a single split (the sample variance needs two or more)");
+		tools_json_figure(stdout, &u, "recall", res[i].recall, "no test instance");
 		putchar(',');
-		tools_json_figure(stdout, &u, "stddev", sd,
-				  "a single split (the sample variance needs two or more)");
+		tools_json_figure(stdout, &u, "attempted", res[i].attempted, "no test instance");
 		tools_json_undefined(stdout, &u);
-		tools_printf("}\n");
-	} else {
-		tools_printf("%5s %9s %9s %9s %10s %8s %10s\n", "split", "mapping", "test", "answered",
-		       "precision", "recall", "attempted");
-		for (size_t i = 0; i < n; i++) {
-			tools_printf("%5zu %9zu %9zu %9zu %9.2f%% %7.2f%% %9.2f%%\n", i + 1, res[i].mapping,
-			       res[i].test, res[i].answered, 100.0 * res[i].precision,
-			       100.0 * res[i].recall, 100.0 * res[i].attempted);
-		}
-		tools_printf("\nmean recall: %.2f %%\n", mean);
-		if (n > 1)
-			tools_printf("variance: %.2f (percent squared, n - 1)\nstandard deviation: %.2f %%\n",
-			       var, sd);
+		tools_printf("}");
 	}
-	status = tools_close_stdout(prog) ? EXIT_DATA : EXIT_SUCCESS;
-	goto out;
-fail:
-	tools_print_error(prog, &err);
+	tools_undefined_init(&u);
+	tools_printf("],");
+	tools_json_figure(stdout, &u, "mean_recall", sum->mean / 100.0, "no split");
+	putchar(',');
+	tools_json_figure(stdout, &u, "variance", sum->var,
+			  "a single split (the sample variance needs two or more)");
+	putchar(',');
+	tools_json_figure(stdout, &u, "stddev", sum->sd,
+			  "a single split (the sample variance needs two or more)");
+	tools_json_undefined(stdout, &u);
+	tools_printf("}\n");
+}
+
+static void print_text(const struct tageval_supervised_result *res, size_t n,
+		       const struct summary *sum)
+{
+	tools_printf("%5s %9s %9s %9s %10s %8s %10s\n", "split", "mapping", "test", "answered",
+		     "precision", "recall", "attempted");
+	for (size_t i = 0; i < n; i++) {
+		tools_printf("%5zu %9zu %9zu %9zu %9.2f%% %7.2f%% %9.2f%%\n", i + 1, res[i].mapping,
+			     res[i].test, res[i].answered, 100.0 * res[i].precision,
+			     100.0 * res[i].recall, 100.0 * res[i].attempted);
+	}
+	tools_printf("\nmean recall: %.2f %%\n", sum->mean);
+	if (n > 1)
+		tools_printf("variance: %.2f (percent squared, n - 1)\nstandard deviation: %.2f %%\n",
+			     sum->var, sum->sd);
+}
+
+/* Reads, evaluates every split and prints; returns the exit status. */
+static int run(const struct options *o)
+{
+	int status = EXIT_DATA;
+	struct tageval_wsi *wsi = tageval_wsi_new();
+	struct tageval_supervised *sup = NULL;
+	struct tageval_supervised_result *res = NULL;
+	double *recalls = NULL;
+	if (wsi == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	if ((status = build(o, wsi, &sup)) >= 0)
+		goto out;
+	size_t n = tageval_supervised_splits(sup);
+	res = calloc(n, sizeof *res);
+	recalls = calloc(n, sizeof *recalls);
+	if (res == NULL || recalls == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	if ((status = evaluate(o, sup, n, res)) >= 0)
+		goto out;
+	print_notes(o, wsi);
+	for (size_t i = 0; i < n; i++)
+		recalls[i] = 100.0 * res[i].recall;
+	struct summary sum;
+	sum.mean = gsl_stats_mean(recalls, 1, n);
+	sum.var = n > 1 ? gsl_stats_variance_m(recalls, 1, n, sum.mean) : NAN;
+	sum.sd = sqrt(sum.var);
+	if (o->json)
+		print_json(o, res, n, &sum);
+	else
+		print_text(res, n, &sum);
+	status = tools_exit_status(prog);
 out:
 	free(res);
 	free(recalls);
 	tageval_supervised_free(sup);
 	tageval_wsi_free(wsi);
-usage_out:
-	free(given);
+	return status;
+}
+
+int tool_wsi_supervised_main(int argc, char **argv)
+{
+	struct options o = { .seed = 1, .fraction = 0.2 };
+	o.given = calloc((size_t)argc + 1, sizeof *o.given);
+	if (o.given == NULL)
+		return tools_out_of_memory(prog);
+	gsl_set_error_handler_off();
+	int status = parse(argc, argv, &o);
+	if (status < 0)
+		status = run(&o);
+	free(o.given);
 	return status;
 }

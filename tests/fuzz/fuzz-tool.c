@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A tool's whole main() path on fuzzed files, in process.  The tool's source
- * is compiled with -Dmain=tool_main (see meson.build); this file builds the
+ * A tool's whole run on fuzzed files, in process: its entry point
+ * tool_<name>_main() (tools/tools-main.h), from the tools' static library
+ * that its executable links too (see meson.build).  This file builds the
  * command line, gives each file of the input to the tool as a memfd named
  * /proc/self/fd/N, and swaps stdout and stderr for memory streams for the
  * run, so that it can check what the tool printed:
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "fuzz-common.h"
+#include "tools-main.h"
 
 #define FUZZ_SCORER2 1
 #define FUZZ_HKAPPA 2
@@ -41,7 +43,6 @@
 #define FUZZ_WSD_GRADED 16 /* apart from the numbers other targets may take */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int tool_main(int argc, char **argv);
 
 #define MAX_ARGS 24
 
@@ -97,6 +98,7 @@ static void put_files(const struct fuzz_input *in, char path[][32])
 
 #if FUZZ_TOOL == FUZZ_SCORER2
 #define TOOL "scorer2"
+#define TOOL_MAIN tool_scorer2_main
 /* ANSWERS KEY [MAP [INSTANCES [TAGS]]]; bits 0-1 -g fine/coarse/mixed/none,
  * 2 -m, 3 -v, 4 --conjunctive, 5 --format=json (not with -v) */
 static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
@@ -126,6 +128,7 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 }
 #elif FUZZ_TOOL == FUZZ_HKAPPA
 #define TOOL "hkappa"
+#define TOOL_MAIN tool_hkappa_main
 /* MAP ANN1 ANN2 [ANN3 [CORPUS]]; bit 0 --flat (no MAP), 1 --per-lexelt,
  * 2 --bootstrap=8, 3 --format=json, 4 --downward=the last file (with a map,
  * from 4 files on) */
@@ -155,9 +158,11 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 #elif FUZZ_TOOL == FUZZ_VMEASURE || FUZZ_TOOL == FUZZ_FSCORE
 #if FUZZ_TOOL == FUZZ_VMEASURE
 #define TOOL "vmeasure"
+#define TOOL_MAIN tool_vmeasure_main
 #define OWN_OPTION "--beta=0.5"
 #else
 #define TOOL "fscore"
+#define TOOL_MAIN tool_fscore_main
 #define OWN_OPTION "--paired"
 #endif
 /* CLUSTERS GOLD; bit 0 --per-word, 1 --format=json, 2-3 --pos=none/n/v/all,
@@ -182,6 +187,7 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 }
 #elif FUZZ_TOOL == FUZZ_WSI_BASELINE
 #define TOOL "wsi-baseline"
+#define TOOL_MAIN tool_wsi_baseline_main
 /* GOLD; bits 0-1 -m 1c1w/1c1inst/random/random -k 1, 2 -s 5 */
 static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
 {
@@ -195,6 +201,7 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 }
 #elif FUZZ_TOOL == FUZZ_WSI_SUPERVISED
 #define TOOL "wsi-supervised"
+#define TOOL_MAIN tool_wsi_supervised_main
 static char outdir[64];
 /* CLUSTERS GOLD [MAPPING TEST]; bits 0-1 default folds, -k 2,
  * --splits=2 --test-fraction=0.5, --split=MAPPING:TEST; 2 --pos=n,
@@ -232,6 +239,7 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 }
 #elif FUZZ_TOOL == FUZZ_WSD_REPORT
 #define TOOL "wsd-report"
+#define TOOL_MAIN tool_wsd_report_main
 /* KEY SYSTEM [MAP [TRAIN [SUBSET [SYSTEM2]]]]; bit 0 --senses=MAP, 1
  * --train=TRAIN, 2 --subset=mine=SUBSET, 3-4 --format text/json/csv/text,
  * 5 --no-baselines, 6 --plot into the last (otherwise unused) memfd, with
@@ -268,6 +276,7 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 }
 #elif FUZZ_TOOL == FUZZ_WSD_GRADED
 #define TOOL "wsd-graded"
+#define TOOL_MAIN tool_wsd_graded_main
 /* SYSTEM GOLD; bit 0 --no-remapping, 1 --format=json, 2 --per-word,
  * 3 --seed=(flags >> 4), 4-5 --pos none/n/v/none (with 3 off),
  * 6 --digits=17 */
@@ -296,12 +305,15 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 #elif FUZZ_TOOL == FUZZ_BCUBED || FUZZ_TOOL == FUZZ_NMI || FUZZ_TOOL == FUZZ_ARI
 #if FUZZ_TOOL == FUZZ_BCUBED
 #define TOOL "bcubed"
+#define TOOL_MAIN tool_bcubed_main
 #define OWN_OPTION "--digits=6"
 #elif FUZZ_TOOL == FUZZ_NMI
 #define TOOL "nmi"
+#define TOOL_MAIN tool_nmi_main
 #define OWN_OPTION "--normalizer=min"
 #else
 #define TOOL "ari"
+#define TOOL_MAIN tool_ari_main
 #define OWN_OPTION "--digits=0"
 #endif
 /* CLUSTERS GOLD; bit 0 --per-word, 1 --format=json, 2-3 --pos=none/n/v/all,
@@ -408,7 +420,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stdout = capture_open(&out);
 	stderr = capture_open(&err);
 	optind = 0; /* getopt starts again from scratch */
-	int status = tool_main(cmd.argc, cmd.argv);
+	int status = TOOL_MAIN(cmd.argc, cmd.argv);
 	if (!out.closed)
 		fclose(stdout);
 	fclose(stderr);
