@@ -203,3 +203,33 @@ double tv_fsum_array(const double *x, size_t n)
 		tv_fsum_add(&f, x[i]);
 	return tv_fsum_result(&f);
 }
+
+/*
+ * The sign of the exact sum, with a filter first: recursive summation
+ * gives s with |s - S| <= g (sum |t_i|), g = (n - 1) u / (1 - (n - 1) u),
+ * u = 2^-53 (Higham, "Accuracy and Stability of Numerical Algorithms",
+ * 2nd ed., eq. 4.4), and the computed sum of the |t_i| is at least
+ * (1 - g) times the real one.  The bound b = a n 2^-52 (a the computed sum
+ * of the |t_i|; the product by n rounded, by 2^-52 exact) is then larger
+ * than g (sum |t_i|) for every n < 2^20, so |s| > b decides the sign.
+ * Otherwise - the terms nearly cancel, or they are so small that
+ * subnormal rounding (absolute, not relative) could enter - the exact sum
+ * decides.
+ */
+int tv_fsum_sign(const double *t, size_t n)
+{
+	double s = 0.0, a = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		s += t[i];
+		a += fabs(t[i]);
+	}
+	if (n < ((size_t)1 << 20) && isfinite(a) && a >= 0x1p-900) {
+		double b = a * (double)n * 0x1p-52;
+		if (s > b)
+			return 1;
+		if (s < -b)
+			return -1;
+	}
+	double r = tv_fsum_array(t, n);
+	return (r > 0.0) - (r < 0.0);
+}

@@ -33,5 +33,7 @@ void tv_fsum_carry(struct tv_fsum *f);
 double tv_fsum_result(const struct tv_fsum *f);
 /* The exactly rounded sum of @x[0..n). */
 double tv_fsum_array(const double *x, size_t n);
+/* The sign (-1, 0, 1) of the exact sum of @t[0..n): a cheap filter, else tv_fsum_array. */
+int tv_fsum_sign(const double *t, size_t n);
 
 #endif

@@ -390,3 +390,44 @@ int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32
 		*added = 1;
 	return TAGEVAL_OK;
 }
+
+/* The first 8 bytes from @p on (of @len), big-endian, zeros past the end:
+ * integer order is bytewise order. */
+static uint64_t be_prefix(const char *p, size_t len)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < 8; i++)
+		k = k << 8 | (i < len ? (unsigned char)p[i] : 0u);
+	return k;
+}
+
+static int by_sort_name(const void *pa, const void *pb)
+{
+	const struct tv_sort_name *a = pa, *b = pb;
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0 ? -1 : 1;
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	/* the first 16 bytes are equal, and (no string holds a NUL) so are the
+	 * lengths when either is 16 or less */
+	if (a->len <= 16 || b->len <= 16)
+		return (a->len > b->len) - (a->len < b->len);
+	size_t la = a->len - 16, lb = b->len - 16;
+	int c = memcmp(a->str + 16, b->str + 16, la < lb ? la : lb);
+	return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
+			struct tv_sort_name *tmp)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *str = in->str[ids[i]];
+		size_t len = stored_len(str);
+		tmp[i] = (struct tv_sort_name){ be_prefix(str, len),
+						len > 8 ? be_prefix(str + 8, len - 8) : 0, str,
+						len, ids[i] };
+	}
+	qsort(tmp, n, sizeof *tmp, by_sort_name);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = tmp[i].id;
+}

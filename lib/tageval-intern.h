@@ -66,6 +66,19 @@ static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 /* The length of string @id. */
 size_t tv_intern_len(const struct tv_intern *in, uint32_t id);
 
+/*
+ * Sorts @ids[0..n) by the bytes of their strings (strcmp's order), the
+ * first 16 bytes compared as two integers; @tmp has room for n.
+ */
+struct tv_sort_name {
+	uint64_t k0, k1;  /* bytes 0-7 and 8-15, big-endian, zero-padded */
+	const char *str;
+	size_t len;
+	uint32_t id;
+};
+void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
+			struct tv_sort_name *tmp);
+
 /* SipHash-1-3 (the table's hash) and SipHash-2-4 (for the test vectors of
  * the SipHash paper) of @len bytes under the 128-bit key k0 = key[0], k1 = key[1]. */
 uint64_t tv_siphash13(const uint64_t key[2], const void *data, size_t len);

@@ -346,45 +346,24 @@ struct canon {
 	uint32_t *inst;  /* like s->order, each word's instances by id */
 };
 
-struct named_id {
-	const char *name;
-	uint32_t id;
-};
-
-static int by_named_id(const void *a, const void *b)
-{
-	return strcmp(((const struct named_id *)a)->name, ((const struct named_id *)b)->name);
-}
-
-/* Sorts @ids[0..n) by their names in @names; @tmp: room for n. */
-static void sort_ids(uint32_t *ids, size_t n, const struct tv_intern *names,
-		     struct named_id *tmp)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (struct named_id){ tv_intern_str(names, ids[i]), ids[i] };
-	qsort(tmp, n, sizeof *tmp, by_named_id);
-	for (size_t i = 0; i < n; i++)
-		ids[i] = tmp[i].id;
-}
-
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
 	const struct tageval_wsi *w = s->w;
 	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
 	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
-	struct named_id *tmp = malloc((big ? big : 1) * sizeof *tmp);
+	struct tv_sort_name *tmp = malloc((big ? big : 1) * sizeof *tmp);
 	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
 		free(tmp);
 		return TAGEVAL_ENOMEM;
 	}
 	for (size_t i = 0; i < nw; i++)
 		c->words[i] = (uint32_t)i;
-	sort_ids(c->words, nw, &w->words, tmp);
+	tv_intern_sort_ids(&w->words, c->words, nw, tmp);
 	memcpy(c->inst, s->order, w->n * sizeof *c->inst);
 	for (size_t word = 0; word < nw; word++)
-		sort_ids(c->inst + s->start[word], s->start[word + 1] - s->start[word], &w->ids,
-			 tmp);
+		tv_intern_sort_ids(&w->ids, c->inst + s->start[word],
+				   s->start[word + 1] - s->start[word], tmp);
 	free(tmp);
 	return TAGEVAL_OK;
 }
@@ -926,8 +905,7 @@ static void two_prod(double p, double q, double *t)
 
 static int sign_of(const double *t, size_t n)
 {
-	double r = tv_fsum_array(t, n);
-	return (r > 0.0) - (r < 0.0);
+	return tv_fsum_sign(t, n);
 }
 
 /* The sign of S(p) - S(q) = d0 (p.a - q.a) + d1 (p.b - q.b), exactly. */

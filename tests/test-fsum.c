@@ -145,6 +145,63 @@ START_TEST(test_scorer_order)
 }
 END_TEST
 
+/*
+ * tv_fsum_sign: the sign of the exact sum, whether the filter decides or
+ * the exact sum does.  Hand cases: 1 - 1 = 0; 10^300 + 1 - 10^300 = 1 > 0
+ * (the floating sum gives 0); 1 - 1 + 2^-80 = 2^-80 > 0; 2^-950 - 2^-951
+ * = 2^-951 > 0 (below the filter's range); -3 + 2 = -1 < 0.  Then random
+ * lines of 8 terms (two differences of products split by fma, as the
+ * supervised mapping's predicates make them; exactly cancelling, within an
+ * ulp, within 2^-40, or unrelated) against the sign of the exactly rounded
+ * sum.
+ */
+START_TEST(test_sign)
+{
+	const double a[] = { 1.0, -1.0 };
+	ck_assert_int_eq(tv_fsum_sign(a, 2), 0);
+	const double b[] = { 1e300, 1.0, -1e300 };
+	ck_assert_int_eq(tv_fsum_sign(b, 3), 1);
+	const double c[] = { 1.0, -1.0, 0x1p-80 };
+	ck_assert_int_eq(tv_fsum_sign(c, 3), 1);
+	const double d[] = { 0x1p-950, -0x1p-951 };
+	ck_assert_int_eq(tv_fsum_sign(d, 2), 1);
+	const double e[] = { -3.0, 2.0 };
+	ck_assert_int_eq(tv_fsum_sign(e, 2), -1);
+	ck_assert_int_eq(tv_fsum_sign(NULL, 0), 0);
+	uint64_t x = 88172645463325252u;
+	int decided[3] = { 0, 0, 0 };
+	for (int k = 0; k < 200000; k++) {
+		double t[8];
+		for (int i = 0; i < 2; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			double p = (double)(x >> 11) * 0x1p-53 + 0.5;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			double q = (double)(x >> 11) * 0x1p-53 + 0.5;
+			/* p q - p' q' with p' q' within a few ulps of p q, or equal */
+			/* equal (an exact 0), one ulp apart (only the exact sum
+			 * decides), 2^-40 apart (close to the filter's bound,
+			 * 2^-48 of the terms) or unrelated (the filter decides) */
+			double q2 = k % 4 == 0 ? q
+				    : k % 4 == 1 ? nextafter(q, (x & 1) ? 2.0 : 0.0)
+				    : k % 4 == 2 ? q * (1.0 + ((x & 1) ? 0x1p-40 : -0x1p-40))
+						 : (double)(x >> 12) * 0x1p-52;
+			t[4 * i] = p * q;
+			t[4 * i + 1] = fma(p, q, -t[4 * i]);
+			t[4 * i + 2] = -(p * q2);
+			t[4 * i + 3] = -fma(p, q2, -(p * q2));
+		}
+		double r = tv_fsum_array(t, 8);
+		int want = (r > 0.0) - (r < 0.0);
+		ck_assert_int_eq(tv_fsum_sign(t, 8), want);
+		decided[want + 1]++;
+	}
+	/* the lines cover all three signs */
+	ck_assert_int_gt(decided[0], 0);
+	ck_assert_int_gt(decided[1], 0);
+	ck_assert_int_gt(decided[2], 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fsum");
@@ -153,6 +210,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exact_cases);
 	tcase_add_test(tc, test_overflowing_weights);
 	tcase_add_test(tc, test_scorer_order);
+	tcase_add_test(tc, test_sign);
 	suite_add_tcase(s, tc);
 	return s;
 }

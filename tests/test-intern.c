@@ -237,6 +237,67 @@ START_TEST(keys_per_table)
 }
 END_TEST
 
+static int by_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * tv_intern_sort_ids orders ids as strcmp orders their strings: random
+ * strings over "ab\xff" (a byte above 0x7f, which strcmp compares as
+ * unsigned) of lengths 0-40 sharing prefixes of 7-17 bytes, so that the
+ * 8- and 16-byte keys tie and the lengths straddle them; checked against
+ * qsort with strcmp on the strings themselves.
+ */
+START_TEST(sort_ids_bytewise)
+{
+	struct tv_intern in;
+	tv_intern_init(&in);
+	enum { N = 3000 };
+	static char buf[N][48];
+	uint32_t *ids = malloc(N * sizeof *ids);
+	const char **want = malloc(N * sizeof *want);
+	struct tv_sort_name *tmp = malloc(N * sizeof *tmp);
+	ck_assert_ptr_nonnull(ids);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(tmp);
+	uint64_t x = 2463534242u;
+	size_t n = 0;
+	for (int k = 0; k < N; k++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t len = (size_t)(x % 41);
+		for (size_t i = 0; i < len; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* the first 7 to 17 bytes "a", then random */
+			buf[k][i] = i < 7 + (size_t)(k % 11) ? 'a' : "ab\xff"[x % 3];
+		}
+		buf[k][len] = '\0';
+		uint32_t id;
+		int added;
+		ck_assert_int_eq(tv_intern_put(&in, buf[k], len, &id, &added), TAGEVAL_OK);
+		if (added) {
+			ids[n] = id;
+			want[n++] = buf[k];
+		}
+	}
+	/* the ids in reverse, sorted back */
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t t = ids[i];
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = t;
+	}
+	tv_intern_sort_ids(&in, ids, n, tmp);
+	qsort(want, n, sizeof *want, by_strcmp);
+	ck_assert_uint_gt(n, 1000);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(tv_intern_str(&in, ids[i]), want[i]);
+	free(ids);
+	free(want);
+	free(tmp);
+	tv_intern_clear(&in);
+}
+END_TEST
+
 static Suite *intern_suite(void)
 {
 	Suite *s = suite_create("intern");
@@ -250,6 +311,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, collision_same_length);
 	tcase_add_test(tc, keyed_many);
 	tcase_add_test(tc, keys_per_table);
+	tcase_add_test(tc, sort_ids_bytewise);
 	suite_add_tcase(s, tc);
 	return s;
 }
