@@ -89,13 +89,15 @@ int tv_parse_weight(const char *s, double *out)
 
 int tv_split_weight(const char *tok, size_t *len, double *w)
 {
-	const char *slash = strchr(tok, '/');
+	/* tokens are short: a loop here costs less than a call of strchr */
+	const char *p = tok;
+	while (*p != '\0' && *p != '/')
+		p++;
 	*w = 1.0;
-	if (slash == NULL) {
-		*len = strlen(tok);
+	*len = (size_t)(p - tok);
+	if (*p == '\0')
 		return 0;
-	}
-	*len = (size_t)(slash - tok);
+	const char *slash = p;
 	if (*len == 0 || tv_parse_weight(slash + 1, w) != 0)
 		return -1;
 	return 1;
