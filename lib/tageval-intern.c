@@ -245,6 +245,7 @@ void tv_intern_clear(struct tv_intern *in)
 	}
 	free(in->str);
 	free(in->slots);
+	free(in->front);
 	uint64_t k0 = in->hashkey[0], k1 = in->hashkey[1];
 	memset(in, 0, sizeof *in);
 	in->hashkey[0] = k0;
@@ -324,9 +325,60 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 	return 1;
 }
 
+/*
+ * The front cache of a small table (tags, words, labels: looked up once or
+ * more per line, their strings in cache): 256 entries, each the id (+ 1) last
+ * looked up among the strings of one cheap, unkeyed hash (the length and the
+ * first and last 8 bytes).  A hit is confirmed by comparing the bytes, so
+ * strings that collide in it (by chance or by design) only miss it and
+ * take the keyed path: no input can make it cost more than a comparison.
+ */
+#define FRONT_SIZE 256
+#define FRONT_MAX_STRINGS 65536
+
+static unsigned front_slot(const char *s, size_t len)
+{
+	uint64_t x = len;
+	if (len >= 8) {
+		x ^= load_le64((const unsigned char *)s);
+		x ^= rotl64(load_le64((const unsigned char *)s + len - 8), 29);
+	} else {
+		for (size_t i = 0; i < len; i++)
+			x = x * 257 + (unsigned char)s[i];
+	}
+	x *= 0x9e3779b97f4a7c15u;
+	return (unsigned)(x >> 56);
+}
+
+/* The id of s[0..len) from the front cache (1), or 0; *slot its entry, or
+ * -1 when the table does not use the cache. */
+static int front_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id,
+		      int *slot)
+{
+	*slot = -1;
+	if (in->front == NULL || in->n > FRONT_MAX_STRINGS)
+		return 0;
+	*slot = (int)front_slot(s, len);
+	uint32_t id1 = in->front[*slot];
+	if (id1 == 0)
+		return 0;
+	const char *str = in->str[id1 - 1];
+	if (stored_len(str) != len || memcmp(str, s, len) != 0)
+		return 0;
+	*id = id1 - 1;
+	return 1;
+}
+
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
 {
-	return tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id);
+	int slot;
+	if (front_find(in, s, len, id, &slot))
+		return 1;
+	if (!tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id))
+		return 0;
+	if (slot >= 0)
+		in->front[slot] = *id + 1;
+	return 1;
 }
 
 void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
@@ -355,7 +407,18 @@ void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
 {
-	return tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
+	if (in->front == NULL && in->n <= FRONT_MAX_STRINGS)
+		in->front = calloc(FRONT_SIZE, sizeof *in->front); /* NULL: no cache */
+	int slot;
+	if (front_find(in, s, len, id, &slot)) {
+		if (added)
+			*added = 0;
+		return TAGEVAL_OK;
+	}
+	int rc = tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
+	if (rc == TAGEVAL_OK && slot >= 0)
+		in->front[slot] = *id + 1;
+	return rc;
 }
 
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,

@@ -30,6 +30,8 @@ struct tv_intern {
 	struct tv_slot *slots;         /* open addressing, linear probing */
 	size_t mask;                   /* nslots - 1 (0 before the first insert) */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
+	uint32_t *front;               /* tv_intern_put / _find on a small table:
+					* the last id (+ 1) seen per cheap hash */
 };
 
 /* An empty table with a new random hash key (see tageval-intern.c). */

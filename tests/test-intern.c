@@ -237,6 +237,42 @@ START_TEST(keys_per_table)
 }
 END_TEST
 
+/*
+ * The front cache of small tables: strings that collide in its unkeyed
+ * hash (the same length and the same first and last 8 bytes: 500 strings
+ * "abcdefgh" + 3 digits + "stuvwxyz") each keep their own id through
+ * put and find, in both orders, and a string absent from the table is not
+ * found through the cache.
+ */
+START_TEST(front_cache_collisions)
+{
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[32];
+	uint32_t id, id2;
+	int added;
+	for (int k = 0; k < 500; k++) {
+		snprintf(s, sizeof s, "abcdefgh%03dstuvwxyz", k);
+		ck_assert_int_eq(tv_intern_put(&in, s, strlen(s), &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, (uint32_t)k);
+	}
+	for (int round = 0; round < 2; round++)
+		for (int k = 0; k < 500; k++) {
+			int j = round ? 499 - k : k;
+			snprintf(s, sizeof s, "abcdefgh%03dstuvwxyz", j);
+			ck_assert_int_eq(tv_intern_put(&in, s, strlen(s), &id, &added), TAGEVAL_OK);
+			ck_assert_int_eq(added, 0);
+			ck_assert_uint_eq(id, (uint32_t)j);
+			ck_assert_int_eq(tv_intern_find(&in, s, strlen(s), &id2), 1);
+			ck_assert_uint_eq(id2, (uint32_t)j);
+		}
+	ck_assert_int_eq(tv_intern_find(&in, "abcdefgh500stuvwxyz", 19, &id), 0);
+	ck_assert_uint_eq(in.n, 500);
+	tv_intern_clear(&in);
+}
+END_TEST
+
 static int by_strcmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -312,6 +348,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, keyed_many);
 	tcase_add_test(tc, keys_per_table);
 	tcase_add_test(tc, sort_ids_bytewise);
+	tcase_add_test(tc, front_cache_collisions);
 	suite_add_tcase(s, tc);
 	return s;
 }
