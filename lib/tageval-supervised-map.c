@@ -255,8 +255,6 @@ static void labels_of(const struct tageval_supervised *s, const struct split *sp
 	}
 }
 
-/* Maps the test instances of one word: their gold labels go to @key, their
- * answers to x->ans. */
 /* Scratch of step 3 for a word of @ns senses and @nk cluster rows. */
 static int step3_fit(struct scratch *x, size_t ns, size_t nk)
 {
@@ -784,23 +782,26 @@ remember:
 	return TAGEVAL_OK;
 }
 
-static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
-		    struct scratch *x, struct tageval_key *key,
-		    struct tageval_supervised_result *res, struct tageval_error *err)
+/* One word being mapped: its instances s->g[first .. last), and what the
+ * steps of map_word learn of its mapping part. */
+struct wordmap {
+	uint32_t first, last;
+	size_t ns, nk;       /* its senses (x->names) and cluster rows */
+	size_t nmap;         /* its mapping instances */
+	int frac;            /* a fractional contribution: the sums depend on their order */
+	int dense;           /* S is the dense nk x ns table */
+	double *rowsum, *S;  /* in x->rowsum */
+	size_t *rowstart;    /* the rows as lists: x->tr[rowstart[k] .. rowstart[k + 1]) */
+};
+
+/* The senses of the word's mapping instances (x->names, unsorted) and the
+ * cluster rows they use (x->crow), counted into @m. */
+static int mapping_senses(const struct tageval_supervised *s, const struct split *sp,
+			  struct scratch *x, struct wordmap *m)
 {
-	const struct tageval_wsi *w = s->w;
-	uint32_t first = s->start[word], last = s->start[word + 1];
-	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
-	if (++x->gen == 0) {
-		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
-		x->gen = 1;
-	}
-	/* 1. the senses of the mapping instances, in bytewise order, and the
-	 *    clusters they use */
 	size_t ns = 0, nk = 0, nmap = 0;
-	int frac = 0; /* a fractional contribution: the sums depend on their order */
-	for (uint32_t p = first; p < last; p++) {
+	int frac = 0;
+	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_MAPPING)
 			continue;
@@ -832,25 +833,24 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			}
 		}
 	}
-	res->mapping += nmap;
-	if (ns > 1)
-		qsort(x->names, ns, sizeof *x->names, by_name);
-	for (size_t i = 0; i < ns; i++)
-		x->slocal[x->names[i].id] = (uint32_t)i;
-	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
-	 *    the mapping data itself (otherwise a sorted list of triples).
-	 *    Sums of integers are exact in any order; with fractional weights
-	 *    the triples are sorted, values included, and summed in that order
-	 *    (the row sums too, as triples of sense TV_NONE), so that the
-	 *    order of the lines does not change a bit of the result. */
-	int dense = !frac && nk * ns <= 4 * nmap + 64;
-	size_t cells = dense ? nk * ns : 0;
-	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
-		return TAGEVAL_ENOMEM;
-	double *rowsum = x->rowsum, *S = x->rowsum + nk;
-	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
+	m->ns = ns;
+	m->nk = nk;
+	m->nmap = nmap;
+	m->frac = frac;
+	return TAGEVAL_OK;
+}
+
+/* 2. S[c][s] of the mapping instances: into the dense table m->S with the
+ *    row sums in m->rowsum, or as triples into x->tr (the row sums as
+ *    triples of sense TV_NONE). */
+static int fill_table(const struct tageval_supervised *s, const struct split *sp,
+		      struct scratch *x, const struct wordmap *m)
+{
+	size_t ns = m->ns;
+	int dense = m->dense;
+	double *rowsum = m->rowsum, *S = m->S;
 	x->ntr = 0;
-	for (uint32_t p = first; p < last; p++) {
+	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_MAPPING || g->sys_n == 0)
 			continue;
@@ -882,107 +882,176 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			}
 		}
 	}
-	size_t *rowstart = NULL;
-	if (!dense) {
-		if (x->ntr > 1) {
-			size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
-			if (tv_grow((void **)&x->tr2, &x->tr2cap, x->ntr, sizeof *x->tr2) ||
-			    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt))
-				return TAGEVAL_ENOMEM;
-			sort_triples(x->tr, x->ntr, x->tr2, x->cnt, nk, ns);
-		}
-		size_t m = 0;
-		for (size_t i = 0; i < x->ntr; i++) {
-			if (x->tr[i].sense == TV_NONE)
-				rowsum[x->tr[i].cluster] += x->tr[i].v; /* last in their row */
-			else if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
-				 x->tr[m - 1].sense == x->tr[i].sense)
-				x->tr[m - 1].v += x->tr[i].v;
-			else
-				x->tr[m++] = x->tr[i];
-		}
-		x->ntr = m;
-		if (tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+	return TAGEVAL_OK;
+}
+
+/* The triples of a sparse table sorted and summed per (cluster, sense), the
+ * row sums into m->rowsum, and each row's start into m->rowstart. */
+static int sum_triples(struct scratch *x, struct wordmap *m)
+{
+	size_t nk = m->nk, ns = m->ns;
+	double *rowsum = m->rowsum;
+	if (x->ntr > 1) {
+		size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+		if (tv_grow((void **)&x->tr2, &x->tr2cap, x->ntr, sizeof *x->tr2) ||
+		    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt))
 			return TAGEVAL_ENOMEM;
-		rowstart = x->rowstart;
-		for (size_t k = 0, i = 0; k <= nk; k++) {
-			while (i < m && x->tr[i].cluster < k)
-				i++;
-			rowstart[k] = i;
-		}
+		sort_triples(x->tr, x->ntr, x->tr2, x->cnt, nk, ns);
 	}
-	/* the rows of a dense table as lists too, in the same (cluster, sense)
-	 * order as the sparse ones */
-	if (dense) {
-		size_t nz = 0;
-		for (size_t i = 0; i < nk * ns; i++)
-			nz += S[i] != 0.0;
-		if (tv_grow((void **)&x->tr, &x->trcap, nz + 1, sizeof *x->tr) ||
-		    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
-			return TAGEVAL_ENOMEM;
-		rowstart = x->rowstart;
-		x->ntr = 0;
-		for (size_t k = 0; k < nk; k++) {
-			rowstart[k] = x->ntr;
-			for (size_t j = 0; j < ns; j++)
-				if (S[k * ns + j] != 0.0)
-					x->tr[x->ntr++] = (struct triple){ (uint32_t)k, (uint32_t)j,
-									   S[k * ns + j] };
-		}
-		rowstart[nk] = x->ntr;
+	size_t n = 0;
+	for (size_t i = 0; i < x->ntr; i++) {
+		if (x->tr[i].sense == TV_NONE)
+			rowsum[x->tr[i].cluster] += x->tr[i].v; /* last in their row */
+		else if (n > 0 && x->tr[n - 1].cluster == x->tr[i].cluster &&
+			 x->tr[n - 1].sense == x->tr[i].sense)
+			x->tr[n - 1].v += x->tr[i].v;
+		else
+			x->tr[n++] = x->tr[i];
 	}
+	x->ntr = n;
+	if (tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	size_t *rowstart = m->rowstart = x->rowstart;
+	for (size_t k = 0, i = 0; k <= nk; k++) {
+		while (i < n && x->tr[i].cluster < k)
+			i++;
+		rowstart[k] = i;
+	}
+	return TAGEVAL_OK;
+}
+
+/* The rows of a dense table as lists too, in the same (cluster, sense)
+ * order as the sparse ones. */
+static int dense_rows(struct scratch *x, struct wordmap *m)
+{
+	size_t nk = m->nk, ns = m->ns;
+	const double *S = m->S;
+	size_t nz = 0;
+	for (size_t i = 0; i < nk * ns; i++)
+		nz += S[i] != 0.0;
+	if (tv_grow((void **)&x->tr, &x->trcap, nz + 1, sizeof *x->tr) ||
+	    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	size_t *rowstart = m->rowstart = x->rowstart;
+	x->ntr = 0;
+	for (size_t k = 0; k < nk; k++) {
+		rowstart[k] = x->ntr;
+		for (size_t j = 0; j < ns; j++)
+			if (S[k * ns + j] != 0.0)
+				x->tr[x->ntr++] = (struct triple){ (uint32_t)k, (uint32_t)j,
+								   S[k * ns + j] };
+	}
+	rowstart[nk] = x->ntr;
+	return TAGEVAL_OK;
+}
+
+/* Maps test instance @g of word @wname: its gold labels go to @key, its
+ * answer (if the first sense of highest score scores above 0) to x->ans. */
+static int map_test(const struct tageval_supervised *s, const struct split *sp,
+		    const struct grouped *g, const char *wname, struct scratch *x,
+		    const struct wordmap *m, struct tageval_key *key,
+		    struct tageval_supervised_result *res, struct tageval_error *err)
+{
+	const double *rowsum = m->rowsum;
+	const uint32_t *lab;
+	uint32_t nl;
+	labels_of(s, sp, g, &lab, &nl);
+	if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
+		return TAGEVAL_ENOMEM;
+	for (uint32_t j = 0; j < nl; j++)
+		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
+	const char *iname = tv_intern_str(&s->w->ids, g->inst);
+	uint32_t index = (uint32_t)tageval_key_size(key);
+	int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
+	if (rc)
+		return rc;
+	if (g->sys_n == 0 || m->ns == 0)
+		return TAGEVAL_OK;
+	/* the clusters that count: known to the mapping, of weight above 0 */
+	if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
+		return TAGEVAL_ENOMEM;
+	size_t nv = 0;
+	struct tv_wlabel one;
+	const struct tv_wlabel *sys = sys_of(s, g, &one);
+	for (uint32_t c = 0; c < g->sys_n; c++) {
+		const struct tv_wlabel *e = &sys[c];
+		if (x->cstamp[e->label] != x->gen)
+			continue; /* a cluster no mapping instance has */
+		uint32_t k = x->crow[e->label];
+		if (!(rowsum[k] > 0.0))
+			continue; /* its mapping instances gave it weight 0 */
+		x->vec[nv++] = (struct wcl){ k, e->w / rowsum[k] };
+	}
+	uint32_t best = 0;
+	double top = 0.0;
+	if (nv == 1)
+		rc = best_of_row(x, m->rowstart, x->vec[0], &best, &top);
+	else if (nv > 1)
+		rc = best_of_vector(x, m->rowstart, nv, &best, &top);
+	if (rc)
+		return rc;
+	if (!(top > 0.0))
+		return TAGEVAL_OK;
+	res->answered++;
+	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
+		return TAGEVAL_ENOMEM;
+	x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
+	return TAGEVAL_OK;
+}
+
+/* Maps the test instances of one word: their gold labels go to @key, their
+ * answers to x->ans. */
+static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
+		    struct scratch *x, struct tageval_key *key,
+		    struct tageval_supervised_result *res, struct tageval_error *err)
+{
+	const struct tageval_wsi *w = s->w;
+	struct wordmap m = { .first = s->start[word], .last = s->start[word + 1] };
+	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
+	if (++x->gen == 0) {
+		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
+		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
+		x->gen = 1;
+	}
+	/* 1. the senses of the mapping instances, in bytewise order, and the
+	 *    clusters they use */
+	if (mapping_senses(s, sp, x, &m))
+		return TAGEVAL_ENOMEM;
+	size_t ns = m.ns, nk = m.nk;
+	res->mapping += m.nmap;
+	if (ns > 1)
+		qsort(x->names, ns, sizeof *x->names, by_name);
+	for (size_t i = 0; i < ns; i++)
+		x->slocal[x->names[i].id] = (uint32_t)i;
+	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
+	 *    the mapping data itself (otherwise a sorted list of triples).
+	 *    Sums of integers are exact in any order; with fractional weights
+	 *    the triples are sorted, values included, and summed in that order
+	 *    (the row sums too, as triples of sense TV_NONE), so that the
+	 *    order of the lines does not change a bit of the result. */
+	m.dense = !m.frac && nk * ns <= 4 * m.nmap + 64;
+	size_t cells = m.dense ? nk * ns : 0;
+	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
+		return TAGEVAL_ENOMEM;
+	m.rowsum = x->rowsum;
+	m.S = x->rowsum + nk;
+	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
+	if (fill_table(s, sp, x, &m))
+		return TAGEVAL_ENOMEM;
+	if (m.dense ? dense_rows(x, &m) : sum_triples(x, &m))
+		return TAGEVAL_ENOMEM;
 	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c]; the
 	 *    first sense of highest score wins, if that score is above 0 */
 	if (step3_fit(x, ns, nk))
 		return TAGEVAL_ENOMEM;
-	for (uint32_t p = first; p < last; p++) {
+	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_TEST)
 			continue;
 		res->test++;
-		const uint32_t *lab;
-		uint32_t nl;
-		labels_of(s, sp, g, &lab, &nl);
-		if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
-			return TAGEVAL_ENOMEM;
-		for (uint32_t j = 0; j < nl; j++)
-			x->labname[j] = tv_intern_str(&s->senses, lab[j]);
-		const char *iname = tv_intern_str(&s->w->ids, g->inst);
-		uint32_t index = (uint32_t)tageval_key_size(key);
-		int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
+		int rc = map_test(s, sp, g, wname, x, &m, key, res, err);
 		if (rc)
 			return rc;
-		if (g->sys_n == 0 || ns == 0)
-			continue;
-		/* the clusters that count: known to the mapping, of weight above 0 */
-		if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
-			return TAGEVAL_ENOMEM;
-		size_t nv = 0;
-		struct tv_wlabel one;
-		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
-			const struct tv_wlabel *e = &sys[c];
-			if (x->cstamp[e->label] != x->gen)
-				continue; /* a cluster no mapping instance has */
-			uint32_t k = x->crow[e->label];
-			if (!(rowsum[k] > 0.0))
-				continue; /* its mapping instances gave it weight 0 */
-			x->vec[nv++] = (struct wcl){ k, e->w / rowsum[k] };
-		}
-		uint32_t best = 0;
-		double top = 0.0;
-		if (nv == 1)
-			rc = best_of_row(x, rowstart, x->vec[0], &best, &top);
-		else if (nv > 1)
-			rc = best_of_vector(x, rowstart, nv, &best, &top);
-		if (rc)
-			return rc;
-		if (!(top > 0.0))
-			continue;
-		res->answered++;
-		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
-			return TAGEVAL_ENOMEM;
-		x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
 	}
 	return TAGEVAL_OK;
 }
