@@ -1056,6 +1056,29 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	return TAGEVAL_OK;
 }
 
+/* The answers x->ans given to scorer @sc, and written to @txt (unless
+ * NULL) as the lines of the mapped answer file. */
+static int score_answers(const struct tageval_supervised *s, const struct scratch *x,
+			 struct tageval_scorer *sc, struct text *txt, struct tageval_error *err)
+{
+	for (size_t a = 0; a < x->nans; a++) {
+		const struct answer *an = &x->ans[a];
+		const char *wname = an->word, *iname = an->inst;
+		const char *sense = tv_intern_str(&s->senses, an->sense);
+		int rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err);
+		if (rc)
+			return rc;
+		if (txt) {
+			char num[64];
+			snprintf(num, sizeof num, " !! score %.17g\n", an->score);
+			if (text_put(txt, wname) || text_char(txt, ' ') || text_put(txt, iname) ||
+			    text_char(txt, ' ') || text_put(txt, sense) || text_put(txt, num))
+				return tv_nomem(err);
+		}
+	}
+	return TAGEVAL_OK;
+}
+
 int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 				struct tageval_supervised_result *res, char **mapped,
 				struct tageval_error *err)
@@ -1108,22 +1131,8 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 		rc = tv_nomem(err);
 		goto out;
 	}
-	for (size_t a = 0; a < x.nans; a++) {
-		const struct answer *an = &x.ans[a];
-		const char *wname = an->word, *iname = an->inst;
-		const char *sense = tv_intern_str(&s->senses, an->sense);
-		if ((rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err)))
-			goto out;
-		if (mapped) {
-			char num[64];
-			snprintf(num, sizeof num, " !! score %.17g\n", an->score);
-			if (text_put(&txt, wname) || text_char(&txt, ' ') || text_put(&txt, iname) ||
-			    text_char(&txt, ' ') || text_put(&txt, sense) || text_put(&txt, num)) {
-				rc = tv_nomem(err);
-				goto out;
-			}
-		}
-	}
+	if ((rc = score_answers(s, &x, sc, mapped ? &txt : NULL, err)))
+		goto out;
 	struct tageval_score total;
 	tageval_scorer_result(sc, &total);
 	res->correct = total.correct;
