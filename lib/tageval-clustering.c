@@ -940,6 +940,38 @@ static size_t sort_lists(size_t ni, size_t *off, uint32_t *lab, double *val, str
 	return repeated;
 }
 
+/* The distinct label numbers of one side's @n memberships @m, in order of
+ * first appearance, into @ids (returns how many), and the number of each
+ * instance's memberships into off[instance + 1]. */
+static size_t side_ids(const struct tageval_membership *m, size_t n, size_t *ids, size_t *off)
+{
+	size_t nl = 0;
+	for (size_t e = 0; e < n; e++) {
+		size_t k = 0;
+		while (k < nl && ids[k] != m[e].label)
+			k++;
+		if (k == nl)
+			ids[nl++] = m[e].label;
+		off[m[e].instance + 1]++;
+	}
+	return nl;
+}
+
+/* One side's memberships as local label ids (@lab) and weights (@val), each
+ * instance's at pos[instance] onwards. */
+static void side_fill(const struct tageval_membership *m, size_t n, const size_t *ids,
+		      size_t *pos, uint32_t *lab, double *val)
+{
+	for (size_t e = 0; e < n; e++) {
+		size_t k = 0;
+		while (ids[k] != m[e].label)
+			k++;
+		size_t p = pos[m[e].instance]++;
+		lab[p] = (uint32_t)k;
+		val[p] = m[e].weight;
+	}
+}
+
 int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t ngold,
 				   const struct tageval_membership *sys, size_t nsys,
 				   size_t instances, size_t gold_instances,
@@ -969,23 +1001,8 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	if (!goff || !soff || !glab || !slab || !gval || !sval || !tmp || !gids || !sids)
 		goto out;
 	/* local label ids: the distinct label numbers of each side, in order */
-	size_t ngl = 0, nsl = 0;
-	for (size_t e = 0; e < ngold; e++) {
-		size_t k = 0;
-		while (k < ngl && gids[k] != gold[e].label)
-			k++;
-		if (k == ngl)
-			gids[ngl++] = gold[e].label;
-		goff[gold[e].instance + 1]++;
-	}
-	for (size_t e = 0; e < nsys; e++) {
-		size_t k = 0;
-		while (k < nsl && sids[k] != sys[e].label)
-			k++;
-		if (k == nsl)
-			sids[nsl++] = sys[e].label;
-		soff[sys[e].instance + 1]++;
-	}
+	size_t ngl = side_ids(gold, ngold, gids, goff);
+	size_t nsl = side_ids(sys, nsys, sids, soff);
 	for (size_t i = 0; i < ni; i++) {
 		goff[i + 1] += goff[i];
 		soff[i + 1] += soff[i];
@@ -997,22 +1014,8 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	}
 	memcpy(gpos, goff, ni * sizeof *gpos);
 	memcpy(spos, soff, ni * sizeof *spos);
-	for (size_t e = 0; e < ngold; e++) {
-		size_t k = 0;
-		while (gids[k] != gold[e].label)
-			k++;
-		size_t p = gpos[gold[e].instance]++;
-		glab[p] = (uint32_t)k;
-		gval[p] = gold[e].weight;
-	}
-	for (size_t e = 0; e < nsys; e++) {
-		size_t k = 0;
-		while (sids[k] != sys[e].label)
-			k++;
-		size_t p = spos[sys[e].instance]++;
-		slab[p] = (uint32_t)k;
-		sval[p] = sys[e].weight;
-	}
+	side_fill(gold, ngold, gids, gpos, glab, gval);
+	side_fill(sys, nsys, sids, spos, slab, sval);
 	free(gpos), free(spos);
 	sort_lists(ni, goff, glab, gval, tmp);
 	sort_lists(ni, soff, slab, sval, tmp);
