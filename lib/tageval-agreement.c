@@ -547,10 +547,10 @@ static int by_mixkey(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
-		   struct sweep_ws *ws, struct acc *ac, struct tageval_agreement_figures *f)
+/* The marginals of the touched tags from their exact sums: all annotators
+ * (ac->marg), each one (ac->margc). */
+static void set_marginals(struct acc *ac)
 {
-	memset(f, 0, sizeof *f);
 	size_t stride = ac->m + 1;
 	for (size_t i = 0; i < ac->ntouched; i++) {
 		uint32_t l = ac->touched[i];
@@ -558,17 +558,20 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 		for (size_t c = 0; c < ac->m; c++)
 			ac->margc[c * ac->ntags + l] = tv_fsum_result(&ac->msum[i * stride + 1 + c]);
 	}
-	f->items = (size_t)ac->items;
-	f->annotations = (size_t)ac->annotations;
-	f->complete = (size_t)ac->complete;
-	f->kappa = f->kappa_separate = f->alpha = NAN;
-	f->pr_a = f->pr_e = f->pr_e_separate = f->d_o = f->d_e = NAN;
-	if (ac->items == 0.0) {
-		f->kappa_undefined = f->separate_undefined = f->alpha_undefined =
-			TAGEVAL_UNDEFINED_NO_ITEMS;
-		return;
-	}
-	double n = ac->annotations, sumsq = 0.0, pr_e = 0.0;
+}
+
+/*
+ * The chance terms of the pooled marginals, of @n annotations: *sumsq, the
+ * sum of their squares, and *pr_e, that of the squared proportions; over
+ * the leaves exactly (tv_fsum), or by sweeps when a touched tag is inner
+ * (*tree), the touched tags then left in ws->e in key order (*nt of them,
+ * else 0).
+ */
+static void pooled_chance(const struct tageval_annotations *a, const struct tv_geom *g,
+			  struct sweep_ws *ws, const struct acc *ac, double n, double *sumsq_out,
+			  double *pr_e_out, int *tree_out, size_t *nt_out)
+{
+	double sumsq = 0.0, pr_e = 0.0;
 	struct mixent *e = ws->e;
 	size_t nt = ac->ntouched;
 	int tree = 0;
@@ -603,13 +606,18 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 			e[i].wa = e[i].wb = ac->marg[e[i].tag] / n;
 		pr_e = sweep(g, e, nt, ws->st);
 	}
-	f->pr_a = tv_fsum_result(&ac->sum_a) / ac->items;
-	f->pr_e = pr_e;
-	if (1.0 - pr_e < TV_EPS)
-		f->kappa_undefined = TAGEVAL_UNDEFINED_CHANCE;
-	else
-		f->kappa = (f->pr_a - pr_e) / (1.0 - pr_e);
-	/* separate marginals: Cohen (2 annotators), Davies-Fleiss (complete data) */
+	*sumsq_out = sumsq;
+	*pr_e_out = pr_e;
+	*tree_out = tree;
+	*nt_out = nt;
+}
+
+/* Kappa with separate marginals: Cohen (2 annotators), Davies-Fleiss
+ * (complete data); @tree, @nt: as pooled_chance left them. */
+static void separate_kappa(const struct tv_geom *g, struct sweep_ws *ws, const struct acc *ac,
+			   int tree, size_t nt, struct tageval_agreement_figures *f)
+{
+	struct mixent *e = ws->e;
 	if (ac->m == 2 || ac->complete == ac->items) {
 		double sep = 0.0;
 		size_t pairs = 0;
@@ -642,6 +650,36 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 	} else {
 		f->separate_undefined = TAGEVAL_UNDEFINED_INCOMPLETE;
 	}
+}
+
+/* The figures of the items accumulated in @ac. */
+static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
+		   struct sweep_ws *ws, struct acc *ac, struct tageval_agreement_figures *f)
+{
+	memset(f, 0, sizeof *f);
+	set_marginals(ac);
+	f->items = (size_t)ac->items;
+	f->annotations = (size_t)ac->annotations;
+	f->complete = (size_t)ac->complete;
+	f->kappa = f->kappa_separate = f->alpha = NAN;
+	f->pr_a = f->pr_e = f->pr_e_separate = f->d_o = f->d_e = NAN;
+	if (ac->items == 0.0) {
+		f->kappa_undefined = f->separate_undefined = f->alpha_undefined =
+			TAGEVAL_UNDEFINED_NO_ITEMS;
+		return;
+	}
+	double n = ac->annotations, sumsq = 0.0, pr_e = 0.0;
+	int tree = 0;
+	size_t nt = 0;
+	pooled_chance(a, g, ws, ac, n, &sumsq, &pr_e, &tree, &nt);
+	f->pr_a = tv_fsum_result(&ac->sum_a) / ac->items;
+	f->pr_e = pr_e;
+	if (1.0 - pr_e < TV_EPS)
+		f->kappa_undefined = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		f->kappa = (f->pr_a - pr_e) / (1.0 - pr_e);
+	/* separate marginals: Cohen (2 annotators), Davies-Fleiss (complete data) */
+	separate_kappa(g, ws, ac, tree, nt, f);
 	/* alpha: D_e from |sum P|^2 - sum |P|^2, the inner products of all
 	 * ordered pairs of distinct annotations */
 	f->d_o = tv_fsum_result(&ac->sum_do) / n;
@@ -762,6 +800,79 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
 }
 
+/*
+ * Accumulates the items order[from .. to) of one lexelt into @lex and
+ * @pooled, their sums into used[*nused ...] for the bootstrap (or, without
+ * it, @one), and counts in ag->single the items only one annotator
+ * annotated.
+ */
+static void lexelt_items(const struct tageval_annotations *a, const struct tv_geom *g,
+			 struct sweep_ws *ws, const uint32_t *order, uint32_t from, uint32_t to,
+			 struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
+			 struct item_sum *used, struct item_sum *one, size_t *nused)
+{
+	size_t m = a->nann;
+	for (uint32_t k = from; k < to; k++) {
+		uint32_t t = order[k];
+		size_t present = 0, who = 0;
+		for (size_t c = 0; c < m; c++)
+			if (rec_of(a, c, t)) {
+				present++;
+				who = c;
+			}
+		if (present == 1)
+			ag->single[who]++;
+		if (present < 2)
+			continue;
+		struct item_sum *sum = used ? &used[*nused] : one;
+		summarise(a, g, ws, t, sum);
+		accumulate(a, lex, sum, 1.0);
+		accumulate(a, pooled, sum, 1.0);
+		(*nused)++;
+	}
+}
+
+/* The figures of each lexelt into ag->lex (its name into ag->lexname), its
+ * items accumulated into @pooled too (see lexelt_items); -1: out of memory. */
+static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
+		       struct sweep_ws *ws, const uint32_t *start, const uint32_t *order,
+		       struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
+		       struct item_sum *used, size_t *nused)
+{
+	struct item_sum one;
+	for (size_t l = 0; l < ag->nlex; l++) {
+		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
+		if (ag->lexname[l] == NULL)
+			return -1;
+		acc_reset(lex);
+		lexelt_items(a, g, ws, order, start[l], start[l + 1], ag, lex, pooled, used, &one,
+			     nused);
+		finish(a, g, ws, lex, &ag->lex[l]);
+		if (lex->oom)
+			return -1;
+	}
+	return 0;
+}
+
+/* The scratch of the sweeps, for @ntags tags; 0: out of memory. */
+static int ws_alloc(struct sweep_ws *ws, size_t ntags)
+{
+	ws->e = malloc((ntags ? ntags : 1) * sizeof *ws->e);
+	ws->st = malloc((ntags ? ntags : 1) * sizeof *ws->st);
+	ws->x = malloc((ntags ? ntags : 1) * sizeof *ws->x);
+	ws->y = malloc((ntags ? ntags : 1) * sizeof *ws->y);
+	return ws->e && ws->st && ws->x && ws->y;
+}
+
+/* Frees the scratch of the sweeps. */
+static void ws_free(struct sweep_ws *ws)
+{
+	free(ws->e);
+	free(ws->st);
+	free(ws->x);
+	free(ws->y);
+}
+
 int tageval_agreement_compute(const struct tageval_annotations *a,
 			      const struct tageval_agreement_options *opts,
 			      struct tageval_agreement **out, struct tageval_error *err)
@@ -784,7 +895,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	uint32_t *start = calloc(nlex + 1, sizeof *start);
 	uint32_t *order = malloc((nitems ? nitems : 1) * sizeof *order);
 	/* the items' sums are kept only for the bootstrap to resample */
-	struct item_sum one, *used = NULL;
+	struct item_sum *used = NULL;
 	if (o.bootstrap > 0)
 		used = malloc((nitems ? nitems : 1) * sizeof *used);
 	struct acc pooled, lex;
@@ -794,12 +905,9 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	memset(&pooled, 0, sizeof pooled);
 	memset(&lex, 0, sizeof lex);
 	memset(&g, 0, sizeof g);
-	ws.e = malloc((ntags ? ntags : 1) * sizeof *ws.e);
-	ws.st = malloc((ntags ? ntags : 1) * sizeof *ws.st);
-	ws.x = malloc((ntags ? ntags : 1) * sizeof *ws.x);
-	ws.y = malloc((ntags ? ntags : 1) * sizeof *ws.y);
+	int ws_ok = ws_alloc(&ws, ntags);
 	if (ag == NULL || start == NULL || order == NULL || (o.bootstrap > 0 && used == NULL) ||
-	    !ws.e || !ws.st || !ws.x || !ws.y || geom_init(a, &g) ||
+	    !ws_ok || geom_init(a, &g) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
 		goto out;
@@ -816,36 +924,9 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	/* items grouped by lexelt (counting sort, order of first appearance kept) */
 	tv_group_by(a->item_lexelt, sizeof *a->item_lexelt, nitems, nlex, start, order);
 	size_t nused = 0;
-	for (size_t l = 0; l < nlex; l++) {
-		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
-		if (ag->lexname[l] == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		acc_reset(&lex);
-		for (uint32_t k = start[l]; k < start[l + 1]; k++) {
-			uint32_t t = order[k];
-			size_t present = 0, who = 0;
-			for (size_t c = 0; c < m; c++)
-				if (rec_of(a, c, t)) {
-					present++;
-					who = c;
-				}
-			if (present == 1)
-				ag->single[who]++;
-			if (present < 2)
-				continue;
-			struct item_sum *sum = used ? &used[nused] : &one;
-			summarise(a, &g, &ws, t, sum);
-			accumulate(a, &lex, sum, 1.0);
-			accumulate(a, &pooled, sum, 1.0);
-			nused++;
-		}
-		finish(a, &g, &ws, &lex, &ag->lex[l]);
-		if (lex.oom) {
-			rc = tv_nomem(err);
-			goto out;
-		}
+	if (each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
+		rc = tv_nomem(err);
+		goto out;
 	}
 	finish(a, &g, &ws, &pooled, &ag->pooled);
 	if (pooled.oom) {
@@ -861,10 +942,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		rc = bootstrap(a, &g, &ws, used, nused, &o, ag, &lex, err);
 out:
 	geom_free(&g);
-	free(ws.e);
-	free(ws.st);
-	free(ws.x);
-	free(ws.y);
+	ws_free(&ws);
 	acc_free(&pooled);
 	acc_free(&lex);
 	free(start);

@@ -207,9 +207,10 @@ static int quote_id(char *out, size_t size, const struct tv_line *l)
 	return snprintf(out, size, "%s %s", a, b);
 }
 
-/* The mixture of the line's tags' distributions, into a->pool (or inline). */
-static int annotate(struct tageval_annotations *a, const struct tv_line *l, struct tv_rec *rec,
-		    struct tageval_error *err)
+/* The tags of line @l into a->tags, their weights into a->weights; *k_out:
+ * how many, *weighted_out: every tag has an explicit weight. */
+static int line_tags(struct tageval_annotations *a, const struct tv_line *l, size_t *k_out,
+		     int *weighted_out, struct tageval_error *err)
 {
 	size_t n = l->nfield - 2;
 	char q[200];
@@ -237,7 +238,17 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		a->weights[k] = w;
 		k++;
 	}
-	/* distinct tags; a repeat on a weighted line is an error */
+	*k_out = k;
+	*weighted_out = weighted;
+	return TAGEVAL_OK;
+}
+
+/* The @k tags of line @l made distinct, in place (*d_out: how many are left);
+ * a repeat on a weighted line is an error. */
+static int distinct_tags(struct tageval_annotations *a, const struct tv_line *l, size_t k,
+			 int weighted, size_t *d_out, struct tageval_error *err)
+{
+	char q[200];
 	if (scratch_fit(a))
 		return tv_nomem(err);
 	if (++a->gen == 0) {
@@ -260,42 +271,41 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		a->weights[d] = a->weights[i];
 		d++;
 	}
-	/* scaled by the power of two of the largest weight: the sum cannot
-	 * overflow, and the ratios w / total do not change */
-	if (weighted)
-		tv_scale_weights(a->weights, d);
-	double total = 0.0;
-	for (size_t i = 0; i < d; i++)
-		total += weighted ? a->weights[i] : 1.0;
-	if (!(total > 0.0) || !isfinite(total)) {
-		quote_id(q, sizeof q, l);
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"the weights of \"%s\" do not have a positive finite sum", q);
-	}
-	if (!a->pre_done && preorder(a))
-		return tv_nomem(err);
-	if (!a->inv->dag) {
-		/* the tags themselves, in id order */
-		if (d == 1) {
-			rec->first = a->tags[0];
-			rec->n = 1 | TV_REC_INLINE;
-			return TAGEVAL_OK;
-		}
-		if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + d, sizeof *a->pool) ||
-		    a->npool + d > UINT32_MAX)
-			return tv_nomem(err);
-		struct tv_leafp *e = a->pool + a->npool;
-		for (size_t i = 0; i < d; i++) {
-			e[i].leaf = a->tags[i];
-			e[i].key = tag_key(a, a->tags[i]);
-			e[i].p = (weighted ? a->weights[i] : 1.0) / total;
-		}
-		qsort(e, d, sizeof *e, by_tag);
-		rec->first = (uint32_t)a->npool;
-		rec->n = (uint32_t)d;
-		a->npool += d;
+	*d_out = d;
+	return TAGEVAL_OK;
+}
+
+/* The record of @d distinct tags of a flat inventory: the tags themselves,
+ * in id order, each of probability w / @total. */
+static int flat_record(struct tageval_annotations *a, size_t d, int weighted, double total,
+		       struct tv_rec *rec, struct tageval_error *err)
+{
+	if (d == 1) {
+		rec->first = a->tags[0];
+		rec->n = 1 | TV_REC_INLINE;
 		return TAGEVAL_OK;
 	}
+	if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + d, sizeof *a->pool) ||
+	    a->npool + d > UINT32_MAX)
+		return tv_nomem(err);
+	struct tv_leafp *e = a->pool + a->npool;
+	for (size_t i = 0; i < d; i++) {
+		e[i].leaf = a->tags[i];
+		e[i].key = tag_key(a, a->tags[i]);
+		e[i].p = (weighted ? a->weights[i] : 1.0) / total;
+	}
+	qsort(e, d, sizeof *e, by_tag);
+	rec->first = (uint32_t)a->npool;
+	rec->n = (uint32_t)d;
+	a->npool += d;
+	return TAGEVAL_OK;
+}
+
+/* The record of @d distinct tags of a hierarchy: each tag's distribution
+ * over the leaves, of weight w / @total, summed per leaf. */
+static int dag_record(struct tageval_annotations *a, size_t d, int weighted, double total,
+		      struct tv_rec *rec, struct tageval_error *err)
+{
 	if (scratch_fit(a))
 		return tv_nomem(err);
 	if (++a->gen == 0) {
@@ -340,6 +350,38 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		a->npool++;
 	}
 	return TAGEVAL_OK;
+}
+
+/* The mixture of the line's tags' distributions, into a->pool (or inline). */
+static int annotate(struct tageval_annotations *a, const struct tv_line *l, struct tv_rec *rec,
+		    struct tageval_error *err)
+{
+	char q[200];
+	int weighted = 0;
+	size_t k = 0, d = 0;
+	int rc = line_tags(a, l, &k, &weighted, err);
+	if (rc)
+		return rc;
+	/* distinct tags; a repeat on a weighted line is an error */
+	if ((rc = distinct_tags(a, l, k, weighted, &d, err)))
+		return rc;
+	/* scaled by the power of two of the largest weight: the sum cannot
+	 * overflow, and the ratios w / total do not change */
+	if (weighted)
+		tv_scale_weights(a->weights, d);
+	double total = 0.0;
+	for (size_t i = 0; i < d; i++)
+		total += weighted ? a->weights[i] : 1.0;
+	if (!(total > 0.0) || !isfinite(total)) {
+		quote_id(q, sizeof q, l);
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"the weights of \"%s\" do not have a positive finite sum", q);
+	}
+	if (!a->pre_done && preorder(a))
+		return tv_nomem(err);
+	if (!a->inv->dag)
+		return flat_record(a, d, weighted, total, rec, err);
+	return dag_record(a, d, weighted, total, rec, err);
 }
 
 static int add_line(struct tageval_annotations *a, size_t c, const struct tv_line *l,

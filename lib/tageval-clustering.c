@@ -545,32 +545,22 @@ static int by_hidx(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/*
- * Fuzzy B-cubed of one word (reference-wsi2013.md section 3).  By definition
- * every pair of the word's instances takes part, but two instances with the
- * same profile (the same gold map and the same system map) contribute alike
- * to every other instance and receive alike: the instances are grouped by
- * profile (a sort of n hashes, exact comparison within equal hashes) and
- * the pairs are taken between the D distinct profiles, each weighted by the
- * two group sizes, plus once within each group (agreement there: the number
- * of labels).  Cost per word: n log n + D(D-1)/2 mask tests and one or two
- * agreements per pair of profiles that share a label; D = n (every
- * instance a profile of its own) is the quadratic worst case of the
- * definition, few distinct memberships (crisp-like words) make it linear.
- */
-static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
+/* fuzzy_bcubed's groups of instances of one profile, and what each
+ * receives. */
+struct bgroups {
+	size_t ng;
+	uint32_t *rep;      /* an instance of each group */
+	double *cnt;        /* the group's size */
+	uint64_t *gm, *sm;  /* the masks of its gold and system labels */
+	struct dd *rnum, *pnum;
+	double *rden, *pden;
+};
+
+/* The instances grouped by profile (@hs: scratch of ni); returns the number
+ * of groups, each with an instance in @rep and its size in @cnt. */
+static size_t group_profiles(const struct fword *w, struct hidx *hs, uint32_t *rep, double *cnt)
 {
-	size_t ni = w->ni, one = ni ? ni : 1;
-	struct hidx *hs = malloc(one * sizeof *hs);
-	uint32_t *rep = malloc(one * sizeof *rep);
-	double *cnt = malloc(one * sizeof *cnt);
-	struct dd *rnum = calloc(one, sizeof *rnum), *pnum = calloc(one, sizeof *pnum);
-	double *rden = calloc(one, sizeof *rden), *pden = calloc(one, sizeof *pden);
-	uint64_t *gm = malloc(one * sizeof *gm), *sm = malloc(one * sizeof *sm);
-	double *gd = NULL, *sd = NULL;
-	int rc = -1;
-	if (!hs || !rep || !cnt || !rnum || !pnum || !rden || !pden || !gm || !sm)
-		goto out;
+	size_t ni = w->ni;
 	for (size_t i = 0; i < ni; i++)
 		hs[i] = (struct hidx){ profile_hash(w, i), (uint32_t)i };
 	qsort(hs, ni, sizeof *hs, by_hidx);
@@ -589,78 +579,132 @@ static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
 		}
 		cnt[g] += 1.0;
 	}
-	for (size_t a = 0; a < ng; a++) {
-		size_t i = rep[a];
-		gm[a] = mask_of(w->glab + w->goff[i], w->goff[i + 1] - w->goff[i]);
-		sm[a] = mask_of(w->slab + w->soff[i], w->soff[i + 1] - w->soff[i]);
+	return ng;
+}
+
+/* Each group's masks, and the pairs within it. */
+static void within_groups(const struct fword *w, struct bgroups *b)
+{
+	for (size_t a = 0; a < b->ng; a++) {
+		size_t i = b->rep[a];
+		b->gm[a] = mask_of(w->glab + w->goff[i], w->goff[i + 1] - w->goff[i]);
+		b->sm[a] = mask_of(w->slab + w->soff[i], w->soff[i + 1] - w->soff[i]);
 		/* the pairs within the group: A(x, x) is the number of labels */
-		double ca = cnt[a] - 1.0;
+		double ca = b->cnt[a] - 1.0;
 		size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
 		if (ca > 0.0)
-			bcubed_pair(a, a, 0.0, ca, gn > 0, sn > 0, (double)gn, (double)sn, rnum,
-				    rden, pnum, pden);
+			bcubed_pair(a, a, 0.0, ca, gn > 0, sn > 0, (double)gn, (double)sn, b->rnum,
+				    b->rden, b->pnum, b->pden);
 	}
+}
+
+/* The pairs between groups, from dense membership rows @gd and @sd (the
+ * masks exact: at most 64 labels a side). */
+static void pairs_dense(const struct fword *w, const struct bgroups *b, double *gd, double *sd)
+{
+	size_t ng = b->ng;
+	const uint32_t *rep = b->rep;
+	const uint64_t *gm = b->gm, *sm = b->sm;
+	for (size_t a = 0; a < ng; a++) {
+		size_t i = rep[a];
+		for (size_t e = w->goff[i]; e < w->goff[i + 1]; e++)
+			gd[a * w->ngl + w->glab[e]] = w->gval[e];
+		for (size_t e = w->soff[i]; e < w->soff[i + 1]; e++)
+			sd[a * w->nsl + w->slab[e]] = w->sval[e];
+	}
+	for (size_t a = 0; a < ng; a++)
+		for (size_t c = a + 1; c < ng; c++) {
+			uint64_t g = gm[a] & gm[c], t = sm[a] & sm[c];
+			if (!(g | t))
+				continue;
+			double ag = g ? agree_dense(g, gd + a * w->ngl, gd + c * w->ngl) : 0.0;
+			double at = t ? agree_dense(t, sd + a * w->nsl, sd + c * w->nsl) : 0.0;
+			bcubed_pair(a, c, b->cnt[a], b->cnt[c], g != 0, t != 0, ag, at, b->rnum,
+				    b->rden, b->pnum, b->pden);
+		}
+}
+
+/* The pairs between groups, from their sorted label lists (the masks a
+ * filter only). */
+static void pairs_sparse(const struct fword *w, const struct bgroups *b)
+{
+	size_t ng = b->ng;
+	const uint32_t *rep = b->rep;
+	const uint64_t *gm = b->gm, *sm = b->sm;
+	for (size_t a = 0; a < ng; a++) {
+		size_t i = rep[a];
+		const uint32_t *gl = w->glab + w->goff[i], *sl = w->slab + w->soff[i];
+		const double *gv = w->gval + w->goff[i], *sv = w->sval + w->soff[i];
+		size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
+		for (size_t c = a + 1; c < ng; c++) {
+			size_t j = rep[c];
+			if (!(gm[a] & gm[c]) && !(sm[a] & sm[c]))
+				continue;
+			int gs = 0, ss = 0;
+			double ag = 0.0, at = 0.0;
+			if (gm[a] & gm[c])
+				ag = agree(gl, gv, gn, w->glab + w->goff[j], w->gval + w->goff[j],
+					   w->goff[j + 1] - w->goff[j], &gs);
+			if (sm[a] & sm[c])
+				at = agree(sl, sv, sn, w->slab + w->soff[j], w->sval + w->soff[j],
+					   w->soff[j + 1] - w->soff[j], &ss);
+			bcubed_pair(a, c, b->cnt[a], b->cnt[c], gs, ss, ag, at, b->rnum, b->rden,
+				    b->pnum, b->pden);
+		}
+	}
+}
+
+/*
+ * Fuzzy B-cubed of one word (reference-wsi2013.md section 3).  By definition
+ * every pair of the word's instances takes part, but two instances with the
+ * same profile (the same gold map and the same system map) contribute alike
+ * to every other instance and receive alike: the instances are grouped by
+ * profile (a sort of n hashes, exact comparison within equal hashes) and
+ * the pairs are taken between the D distinct profiles, each weighted by the
+ * two group sizes, plus once within each group (agreement there: the number
+ * of labels).  Cost per word: n log n + D(D-1)/2 mask tests and one or two
+ * agreements per pair of profiles that share a label; D = n (every
+ * instance a profile of its own) is the quadratic worst case of the
+ * definition, few distinct memberships (crisp-like words) make it linear.
+ */
+static int fuzzy_bcubed(const struct fword *w, double *P, double *R)
+{
+	size_t ni = w->ni, one = ni ? ni : 1;
+	struct hidx *hs = malloc(one * sizeof *hs);
+	struct bgroups b = { 0 };
+	b.rep = malloc(one * sizeof *b.rep);
+	b.cnt = malloc(one * sizeof *b.cnt);
+	b.rnum = calloc(one, sizeof *b.rnum), b.pnum = calloc(one, sizeof *b.pnum);
+	b.rden = calloc(one, sizeof *b.rden), b.pden = calloc(one, sizeof *b.pden);
+	b.gm = malloc(one * sizeof *b.gm), b.sm = malloc(one * sizeof *b.sm);
+	double *gd = NULL, *sd = NULL;
+	int rc = -1;
+	if (!hs || !b.rep || !b.cnt || !b.rnum || !b.pnum || !b.rden || !b.pden || !b.gm || !b.sm)
+		goto out;
+	size_t ng = b.ng = group_profiles(w, hs, b.rep, b.cnt);
+	within_groups(w, &b);
 	if (w->ngl <= 64 && w->nsl <= 64 && ng <= 65536) {
 		/* the masks are exact: dense membership rows */
 		gd = calloc(ng * w->ngl + 1, sizeof *gd);
 		sd = calloc(ng * w->nsl + 1, sizeof *sd);
 	}
-	if (gd && sd) {
-		for (size_t a = 0; a < ng; a++) {
-			size_t i = rep[a];
-			for (size_t e = w->goff[i]; e < w->goff[i + 1]; e++)
-				gd[a * w->ngl + w->glab[e]] = w->gval[e];
-			for (size_t e = w->soff[i]; e < w->soff[i + 1]; e++)
-				sd[a * w->nsl + w->slab[e]] = w->sval[e];
-		}
-		for (size_t a = 0; a < ng; a++)
-			for (size_t b = a + 1; b < ng; b++) {
-				uint64_t g = gm[a] & gm[b], t = sm[a] & sm[b];
-				if (!(g | t))
-					continue;
-				double ag = g ? agree_dense(g, gd + a * w->ngl, gd + b * w->ngl) : 0.0;
-				double at = t ? agree_dense(t, sd + a * w->nsl, sd + b * w->nsl) : 0.0;
-				bcubed_pair(a, b, cnt[a], cnt[b], g != 0, t != 0, ag, at, rnum, rden,
-					    pnum, pden);
-			}
-	} else {
-		for (size_t a = 0; a < ng; a++) {
-			size_t i = rep[a];
-			const uint32_t *gl = w->glab + w->goff[i], *sl = w->slab + w->soff[i];
-			const double *gv = w->gval + w->goff[i], *sv = w->sval + w->soff[i];
-			size_t gn = w->goff[i + 1] - w->goff[i], sn = w->soff[i + 1] - w->soff[i];
-			for (size_t b = a + 1; b < ng; b++) {
-				size_t j = rep[b];
-				if (!(gm[a] & gm[b]) && !(sm[a] & sm[b]))
-					continue;
-				int gs = 0, ss = 0;
-				double ag = 0.0, at = 0.0;
-				if (gm[a] & gm[b])
-					ag = agree(gl, gv, gn, w->glab + w->goff[j],
-						   w->gval + w->goff[j], w->goff[j + 1] - w->goff[j],
-						   &gs);
-				if (sm[a] & sm[b])
-					at = agree(sl, sv, sn, w->slab + w->soff[j],
-						   w->sval + w->soff[j], w->soff[j + 1] - w->soff[j],
-						   &ss);
-				bcubed_pair(a, b, cnt[a], cnt[b], gs, ss, ag, at, rnum, rden, pnum,
-					    pden);
-			}
-		}
-	}
+	if (gd && sd)
+		pairs_dense(w, &b, gd, sd);
+	else
+		pairs_sparse(w, &b);
 	struct dd rs = { 0.0, 0.0 }, ps = { 0.0, 0.0 };
 	for (size_t a = 0; a < ng; a++) {
-		if (rep[a] < w->ngold && rden[a] > 0.0)
-			dd_add(&rs, cnt[a], dd_value(&rnum[a]) / rden[a]);
-		if (pden[a] > 0.0)
-			dd_add(&ps, cnt[a], dd_value(&pnum[a]) / pden[a]);
+		if (b.rep[a] < w->ngold && b.rden[a] > 0.0)
+			dd_add(&rs, b.cnt[a], dd_value(&b.rnum[a]) / b.rden[a]);
+		if (b.pden[a] > 0.0)
+			dd_add(&ps, b.cnt[a], dd_value(&b.pnum[a]) / b.pden[a]);
 	}
 	*R = w->ngold ? dd_value(&rs) / (double)w->ngold : 0.0;
 	*P = w->ngold ? dd_value(&ps) / (double)w->ngold : 0.0;
 	rc = 0;
 out:
-	free(hs), free(rep), free(cnt), free(rnum), free(pnum), free(rden), free(pden);
-	free(gm), free(sm), free(gd), free(sd);
+	free(hs), free(b.rep), free(b.cnt), free(b.rnum), free(b.pnum), free(b.rden), free(b.pden);
+	free(b.gm), free(b.sm), free(gd), free(sd);
 	return rc;
 }
 
@@ -896,6 +940,38 @@ static size_t sort_lists(size_t ni, size_t *off, uint32_t *lab, double *val, str
 	return repeated;
 }
 
+/* The distinct label numbers of one side's @n memberships @m, in order of
+ * first appearance, into @ids (returns how many), and the number of each
+ * instance's memberships into off[instance + 1]. */
+static size_t side_ids(const struct tageval_membership *m, size_t n, size_t *ids, size_t *off)
+{
+	size_t nl = 0;
+	for (size_t e = 0; e < n; e++) {
+		size_t k = 0;
+		while (k < nl && ids[k] != m[e].label)
+			k++;
+		if (k == nl)
+			ids[nl++] = m[e].label;
+		off[m[e].instance + 1]++;
+	}
+	return nl;
+}
+
+/* One side's memberships as local label ids (@lab) and weights (@val), each
+ * instance's at pos[instance] onwards. */
+static void side_fill(const struct tageval_membership *m, size_t n, const size_t *ids,
+		      size_t *pos, uint32_t *lab, double *val)
+{
+	for (size_t e = 0; e < n; e++) {
+		size_t k = 0;
+		while (ids[k] != m[e].label)
+			k++;
+		size_t p = pos[m[e].instance]++;
+		lab[p] = (uint32_t)k;
+		val[p] = m[e].weight;
+	}
+}
+
 int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t ngold,
 				   const struct tageval_membership *sys, size_t nsys,
 				   size_t instances, size_t gold_instances,
@@ -925,23 +1001,8 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	if (!goff || !soff || !glab || !slab || !gval || !sval || !tmp || !gids || !sids)
 		goto out;
 	/* local label ids: the distinct label numbers of each side, in order */
-	size_t ngl = 0, nsl = 0;
-	for (size_t e = 0; e < ngold; e++) {
-		size_t k = 0;
-		while (k < ngl && gids[k] != gold[e].label)
-			k++;
-		if (k == ngl)
-			gids[ngl++] = gold[e].label;
-		goff[gold[e].instance + 1]++;
-	}
-	for (size_t e = 0; e < nsys; e++) {
-		size_t k = 0;
-		while (k < nsl && sids[k] != sys[e].label)
-			k++;
-		if (k == nsl)
-			sids[nsl++] = sys[e].label;
-		soff[sys[e].instance + 1]++;
-	}
+	size_t ngl = side_ids(gold, ngold, gids, goff);
+	size_t nsl = side_ids(sys, nsys, sids, soff);
 	for (size_t i = 0; i < ni; i++) {
 		goff[i + 1] += goff[i];
 		soff[i + 1] += soff[i];
@@ -953,22 +1014,8 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	}
 	memcpy(gpos, goff, ni * sizeof *gpos);
 	memcpy(spos, soff, ni * sizeof *spos);
-	for (size_t e = 0; e < ngold; e++) {
-		size_t k = 0;
-		while (gids[k] != gold[e].label)
-			k++;
-		size_t p = gpos[gold[e].instance]++;
-		glab[p] = (uint32_t)k;
-		gval[p] = gold[e].weight;
-	}
-	for (size_t e = 0; e < nsys; e++) {
-		size_t k = 0;
-		while (sids[k] != sys[e].label)
-			k++;
-		size_t p = spos[sys[e].instance]++;
-		slab[p] = (uint32_t)k;
-		sval[p] = sys[e].weight;
-	}
+	side_fill(gold, ngold, gids, gpos, glab, gval);
+	side_fill(sys, nsys, sids, spos, slab, sval);
 	free(gpos), free(spos);
 	sort_lists(ni, goff, glab, gval, tmp);
 	sort_lists(ni, soff, slab, sval, tmp);
@@ -1029,12 +1076,9 @@ static void next_gen(struct scratch *t, size_t nl)
 	}
 }
 
-/* One word's crisp table, appended to the pooled one. */
-static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uint32_t *items,
-		       size_t n, struct ctab *out)
+/* Room for @n items' keys (both buffers) and cells. */
+static int crisp_grow(struct scratch *t, size_t n)
 {
-	next_gen(t, w->labels.n);
-	size_t nk = 0, nc = 0;
 	if (tv_grow((void **)&t->keys, &t->keycap, n + 1, sizeof *t->keys) ||
 	    tv_grow((void **)&t->keys2, &t->key2cap, n + 1, sizeof *t->keys2) ||
 	    tv_grow((void **)&t->ck, &t->cellcap, n + 1, sizeof *t->ck))
@@ -1047,6 +1091,15 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 	if (cv == NULL)
 		return -1;
 	t->cv = cv;
+	return 0;
+}
+
+/* Each item's (class, cluster) key, by local indices (counted into *nk and
+ * *nc), and the sizes of the clusters and classes. */
+static int crisp_keys(struct scratch *t, const struct tageval_wsi *w, const uint32_t *items,
+		      size_t n, size_t *nk_out, size_t *nc_out)
+{
+	size_t nk = 0, nc = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i + 16 < n)
 			__builtin_prefetch(&w->in[items[i + 16]]);
@@ -1071,8 +1124,16 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 		t->cn[cl]++;
 		t->keys[i] = cl << 32 | kl; /* class-major, the order scikit-learn sums in */
 	}
-	/* sorted by a counting sort on the cluster, then a stable one on the
-	 * class: linear in n + clusters + classes */
+	*nk_out = nk;
+	*nc_out = nc;
+	return 0;
+}
+
+/* The keys sorted by a counting sort on the cluster, then a stable one on
+ * the class (linear in n + clusters + classes), and counted into cells (their
+ * number into *ncell). */
+static int crisp_cells(struct scratch *t, size_t n, size_t nk, size_t nc, size_t *ncell)
+{
 	if (tv_grow((void **)&t->pos, &t->poscap, (nk > nc ? nk : nc) + 1, sizeof *t->pos))
 		return -1;
 	size_t acc = 0;
@@ -1099,9 +1160,15 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 		t->ck[cells] = (uint32_t)(t->keys[i] & 0xffffffffu);
 		t->cv[cells++] = 1;
 	}
-	*out = (struct ctab){ .ncell = cells, .k = t->ck, .c = t->cc, .n = t->cv, .nk = nk,
-			      .nc = nc, .kn = t->kn, .cn = t->cn, .N = n };
-	/* the pooled table: this word's clusters and classes are new ones */
+	*ncell = cells;
+	return 0;
+}
+
+/* Appends word table @ct to the pooled table: its clusters and classes are
+ * new ones. */
+static int crisp_pool(struct scratch *t, const struct ctab *ct)
+{
+	size_t cells = ct->ncell, nk = ct->nk, nc = ct->nc;
 	if (tv_grow((void **)&t->pk, &t->pcellcap, t->npcell + cells, sizeof *t->pk))
 		return -1;
 	uint32_t *pc = realloc(t->pc, t->pcellcap * sizeof *pc);
@@ -1126,6 +1193,21 @@ static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uin
 	t->npk += nk;
 	t->npc += nc;
 	return 0;
+}
+
+/* One word's crisp table, appended to the pooled one. */
+static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uint32_t *items,
+		       size_t n, struct ctab *out)
+{
+	next_gen(t, w->labels.n);
+	size_t nk = 0, nc = 0, cells = 0;
+	if (crisp_grow(t, n) || crisp_keys(t, w, items, n, &nk, &nc) ||
+	    crisp_cells(t, n, nk, nc, &cells))
+		return -1;
+	*out = (struct ctab){ .ncell = cells, .k = t->ck, .c = t->cc, .n = t->cv, .nk = nk,
+			      .nc = nc, .kn = t->kn, .cn = t->cn, .N = n };
+	/* the pooled table: this word's clusters and classes are new ones */
+	return crisp_pool(t, out);
 }
 
 /* Appends a line's labels with their memberships (reference-wsi2013.md 2.2):
@@ -1260,6 +1342,133 @@ static void sort_by_id(const struct tv_intern *in, const uint32_t *items, size_t
 		out[i] = ref[i].item;
 }
 
+/* The weighted sums of the per-word figures, exact: the order of the words
+ * does not matter. */
+enum { S_ARI, S_RAND, S_FM, S_NMI, S_AMI, S_BP, S_BR, S_N };
+
+/* Adds word figures @f, of weight @wn, to the sums. */
+static void add_word(struct tv_fsum sum[S_N], const struct tageval_clustering_figures *f,
+		     double wn)
+{
+	tv_fsum_add(&sum[S_ARI], wn * f->ari);
+	tv_fsum_add(&sum[S_RAND], wn * f->rand);
+	tv_fsum_add(&sum[S_FM], wn * f->fowlkes_mallows);
+	tv_fsum_add(&sum[S_NMI], wn * f->nmi);
+	tv_fsum_add(&sum[S_AMI], wn * f->ami);
+	tv_fsum_add(&sum[S_BP], wn * f->bcubed_precision);
+	tv_fsum_add(&sum[S_BR], wn * f->bcubed_recall);
+}
+
+/* The averages over the words, of total weight @N, from the sums. */
+static void average_words(struct tageval_clustering_figures *tot, const struct tv_fsum sum[S_N],
+			  double N, unsigned metrics)
+{
+	tot->ari = tv_fsum_result(&sum[S_ARI]) / N;
+	tot->rand = tv_fsum_result(&sum[S_RAND]) / N;
+	tot->fowlkes_mallows = tv_fsum_result(&sum[S_FM]) / N;
+	tot->nmi = tv_fsum_result(&sum[S_NMI]) / N;
+	tot->ami = tv_fsum_result(&sum[S_AMI]) / N;
+	tot->bcubed_precision = tv_fsum_result(&sum[S_BP]) / N;
+	tot->bcubed_recall = tv_fsum_result(&sum[S_BR]) / N;
+	double p = tot->bcubed_precision, rr = tot->bcubed_recall;
+	tot->bcubed_fscore = isnan(p) ? NAN : p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
+	set_average(tot, metrics);
+}
+
+/* What the evaluation of every word shares: the options resolved, the
+ * instances and the extra ones grouped by word, the scratch. */
+struct ceval {
+	const struct tageval_wsi *w;
+	int fuzzy;
+	enum tageval_normalizer norm;
+	unsigned metrics;
+	uint32_t *start, *order, *xstart, *xorder;
+	uint32_t *sorted;  /* fuzzy: a word's instances, then its extras, by id */
+	struct idref *ref; /* fuzzy: scratch of sort_by_id */
+	struct scratch t;
+};
+
+/* The figures of word @word, fuzzy (its gold instances and its extra ones,
+ * each list taken in byte order of the ids) or crisp. */
+static int word_figures(struct ceval *ce, size_t word, struct tageval_clustering_figures *f,
+			size_t *repeated, struct tageval_error *err)
+{
+	const struct tageval_wsi *w = ce->w;
+	size_t n = ce->start[word + 1] - ce->start[word];
+	if (ce->fuzzy) {
+		struct fword fw;
+		size_t nx = ce->xstart[word + 1] - ce->xstart[word];
+		sort_by_id(&w->ids, ce->order + ce->start[word], n, ce->ref, ce->sorted);
+		sort_by_id(&w->xids, ce->xorder + ce->xstart[word], nx, ce->ref, ce->sorted + n);
+		int rc = fuzzy_data(&ce->t, w, ce->sorted, n, ce->sorted + n, nx, &fw, repeated,
+				    err);
+		if (rc)
+			return rc;
+		if (fuzzy_word(&fw, ce->norm, ce->metrics, f))
+			return tv_nomem(err);
+	} else {
+		struct ctab ct;
+		if (crisp_table(&ce->t, w, ce->order + ce->start[word], n, &ct) ||
+		    crisp_metrics(&ct, ce->norm, &ce->t.lft, ce->metrics, f))
+			return tv_nomem(err);
+	}
+	set_average(f, ce->metrics);
+	return TAGEVAL_OK;
+}
+
+/* The scratch of the evaluation (its grouping by word done by the caller). */
+static int ceval_alloc(struct ceval *ce, struct tageval_clustering_result *r)
+{
+	const struct tageval_wsi *w = ce->w;
+	size_t nw = w->words.n, nl = w->labels.n ? w->labels.n : 1;
+	struct scratch *t = &ce->t;
+	r->name = calloc(nw ? nw : 1, sizeof *r->name);
+	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
+	t->kstamp = calloc(nl, sizeof *t->kstamp);
+	t->cstamp = calloc(nl, sizeof *t->cstamp);
+	t->klocal = malloc(nl * sizeof *t->klocal);
+	t->clocal = malloc(nl * sizeof *t->clocal);
+	ce->xstart = calloc(nw + 1, sizeof *ce->xstart);
+	ce->xorder = malloc((w->nextra ? w->nextra : 1) * sizeof *ce->xorder);
+	if (ce->fuzzy) {
+		size_t most = (w->n > w->nextra ? w->n : w->nextra) + 1;
+		ce->sorted = malloc((w->n + w->nextra + 1) * sizeof *ce->sorted);
+		ce->ref = malloc(most * sizeof *ce->ref);
+	}
+	if (!r->name || !r->fig || !t->kstamp || !t->cstamp || !t->klocal || !t->clocal ||
+	    !ce->xstart || !ce->xorder || (ce->fuzzy && (!ce->sorted || !ce->ref)))
+		return TAGEVAL_ENOMEM;
+	return TAGEVAL_OK;
+}
+
+/* The figures of every word of part of speech @pos into r->fig, their
+ * weighted sums into @sum (the total weight into *N). */
+static int eval_words(struct ceval *ce, const char *pos, struct tageval_clustering_result *r,
+		      struct tv_fsum sum[S_N], double *N, struct tageval_error *err)
+{
+	const struct tageval_wsi *w = ce->w;
+	struct tageval_clustering_figures *tot = &r->total;
+	for (size_t word = 0; word < w->words.n; word++) {
+		const char *name = tv_intern_str(&w->words, (uint32_t)word);
+		if (!tv_wsi_pos_match(name, pos))
+			continue;
+		size_t n = ce->start[word + 1] - ce->start[word];
+		struct tageval_clustering_figures *f = &r->fig[r->nwords];
+		int rc = word_figures(ce, word, f, &r->repeated, err);
+		if (rc)
+			return rc;
+		r->name[r->nwords] = strdup(name);
+		if (r->name[r->nwords] == NULL)
+			return tv_nomem(err);
+		r->nwords++;
+		double wn = ce->fuzzy ? 1.0 : (double)n;
+		*N += wn;
+		tot->instances += n;
+		add_word(sum, f, wn);
+	}
+	return TAGEVAL_OK;
+}
+
 int tageval_clustering_evaluate(const struct tageval_wsi *w,
 				const struct tageval_clustering_options *opts,
 				struct tageval_clustering_result **out, struct tageval_error *err)
@@ -1273,128 +1482,60 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 	if ((unsigned)o.normalizer > TAGEVAL_NORMALIZER_MAX ||
 	    (unsigned)o.mode > TAGEVAL_CLUSTERING_FUZZY)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "invalid clustering options");
-	int fuzzy = o.mode == TAGEVAL_CLUSTERING_FUZZY ||
-		    (o.mode == TAGEVAL_CLUSTERING_AUTO && tageval_wsi_graded(w));
-	enum tageval_normalizer norm = o.normalizer;
-	if (norm == TAGEVAL_NORMALIZER_DEFAULT)
-		norm = fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
-	unsigned metrics = o.metrics ? o.metrics : ~0u;
-	uint32_t *start = NULL, *order = NULL, *xstart = NULL, *xorder = NULL;
-	uint32_t *sorted = NULL;
-	struct idref *ref = NULL;
-	struct scratch t = { 0 };
+	struct ceval ce = { .w = w };
+	ce.fuzzy = o.mode == TAGEVAL_CLUSTERING_FUZZY ||
+		   (o.mode == TAGEVAL_CLUSTERING_AUTO && tageval_wsi_graded(w));
+	ce.norm = o.normalizer;
+	if (ce.norm == TAGEVAL_NORMALIZER_DEFAULT)
+		ce.norm = ce.fuzzy ? TAGEVAL_NORMALIZER_MAX : TAGEVAL_NORMALIZER_ARITHMETIC;
+	ce.metrics = o.metrics ? o.metrics : ~0u;
 	struct tageval_clustering_result *r = calloc(1, sizeof *r);
 	int rc = TAGEVAL_OK;
-	size_t nw = w->words.n, nl = w->labels.n ? w->labels.n : 1;
-	if (r == NULL || tv_wsi_group(w, &start, &order)) {
+	size_t nw = w->words.n;
+	if (r == NULL || tv_wsi_group(w, &ce.start, &ce.order)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	r->fuzzy = fuzzy;
-	r->name = calloc(nw ? nw : 1, sizeof *r->name);
-	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
-	t.kstamp = calloc(nl, sizeof *t.kstamp);
-	t.cstamp = calloc(nl, sizeof *t.cstamp);
-	t.klocal = malloc(nl * sizeof *t.klocal);
-	t.clocal = malloc(nl * sizeof *t.clocal);
-	xstart = calloc(nw + 1, sizeof *xstart);
-	xorder = malloc((w->nextra ? w->nextra : 1) * sizeof *xorder);
-	if (fuzzy) {
-		size_t most = (w->n > w->nextra ? w->n : w->nextra) + 1;
-		sorted = malloc((w->n + w->nextra + 1) * sizeof *sorted);
-		ref = malloc(most * sizeof *ref);
-	}
-	if (!r->name || !r->fig || !t.kstamp || !t.cstamp || !t.klocal || !t.clocal || !xstart ||
-	    !xorder || (fuzzy && (!sorted || !ref))) {
+	r->fuzzy = ce.fuzzy;
+	if (ceval_alloc(&ce, r)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	/* the extra instances of each word, in file order */
-	tv_group_by(w->extra ? &w->extra[0].word : NULL, sizeof *w->extra, w->nextra, nw, xstart, xorder);
+	tv_group_by(w->extra ? &w->extra[0].word : NULL, sizeof *w->extra, w->nextra, nw, ce.xstart,
+		    ce.xorder);
 	struct tageval_clustering_figures *tot = &r->total;
 	double N = 0.0;
-	/* the weighted sums, exact: the order of the words does not matter */
-	enum { S_ARI, S_RAND, S_FM, S_NMI, S_AMI, S_BP, S_BR, S_N };
 	struct tv_fsum sum[S_N];
 	for (int i = 0; i < S_N; i++)
 		tv_fsum_init(&sum[i]);
-	for (size_t word = 0; word < nw; word++) {
-		const char *name = tv_intern_str(&w->words, (uint32_t)word);
-		if (!tv_wsi_pos_match(name, o.pos))
-			continue;
-		size_t n = start[word + 1] - start[word];
-		struct tageval_clustering_figures *f = &r->fig[r->nwords];
-		if (fuzzy) {
-			struct fword fw;
-			size_t nx = xstart[word + 1] - xstart[word];
-			sort_by_id(&w->ids, order + start[word], n, ref, sorted);
-			sort_by_id(&w->xids, xorder + xstart[word], nx, ref, sorted + n);
-			if ((rc = fuzzy_data(&t, w, sorted, n, sorted + n, nx, &fw, &r->repeated,
-					     err)))
-				goto out;
-			if (fuzzy_word(&fw, norm, metrics, f)) {
-				rc = tv_nomem(err);
-				goto out;
-			}
-		} else {
-			struct ctab ct;
-			if (crisp_table(&t, w, order + start[word], n, &ct) ||
-			    crisp_metrics(&ct, norm, &t.lft, metrics, f)) {
-				rc = tv_nomem(err);
-				goto out;
-			}
-		}
-		set_average(f, metrics);
-		r->name[r->nwords] = strdup(name);
-		if (r->name[r->nwords] == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		r->nwords++;
-		double wn = fuzzy ? 1.0 : (double)n;
-		N += wn;
-		tot->instances += n;
-		tv_fsum_add(&sum[S_ARI], wn * f->ari);
-		tv_fsum_add(&sum[S_RAND], wn * f->rand);
-		tv_fsum_add(&sum[S_FM], wn * f->fowlkes_mallows);
-		tv_fsum_add(&sum[S_NMI], wn * f->nmi);
-		tv_fsum_add(&sum[S_AMI], wn * f->ami);
-		tv_fsum_add(&sum[S_BP], wn * f->bcubed_precision);
-		tv_fsum_add(&sum[S_BR], wn * f->bcubed_recall);
-	}
+	if ((rc = eval_words(&ce, o.pos, r, sum, &N, err)))
+		goto out;
 	if (r->nwords == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
 		goto out;
 	}
-	tot->ari = tv_fsum_result(&sum[S_ARI]) / N;
-	tot->rand = tv_fsum_result(&sum[S_RAND]) / N;
-	tot->fowlkes_mallows = tv_fsum_result(&sum[S_FM]) / N;
-	tot->nmi = tv_fsum_result(&sum[S_NMI]) / N;
-	tot->ami = tv_fsum_result(&sum[S_AMI]) / N;
-	tot->bcubed_precision = tv_fsum_result(&sum[S_BP]) / N;
-	tot->bcubed_recall = tv_fsum_result(&sum[S_BR]) / N;
-	double p = tot->bcubed_precision, rr = tot->bcubed_recall;
-	tot->bcubed_fscore = isnan(p) ? NAN : p + rr > 0.0 ? 2.0 * p * rr / (p + rr) : 0.0;
-	set_average(tot, metrics);
+	average_words(tot, sum, N, ce.metrics);
 	r->pooled.avg = NAN;
-	if (!fuzzy) {
-		struct ctab pt = { .ncell = t.npcell, .k = t.pk, .c = t.pc, .n = t.pv,
-				   .nk = t.npk, .nc = t.npc, .kn = t.pkn, .cn = t.pcn,
+	if (!ce.fuzzy) {
+		struct scratch *t = &ce.t;
+		struct ctab pt = { .ncell = t->npcell, .k = t->pk, .c = t->pc, .n = t->pv,
+				   .nk = t->npk, .nc = t->npc, .kn = t->pkn, .cn = t->pcn,
 				   .N = tot->instances };
-		if (crisp_metrics(&pt, norm, &t.lft, metrics, &r->pooled)) {
+		if (crisp_metrics(&pt, ce.norm, &t->lft, ce.metrics, &r->pooled)) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		set_average(&r->pooled, metrics);
+		set_average(&r->pooled, ce.metrics);
 	}
 out:
-	scratch_free(&t);
-	free(start);
-	free(order);
-	free(xstart);
-	free(xorder);
-	free(sorted);
-	free(ref);
+	scratch_free(&ce.t);
+	free(ce.start);
+	free(ce.order);
+	free(ce.xstart);
+	free(ce.xorder);
+	free(ce.sorted);
+	free(ce.ref);
 	if (rc) {
 		tageval_clustering_result_free(r);
 		return rc;

@@ -948,20 +948,11 @@ static void sort_pairs(struct eval *e, size_t np, int by_cluster, size_t range)
 	e->tv = y;
 }
 
-/*
- * The remapping matrix of one fold (5.2), sparse: M[c][s] sums its terms in
- * the order of the learning instances (the word's instances in gold order,
- * or in byte order of their ids with --seed) and, within an instance, of
- * its labels; each row is divided by its sum, the cells added in ascending
- * sense index.  These are the dense matrix's sums term for term (its zero
- * cells add nothing), without its clusters x senses cells: the cost is the
- * number of (system label, gold label) pairs of the learning instances,
- * sorted in linear time.
- */
-#define DENSE_CELLS 1024
-
-static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
-			int fo)
+/* The local indices of the clusters and senses of the learning instances
+ * (those not in fold @fo), and the number of their (cluster, sense) pairs
+ * into *np. */
+static int learning_labels(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
+			   int fo, size_t *np_out)
 {
 	const struct tageval_graded *g = e->g;
 	size_t np = 0;
@@ -981,55 +972,48 @@ static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fo
 			return -1;
 		np += (size_t)in->sys_n * in->gold_n;
 	}
-	size_t cap;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->v, &cap, e->ns, sizeof *e->v))
+	*np_out = np;
+	return 0;
+}
+
+/* The dense matrix M of the learning instances, each row divided by its sum. */
+static int fill_dense(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
+		      int fo)
+{
+	const struct tageval_graded *g = e->g;
+	size_t cells = e->nc * e->ns;
+	if (tv_grow((void **)&e->M, &e->mcap, cells ? cells : 1, sizeof *e->M))
 		return -1;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->vset, &cap, e->ns, sizeof *e->vset))
-		return -1;
-	cap = e->vcap;
-	if (tv_grow((void **)&e->touched, &cap, e->ns, sizeof *e->touched))
-		return -1;
-	e->vcap = cap;
-	/*
-	 * A small matrix (the usual word: a dozen clusters, a few senses) is
-	 * filled densely, as the pairs alone cost about as much; the sums are
-	 * the same, term for term, as the sparse matrix's.  The bound is a
-	 * constant: a test instance then costs at most DENSE_CELLS per label,
-	 * whatever the shape of the rows (a dense matrix of one long row and
-	 * one short one would cost a long row for each instance of the short
-	 * one).
-	 */
-	e->dense = e->ns == 0 || e->nc <= DENSE_CELLS / e->ns;
-	if (e->dense) {
-		size_t cells = e->nc * e->ns;
-		if (tv_grow((void **)&e->M, &e->mcap, cells ? cells : 1, sizeof *e->M))
-			return -1;
-		if (cells > 0)
-			memset(e->M, 0, cells * sizeof *e->M);
-		for (size_t i = 0; i < n; i++) {
-			const struct tv_ginst *in = &g->in[items[i]];
-			if (fold[i] == fo || in->sys_n == 0)
-				continue;
-			for (size_t a = 0; a < in->sys_n; a++) {
-				const struct tv_glabel *t = &g->spool[in->sys_first + a];
-				double *row = e->M + (size_t)e->cidx[t->label] * e->ns;
-				for (size_t b = 0; b < in->gold_n; b++) {
-					const struct tv_glabel *gs = &g->gpool[in->gold_first + b];
-					row[e->sidx[gs->label]] += t->m * gs->m;
-				}
+	if (cells > 0)
+		memset(e->M, 0, cells * sizeof *e->M);
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_ginst *in = &g->in[items[i]];
+		if (fold[i] == fo || in->sys_n == 0)
+			continue;
+		for (size_t a = 0; a < in->sys_n; a++) {
+			const struct tv_glabel *t = &g->spool[in->sys_first + a];
+			double *row = e->M + (size_t)e->cidx[t->label] * e->ns;
+			for (size_t b = 0; b < in->gold_n; b++) {
+				const struct tv_glabel *gs = &g->gpool[in->gold_first + b];
+				row[e->sidx[gs->label]] += t->m * gs->m;
 			}
 		}
-		for (size_t c = 0; c < e->nc; c++) {
-			double *row = e->M + c * e->ns, rs = 0.0;
-			for (size_t x = 0; x < e->ns; x++)
-				rs += row[x];
-			for (size_t x = 0; x < e->ns; x++)
-				row[x] = rs > 0.0 ? row[x] / rs : 0.0;
-		}
-		return 0;
 	}
+	for (size_t c = 0; c < e->nc; c++) {
+		double *row = e->M + c * e->ns, rs = 0.0;
+		for (size_t x = 0; x < e->ns; x++)
+			rs += row[x];
+		for (size_t x = 0; x < e->ns; x++)
+			row[x] = rs > 0.0 ? row[x] / rs : 0.0;
+	}
+	return 0;
+}
+
+/* Room for @np pairs (both buffers of the counting sort), their counts, the
+ * rows and the cells of the sparse matrix. */
+static int grow_sparse(struct eval *e, size_t np)
+{
+	size_t cap;
 	cap = e->pcap;
 	if (tv_grow((void **)&e->pc, &cap, np, sizeof *e->pc))
 		return -1;
@@ -1065,8 +1049,15 @@ static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fo
 	if (tv_grow((void **)&e->cv, &cap, np, sizeof *e->cv))
 		return -1;
 	e->cellcap = cap;
-	if (e->ns > 0)
-		memset(e->vset, 0, e->ns);
+	return 0;
+}
+
+/* The sparse matrix M of the learning instances' @np pairs (room made by
+ * grow_sparse), each row divided by its sum. */
+static void fill_sparse(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
+			int fo, size_t np)
+{
+	const struct tageval_graded *g = e->g;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct tv_ginst *in = &g->in[items[i]];
@@ -1102,6 +1093,54 @@ static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fo
 			e->cv[q] = rs > 0.0 ? e->cv[q] / rs : 0.0;
 	}
 	e->rowstart[e->nc] = (uint32_t)ncell;
+}
+
+/*
+ * The remapping matrix of one fold (5.2), sparse: M[c][s] sums its terms in
+ * the order of the learning instances (the word's instances in gold order,
+ * or in byte order of their ids with --seed) and, within an instance, of
+ * its labels; each row is divided by its sum, the cells added in ascending
+ * sense index.  These are the dense matrix's sums term for term (its zero
+ * cells add nothing), without its clusters x senses cells: the cost is the
+ * number of (system label, gold label) pairs of the learning instances,
+ * sorted in linear time.
+ */
+#define DENSE_CELLS 1024
+
+static int build_matrix(struct eval *e, const uint32_t *items, const uint8_t *fold, size_t n,
+			int fo)
+{
+	size_t np = 0;
+	if (learning_labels(e, items, fold, n, fo, &np))
+		return -1;
+	size_t cap;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->v, &cap, e->ns, sizeof *e->v))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->vset, &cap, e->ns, sizeof *e->vset))
+		return -1;
+	cap = e->vcap;
+	if (tv_grow((void **)&e->touched, &cap, e->ns, sizeof *e->touched))
+		return -1;
+	e->vcap = cap;
+	/*
+	 * A small matrix (the usual word: a dozen clusters, a few senses) is
+	 * filled densely, as the pairs alone cost about as much; the sums are
+	 * the same, term for term, as the sparse matrix's.  The bound is a
+	 * constant: a test instance then costs at most DENSE_CELLS per label,
+	 * whatever the shape of the rows (a dense matrix of one long row and
+	 * one short one would cost a long row for each instance of the short
+	 * one).
+	 */
+	e->dense = e->ns == 0 || e->nc <= DENSE_CELLS / e->ns;
+	if (e->dense)
+		return fill_dense(e, items, fold, n, fo);
+	if (grow_sparse(e, np))
+		return -1;
+	if (e->ns > 0)
+		memset(e->vset, 0, e->ns);
+	fill_sparse(e, items, fold, n, fo, np);
 	return 0;
 }
 
@@ -1344,6 +1383,204 @@ out:
 	return rc;
 }
 
+/* Ranks every label id by the byte order of its name, into e->rank; no
+ * label has a local index yet (e->cidx, e->sidx, e->upos). */
+static int rank_labels(struct eval *e, const struct tageval_graded *g)
+{
+	size_t nl = g->labels.n;
+	for (size_t i = 0; i < nl; i++)
+		e->cidx[i] = e->sidx[i] = e->upos[i] = TV_NONE;
+	const char **nm = malloc((nl ? nl : 1) * sizeof *nm);
+	if (nm == NULL)
+		return -1;
+	for (size_t i = 0; i < nl; i++)
+		nm[i] = tv_intern_str(&g->labels, (uint32_t)i);
+	qsort(nm, nl, sizeof *nm, by_name);
+	/* the interner's strings are distinct; find each one's id back */
+	for (size_t i = 0; i < nl; i++) {
+		uint32_t id;
+		tv_intern_find(&g->labels, nm[i], strlen(nm[i]), &id);
+		e->rank[id] = (uint32_t)i;
+	}
+	free(nm);
+	return 0;
+}
+
+/*
+ * The instances grouped by word (word ids follow first appearance): word
+ * w's selected instances are order[wsel[w] .. wsel[w + 1]), all its gold
+ * instances aorder[wall[w] .. wall[w + 1]), its extras eorder[wex[w] ..
+ * wex[w + 1]).
+ */
+struct bywords {
+	uint32_t *wsel, *wall, *wex;   /* nw + 1 each */
+	uint32_t *order, *aorder, *eorder;
+};
+
+/* Fills @bw (its counts zeroed) with the instances of @g grouped by word. */
+static int group_by_word(const struct tageval_graded *g, const struct tageval_graded_options *o,
+			 struct bywords *bw)
+{
+	size_t nw = g->words.n;
+	uint32_t *wsel = bw->wsel, *wall = bw->wall, *wex = bw->wex;
+	int *wok = calloc(nw ? nw : 1, sizeof *wok);
+	if (wok == NULL)
+		return -1;
+	for (size_t w = 0; w < nw; w++)
+		wok[w] = pos_match(tv_intern_str(&g->words, (uint32_t)w), o->pos);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct tv_ginst *in = &g->in[i];
+		wall[in->word + 1]++;
+		if (wok[in->word] && selected(in, o))
+			wsel[in->word + 1]++;
+	}
+	for (size_t i = 0; i < g->nex; i++)
+		wex[g->ex[i].word + 1]++;
+	for (size_t w = 0; w < nw; w++) {
+		wsel[w + 1] += wsel[w];
+		wall[w + 1] += wall[w];
+		wex[w + 1] += wex[w];
+	}
+	uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
+	if (fill == NULL) {
+		free(wok);
+		return -1;
+	}
+	memcpy(fill, wsel, nw * sizeof *fill);
+	for (size_t i = 0; i < g->n; i++)
+		if (wok[g->in[i].word] && selected(&g->in[i], o))
+			bw->order[fill[g->in[i].word]++] = (uint32_t)i;
+	memcpy(fill, wall, nw * sizeof *fill);
+	for (size_t i = 0; i < g->n; i++)
+		bw->aorder[fill[g->in[i].word]++] = (uint32_t)i;
+	memcpy(fill, wex, nw * sizeof *fill);
+	for (size_t i = 0; i < g->nex; i++)
+		bw->eorder[fill[g->ex[i].word]++] = (uint32_t)i;
+	free(fill);
+	free(wok);
+	return 0;
+}
+
+/*
+ * K of word @w, into *k: the word's distinct gold senses (and, without
+ * remapping, every label the system uses under the word); @seen is the
+ * scratch list of the labels met, e->sidx is left all TV_NONE.
+ */
+static int word_senses(struct eval *e, const struct bywords *bw, size_t w, int no_remapping,
+		       size_t *k, uint32_t **seen, size_t *seencap)
+{
+	const struct tageval_graded *g = e->g;
+	const uint32_t *items = bw->order + bw->wsel[w];
+	size_t n = bw->wsel[w + 1] - bw->wsel[w];
+	size_t nseen = 0;
+	int crc = 0;
+	for (size_t i = 0; i < n && !crc; i++) {
+		const struct tv_ginst *in = &g->in[items[i]];
+		crc = count_labels(e, g->gpool + in->gold_first, in->gold_n, k, seen, &nseen,
+				   seencap);
+	}
+	if (no_remapping) {
+		for (size_t i = bw->wall[w]; i < bw->wall[w + 1] && !crc; i++) {
+			const struct tv_ginst *in = &g->in[bw->aorder[i]];
+			if (in->sys_n == 0)
+				continue; /* unanswered (g->spool may be NULL) */
+			crc = count_labels(e, g->spool + in->sys_first, in->sys_n, k, seen, &nseen,
+					   seencap);
+		}
+		for (size_t i = bw->wex[w]; i < bw->wex[w + 1] && !crc; i++) {
+			const struct tv_gextra *x = &g->ex[bw->eorder[i]];
+			crc = count_labels(e, g->spool + x->sys_first, x->sys_n, k, seen, &nseen,
+					   seencap);
+		}
+	}
+	for (size_t i = 0; i < nseen; i++)
+		e->sidx[(*seen)[i]] = TV_NONE;
+	return crc;
+}
+
+/*
+ * Folds: position k of the selection is tested in fold k mod 5.  The
+ * official folds (5.1) take the selection in gold-key order.  With
+ * --seed the selection is first put in byte order of the instance ids
+ * ("word instance"), then shuffled: the folds, and the order in which
+ * each word's instances are summed into M, are then those of the ids,
+ * not of the file's lines.
+ */
+static int make_folds(const struct tageval_graded *g, struct bywords *bw, size_t nsel,
+		      const struct tageval_graded_options *o, uint8_t *fold)
+{
+	if (o->shuffle)
+		return seed_folds(g, bw->order, bw->wsel, g->words.n, nsel, o->seed, fold);
+	for (size_t k = 0; k < nsel; k++)
+		fold[k] = (uint8_t)(k % NFOLDS);
+	return 0;
+}
+
+/* Evaluates every word with a selected instance into r->fig (their totals
+ * into r->total and @sum); @fold: the fold of each position of bw->order. */
+static int eval_words(struct eval *e, const struct bywords *bw, const uint8_t *fold,
+		      const struct tageval_graded_options *o, struct tageval_graded_result *r,
+		      struct tv_fsum sum[3])
+{
+	const struct tageval_graded *g = e->g;
+	size_t nw = g->words.n;
+	size_t nsw = 0;
+	for (size_t w = 0; w < nw; w++)
+		nsw += bw->wsel[w + 1] > bw->wsel[w];
+	r->name = malloc(nsw * sizeof *r->name);
+	r->fig = calloc(nsw, sizeof *r->fig);
+	if (r->name == NULL || r->fig == NULL)
+		return -1;
+	uint32_t *seen = NULL;
+	size_t seencap = 0;
+	int rc = 0;
+	for (size_t w = 0; w < nw; w++) {
+		size_t n = bw->wsel[w + 1] - bw->wsel[w];
+		if (n == 0)
+			continue;
+		const uint32_t *items = bw->order + bw->wsel[w];
+		size_t k = 0;
+		int crc = word_senses(e, bw, w, o->no_remapping, &k, &seen, &seencap);
+		struct tageval_graded_figures *f = &r->fig[r->nwords];
+		r->name[r->nwords++] = tv_intern_str(&g->words, (uint32_t)w);
+		if (crc || eval_word(e, items, fold + bw->wsel[w], n, k, o->no_remapping, f, sum)) {
+			rc = -1;
+			break;
+		}
+		r->total.instances += f->instances;
+		r->total.answered += f->answered;
+	}
+	free(seen);
+	return rc;
+}
+
+/* Frees the scratch of an evaluation. */
+static void eval_free(struct eval *e)
+{
+	free(e->rank);
+	free(e->cidx);
+	free(e->sidx);
+	free(e->clist);
+	free(e->slist);
+	free(e->upos);
+	free(e->M);
+	free(e->pc);
+	free(e->ps);
+	free(e->tc);
+	free(e->ts);
+	free(e->pv);
+	free(e->tv);
+	free(e->cnt);
+	free(e->rowstart);
+	free(e->cs);
+	free(e->cv);
+	free(e->v);
+	free(e->vset);
+	free(e->touched);
+	free(e->ans);
+	scratch_free(&e->sc);
+}
+
 int tageval_graded_evaluate(const struct tageval_graded *g,
 			    const struct tageval_graded_options *opts,
 			    struct tageval_graded_result **out, struct tageval_error *err)
@@ -1360,191 +1597,60 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 	size_t nw = g->words.n, nl = g->labels.n;
 	struct eval e = { .g = g };
 	struct tageval_graded_result *r = calloc(1, sizeof *r);
-	uint32_t *wsel = calloc(nw + 1, sizeof *wsel);   /* selected instances per word */
-	uint32_t *wall = calloc(nw + 1, sizeof *wall);   /* all gold instances per word */
-	uint32_t *wex = calloc(nw + 1, sizeof *wex);     /* extras per word */
-	uint32_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
-	uint32_t *aorder = malloc((g->n ? g->n : 1) * sizeof *aorder);
-	uint32_t *eorder = malloc((g->nex ? g->nex : 1) * sizeof *eorder);
+	struct bywords bw;
+	bw.wsel = calloc(nw + 1, sizeof *bw.wsel);   /* selected instances per word */
+	bw.wall = calloc(nw + 1, sizeof *bw.wall);   /* all gold instances per word */
+	bw.wex = calloc(nw + 1, sizeof *bw.wex);     /* extras per word */
+	bw.order = malloc((g->n ? g->n : 1) * sizeof *bw.order);
+	bw.aorder = malloc((g->n ? g->n : 1) * sizeof *bw.aorder);
+	bw.eorder = malloc((g->nex ? g->nex : 1) * sizeof *bw.eorder);
 	uint8_t *fold = malloc(g->n ? g->n : 1);
 	e.rank = malloc((nl ? nl : 1) * sizeof *e.rank);
 	e.cidx = malloc((nl ? nl : 1) * sizeof *e.cidx);
 	e.sidx = malloc((nl ? nl : 1) * sizeof *e.sidx);
 	e.upos = malloc((nl ? nl : 1) * sizeof *e.upos);
-	uint32_t *seen = NULL;
-	size_t seencap = 0;
 	int rc = TAGEVAL_OK;
-	if (!r || !wsel || !wall || !wex || !order || !aorder || !eorder || !fold ||
-	    !e.rank || !e.cidx || !e.sidx || !e.upos) {
+	if (!r || !bw.wsel || !bw.wall || !bw.wex || !bw.order || !bw.aorder || !bw.eorder ||
+	    !fold || !e.rank || !e.cidx || !e.sidx || !e.upos) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	/* label ranks in byte order of the names */
-	for (size_t i = 0; i < nl; i++)
-		e.cidx[i] = e.sidx[i] = e.upos[i] = TV_NONE;
-	{
-		const char **nm = malloc((nl ? nl : 1) * sizeof *nm);
-		if (nm == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		for (size_t i = 0; i < nl; i++)
-			nm[i] = tv_intern_str(&g->labels, (uint32_t)i);
-		qsort(nm, nl, sizeof *nm, by_name);
-		/* the interner's strings are distinct; find each one's id back */
-		for (size_t i = 0; i < nl; i++) {
-			uint32_t id;
-			tv_intern_find(&g->labels, nm[i], strlen(nm[i]), &id);
-			e.rank[id] = (uint32_t)i;
-		}
-		free(nm);
-	}
-	/* group the instances by word (word ids follow first appearance) */
-	int *wok = calloc(nw ? nw : 1, sizeof *wok);
-	if (wok == NULL) {
+	if (rank_labels(&e, g)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	for (size_t w = 0; w < nw; w++)
-		wok[w] = pos_match(tv_intern_str(&g->words, (uint32_t)w), o.pos);
-	for (size_t i = 0; i < g->n; i++) {
-		const struct tv_ginst *in = &g->in[i];
-		wall[in->word + 1]++;
-		if (wok[in->word] && selected(in, &o))
-			wsel[in->word + 1]++;
+	/* group the instances by word (word ids follow first appearance) */
+	if (group_by_word(g, &o, &bw)) {
+		rc = tv_nomem(err);
+		goto out;
 	}
-	for (size_t i = 0; i < g->nex; i++)
-		wex[g->ex[i].word + 1]++;
-	for (size_t w = 0; w < nw; w++) {
-		wsel[w + 1] += wsel[w];
-		wall[w + 1] += wall[w];
-		wex[w + 1] += wex[w];
-	}
-	size_t nsel = wsel[nw];
-	{
-		uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
-		if (fill == NULL) {
-			free(wok);
-			rc = tv_nomem(err);
-			goto out;
-		}
-		memcpy(fill, wsel, nw * sizeof *fill);
-		for (size_t i = 0; i < g->n; i++)
-			if (wok[g->in[i].word] && selected(&g->in[i], &o))
-				order[fill[g->in[i].word]++] = (uint32_t)i;
-		memcpy(fill, wall, nw * sizeof *fill);
-		for (size_t i = 0; i < g->n; i++)
-			aorder[fill[g->in[i].word]++] = (uint32_t)i;
-		memcpy(fill, wex, nw * sizeof *fill);
-		for (size_t i = 0; i < g->nex; i++)
-			eorder[fill[g->ex[i].word]++] = (uint32_t)i;
-		free(fill);
-	}
-	free(wok);
+	size_t nsel = bw.wsel[nw];
 	if (nsel == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
 		goto out;
 	}
-	/*
-	 * Folds: position k of the selection is tested in fold k mod 5.  The
-	 * official folds (5.1) take the selection in gold-key order.  With
-	 * --seed the selection is first put in byte order of the instance ids
-	 * ("word instance"), then shuffled: the folds, and the order in which
-	 * each word's instances are summed into M, are then those of the ids,
-	 * not of the file's lines.
-	 */
-	if (o.shuffle) {
-		if (seed_folds(g, order, wsel, nw, nsel, o.seed, fold)) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-	} else {
-		for (size_t k = 0; k < nsel; k++)
-			fold[k] = (uint8_t)(k % NFOLDS);
-	}
-	size_t nsw = 0;
-	for (size_t w = 0; w < nw; w++)
-		nsw += wsel[w + 1] > wsel[w];
-	r->name = malloc(nsw * sizeof *r->name);
-	r->fig = calloc(nsw, sizeof *r->fig);
-	if (r->name == NULL || r->fig == NULL) {
+	if (make_folds(g, &bw, nsel, &o, fold)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	struct tv_fsum sum[3];
 	for (int m = 0; m < 3; m++)
 		tv_fsum_init(&sum[m]);
-	for (size_t w = 0; w < nw; w++) {
-		size_t n = wsel[w + 1] - wsel[w];
-		if (n == 0)
-			continue;
-		const uint32_t *items = order + wsel[w];
-		/* K: the word's distinct gold senses (and, without remapping,
-		 * every label the system uses under the word) */
-		size_t k = 0, nseen = 0;
-		int crc = 0;
-		for (size_t i = 0; i < n && !crc; i++) {
-			const struct tv_ginst *in = &g->in[items[i]];
-			crc = count_labels(&e, g->gpool + in->gold_first, in->gold_n, &k, &seen,
-					   &nseen, &seencap);
-		}
-		if (o.no_remapping) {
-			for (size_t i = wall[w]; i < wall[w + 1] && !crc; i++) {
-				const struct tv_ginst *in = &g->in[aorder[i]];
-				if (in->sys_n == 0)
-					continue; /* unanswered (g->spool may be NULL) */
-				crc = count_labels(&e, g->spool + in->sys_first, in->sys_n, &k,
-						   &seen, &nseen, &seencap);
-			}
-			for (size_t i = wex[w]; i < wex[w + 1] && !crc; i++) {
-				const struct tv_gextra *x = &g->ex[eorder[i]];
-				crc = count_labels(&e, g->spool + x->sys_first, x->sys_n, &k,
-						   &seen, &nseen, &seencap);
-			}
-		}
-		for (size_t i = 0; i < nseen; i++)
-			e.sidx[seen[i]] = TV_NONE;
-		struct tageval_graded_figures *f = &r->fig[r->nwords];
-		r->name[r->nwords++] = tv_intern_str(&g->words, (uint32_t)w);
-		if (crc || eval_word(&e, items, fold + wsel[w], n, k, o.no_remapping, f, sum)) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		r->total.instances += f->instances;
-		r->total.answered += f->answered;
+	if (eval_words(&e, &bw, fold, &o, r, sum)) {
+		rc = tv_nomem(err);
+		goto out;
 	}
 	finish(&r->total, sum);
 out:
-	free(wsel);
-	free(wall);
-	free(wex);
-	free(order);
-	free(aorder);
-	free(eorder);
+	free(bw.wsel);
+	free(bw.wall);
+	free(bw.wex);
+	free(bw.order);
+	free(bw.aorder);
+	free(bw.eorder);
 	free(fold);
-	free(seen);
-	free(e.rank);
-	free(e.cidx);
-	free(e.sidx);
-	free(e.clist);
-	free(e.slist);
-	free(e.upos);
-	free(e.M);
-	free(e.pc);
-	free(e.ps);
-	free(e.tc);
-	free(e.ts);
-	free(e.pv);
-	free(e.tv);
-	free(e.cnt);
-	free(e.rowstart);
-	free(e.cs);
-	free(e.cv);
-	free(e.v);
-	free(e.vset);
-	free(e.touched);
-	free(e.ans);
-	scratch_free(&e.sc);
+	eval_free(&e);
 	if (rc != TAGEVAL_OK) {
 		tageval_graded_result_free(r);
 		return rc;

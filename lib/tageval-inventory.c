@@ -677,6 +677,114 @@ int tv_set_uniform(struct tageval_inventory *inv)
 	return TAGEVAL_OK;
 }
 
+/* The distinct tags of the reader's line (distinct by spelling: unknown
+ * tags, TV_NONE, are distinct from each other) into @seen; returns their
+ * number. */
+static size_t line_distinct(const struct tageval_inventory *inv, const struct tv_reader *r,
+			    uint32_t *seen)
+{
+	size_t k = 0;
+	for (size_t i = 2; i < r->nfield; i++) {
+		char *t = r->field[i];
+		char *slash = strchr(t, '/');
+		size_t len = slash ? (size_t)(slash - t) : strlen(t);
+		uint32_t id;
+		int dup = 0;
+		if (!tv_intern_find(&inv->tags, t, len, &id))
+			id = TV_NONE;
+		/* distinct by spelling: unknown tags are distinct from each other */
+		for (size_t j = 2; j < i; j++) {
+			const char *u = r->field[j];
+			const char *us = strchr(u, '/');
+			size_t ul = us ? (size_t)(us - u) : strlen(u);
+			dup |= ul == len && memcmp(u, t, len) == 0;
+		}
+		if (!dup)
+			seen[k++] = id;
+	}
+	return k;
+}
+
+/* c(t) of every tag from the corpus: each line weighs 1, shared evenly by
+ * its distinct tags. */
+static int count_corpus(const struct tageval_inventory *inv, struct tv_reader *r, double *c,
+			struct tageval_error *err)
+{
+	size_t n = inv->nnode;
+	uint32_t *seen = NULL;
+	size_t seencap = 0;
+	int rc, got;
+	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
+		if (r->nfield == 0)
+			continue;
+		if (r->nfield < 3) {
+			rc = tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
+				      r->nfield == 1 ? "missing instance id" : "no sense tag");
+			break;
+		}
+		/* distinct tags of the line that the map knows */
+		size_t ntag = r->nfield - 2;
+		if (tv_grow((void **)&seen, &seencap, ntag, sizeof *seen)) {
+			rc = tv_nomem(err);
+			break;
+		}
+		size_t k = line_distinct(inv, r, seen);
+		for (size_t j = 0; j < k; j++)
+			if (seen[j] != TV_NONE && seen[j] < n)
+				c[seen[j]] += 1.0 / (double)k;
+	}
+	free(seen);
+	return rc;
+}
+
+/* n(t) = c(t) + the sum of n over t's children, into @sub, bottom-up: a tag
+ * is done when all its children are (@pending, @queue: scratch of nnode). */
+static void subtree_counts(const struct tageval_inventory *inv, const double *c, double *sub,
+			   uint32_t *pending, uint32_t *queue)
+{
+	size_t n = inv->nnode;
+	size_t head = 0, tail = 0;
+	for (size_t x = 0; x < n; x++) {
+		sub[x] = c[x];
+		pending[x] = (uint32_t)inv->node[x].children.n;
+		if (pending[x] == 0)
+			queue[tail++] = (uint32_t)x;
+	}
+	while (head < tail) {
+		uint32_t x = queue[head++];
+		const struct tv_node *nd = &inv->node[x];
+		for (size_t i = 0; i < nd->parents.n; i++) {
+			uint32_t p = nd->parents.v[i];
+			sub[p] += sub[x];
+			if (--pending[p] == 0)
+				queue[tail++] = p;
+		}
+	}
+}
+
+/* Every parent's P(child i | p) and P(p itself | p) from c and n (@sub). */
+static void set_pdown(struct tageval_inventory *inv, const double *c, const double *sub,
+		      double alpha)
+{
+	size_t n = inv->nnode;
+	for (size_t x = 0; x < n; x++) {
+		struct tv_node *nd = &inv->node[x];
+		size_t k = nd->children.n;
+		if (k == 0)
+			continue;
+		double b = (double)tv_factor(inv, (uint32_t)x);
+		double self = b > (double)k ? c[x] : 0.0;
+		double d = self + alpha * b;
+		for (size_t i = 0; i < k; i++)
+			d += sub[nd->children.v[i]];
+		if (d <= 0.0)
+			continue; /* stays uniform */
+		for (size_t i = 0; i < k; i++)
+			nd->pdown[i] = (sub[nd->children.v[i]] + alpha) / d;
+		nd->pself = b > (double)k ? (self + alpha * (b - (double)k)) / d : 0.0;
+	}
+}
+
 /*
  * Estimated downward probabilities.  Every line of the corpus weighs 1,
  * shared evenly by its distinct tags; c(t) is the weight tag t received and
@@ -700,85 +808,16 @@ static int estimate(struct tageval_inventory *inv, struct tv_reader *r, double a
 	double *sub = calloc(n ? n : 1, sizeof *sub);
 	uint32_t *pending = malloc((n ? n : 1) * sizeof *pending);
 	uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
-	uint32_t *seen = NULL;
-	size_t seencap = 0;
-	int rc = TAGEVAL_OK, got;
+	int rc = TAGEVAL_OK;
 	if (!c || !sub || !pending || !queue) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	while ((rc = tv_reader_next(r, &got, err)) == TAGEVAL_OK && got) {
-		if (r->nfield == 0)
-			continue;
-		if (r->nfield < 3) {
-			rc = tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno,
-				      r->nfield == 1 ? "missing instance id" : "no sense tag");
-			break;
-		}
-		/* distinct tags of the line that the map knows */
-		size_t k = 0, ntag = r->nfield - 2;
-		if (tv_grow((void **)&seen, &seencap, ntag, sizeof *seen)) {
-			rc = tv_nomem(err);
-			break;
-		}
-		for (size_t i = 2; i < r->nfield; i++) {
-			char *t = r->field[i];
-			char *slash = strchr(t, '/');
-			size_t len = slash ? (size_t)(slash - t) : strlen(t);
-			uint32_t id;
-			int dup = 0;
-			if (!tv_intern_find(&inv->tags, t, len, &id))
-				id = TV_NONE;
-			/* distinct by spelling: unknown tags are distinct from each other */
-			for (size_t j = 2; j < i; j++) {
-				const char *u = r->field[j];
-				const char *us = strchr(u, '/');
-				size_t ul = us ? (size_t)(us - u) : strlen(u);
-				dup |= ul == len && memcmp(u, t, len) == 0;
-			}
-			if (!dup)
-				seen[k++] = id;
-		}
-		for (size_t j = 0; j < k; j++)
-			if (seen[j] != TV_NONE && seen[j] < n)
-				c[seen[j]] += 1.0 / (double)k;
-	}
-	if (rc)
+	if ((rc = count_corpus(inv, r, c, err)))
 		goto out;
 	/* n(t), bottom-up: a tag is done when all its children are */
-	size_t head = 0, tail = 0;
-	for (size_t x = 0; x < n; x++) {
-		sub[x] = c[x];
-		pending[x] = (uint32_t)inv->node[x].children.n;
-		if (pending[x] == 0)
-			queue[tail++] = (uint32_t)x;
-	}
-	while (head < tail) {
-		uint32_t x = queue[head++];
-		const struct tv_node *nd = &inv->node[x];
-		for (size_t i = 0; i < nd->parents.n; i++) {
-			uint32_t p = nd->parents.v[i];
-			sub[p] += sub[x];
-			if (--pending[p] == 0)
-				queue[tail++] = p;
-		}
-	}
-	for (size_t x = 0; x < n; x++) {
-		struct tv_node *nd = &inv->node[x];
-		size_t k = nd->children.n;
-		if (k == 0)
-			continue;
-		double b = (double)tv_factor(inv, (uint32_t)x);
-		double self = b > (double)k ? c[x] : 0.0;
-		double d = self + alpha * b;
-		for (size_t i = 0; i < k; i++)
-			d += sub[nd->children.v[i]];
-		if (d <= 0.0)
-			continue; /* stays uniform */
-		for (size_t i = 0; i < k; i++)
-			nd->pdown[i] = (sub[nd->children.v[i]] + alpha) / d;
-		nd->pself = b > (double)k ? (self + alpha * (b - (double)k)) / d : 0.0;
-	}
+	subtree_counts(inv, c, sub, pending, queue);
+	set_pdown(inv, c, sub, alpha);
 	if (fill_up(inv)) {
 		rc = tv_nomem(err);
 		goto out;
@@ -789,7 +828,6 @@ out:
 	free(sub);
 	free(pending);
 	free(queue);
-	free(seen);
 	return rc;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Gold keys and the subset filters: the layout shared with the scorer and
- * the report (tageval-key.c); not installed. */
+/* Gold keys: the layout shared with the scorer and the report
+ * (tageval-key.c); not installed. */
 #ifndef TAGEVAL_KEY_H
 #define TAGEVAL_KEY_H
 
@@ -61,14 +61,5 @@ int tv_key_append(struct tageval_key *key, const char *lexelt, const char *insta
  * use them to start a reader at a line number beyond 2^32). */
 int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,
 		       struct tageval_key **key, struct tageval_error *err);
-struct tageval_filter {
-	struct tv_intern instances;
-	uint32_t *tags;       /* sorted ids */
-	size_t ntags, tagcap;
-	int have_instances, have_tags;
-	const struct tageval_inventory *inv;
-};
-
-int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag);
 
 #endif

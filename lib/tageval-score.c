@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tageval-score.h"
+#include "tageval-filter.h"
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-inventory.h"

@@ -14,17 +14,17 @@ layer_of() {
 	tageval-intern.h) echo 1 ;;
 	tageval-reader.h) echo 2 ;;
 	tageval-inventory.h | tageval-wsi-metrics.h) echo 3 ;;
-	tageval-key.h | tageval-agreement.h | tageval-wsi.h) echo 4 ;;
+	tageval-key.h | tageval-filter.h | tageval-agreement.h | tageval-wsi.h) echo 4 ;;
 	tageval-score.h) echo 5 ;;
-	tageval-report.h) echo 6 ;;
+	tageval-report.h | tageval-supervised.h) echo 6 ;;
 	# source files
 	tageval-util.c | tageval-error.c | tageval-fsum.c | tageval-entropy.c | tageval-rng.c) echo 0 ;;
 	tageval-intern.c) echo 1 ;;
 	tageval-reader.c | tageval-lines.c) echo 2 ;;
 	tageval-inventory.c | tageval-hierarchy.c | tageval-wsi-metrics.c | tageval-graded.c) echo 3 ;;
-	tageval-key.c | tageval-agreement.c | tageval-annotations.c | tageval-wsi.c | tageval-clustering.c) echo 4 ;;
+	tageval-key.c | tageval-filter.c | tageval-agreement.c | tageval-annotations.c | tageval-wsi-read.c | tageval-wsi-eval.c | tageval-clustering.c) echo 4 ;;
 	tageval-score.c) echo 5 ;;
-	tageval-report*.c | tageval-supervised.c) echo 6 ;;
+	tageval-report*.c | tageval-supervised-splits.c | tageval-supervised-map.c) echo 6 ;;
 	*) echo "" ;;
 	esac
 }

@@ -1,496 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Supervised evaluation of induced senses: splits of the gold instances,
- * the mapping P(sense | cluster) learnt on the mapping part, the mapped
- * answers of the test part, and their scoring with the Senseval scorer.
+ * Supervised evaluation of induced senses: the mapping P(sense | cluster)
+ * learnt on the mapping part of a split, the mapped answers of the test
+ * part, and their scoring with the Senseval scorer.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-key.h"
-#include "tageval-reader.h"
-#include "tageval-rng.h"
 #include "tageval-score.h"
+#include "tageval-supervised.h"
 #include "tageval-util.h"
 #include "tageval-wsi.h"
-
-enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
-
-struct grouped {
-	uint32_t inst;
-	uint32_t sys_first;  /* into gsys, or TV_NONE: the single cluster cl, weight 1 */
-	uint32_t sys_n;
-	uint32_t gold_first; /* into gpool */
-	uint32_t gold_n;
-	uint32_t cl;
-};
-
-static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
-				      struct tv_wlabel *one);
-
-struct split {
-	uint8_t *role;        /* per gold instance */
-	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
-	uint32_t *lab_n;
-	uint32_t *pool;
-	size_t npool, poolcap;
-};
-
-struct tageval_supervised {
-	const struct tageval_wsi *w;
-	char *pos;
-	struct tv_intern senses;  /* sense names (no kind prefix) */
-	uint32_t *gpool;          /* gold labels as sense ids, in grouped order */
-	uint8_t *selected;        /* per word */
-	uint32_t *start, *order;  /* instances grouped by word */
-	/* copies in the grouped order, so that a word's instances are read
-	 * front to back: position p holds instance order[p] */
-	struct grouped *g;
-	struct tv_wlabel *gsys;   /* cluster vectors */
-	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
-	struct split *splits;
-	size_t nsplits, splitcap;
-};
-
-void tageval_supervised_free(struct tageval_supervised *s)
-{
-	if (s == NULL)
-		return;
-	for (size_t i = 0; i < s->nsplits; i++) {
-		free(s->splits[i].role);
-		free(s->splits[i].lab_first);
-		free(s->splits[i].lab_n);
-		free(s->splits[i].pool);
-	}
-	free(s->splits);
-	tv_intern_clear(&s->senses);
-	free(s->gpool);
-	free(s->selected);
-	free(s->g);
-	free(s->gsys);
-	free(s->label_sense);
-	free(s->start);
-	free(s->order);
-	free(s->pos);
-	free(s);
-}
-
-size_t tageval_supervised_splits(const struct tageval_supervised *s)
-{
-	TV_NULL_RET(s, 0);
-	return s->nsplits;
-}
-
-/* A sense name as the supervised evaluation knows it. */
-/* The sense id of a gold label (the labels of the wsi object carry a kind prefix). */
-static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *id)
-{
-	if (s->label_sense[wsi_label] != 0) {
-		*id = s->label_sense[wsi_label] - 1;
-		return TAGEVAL_OK;
-	}
-	const char *name = tv_intern_str(&s->w->labels, wsi_label) + 1;
-	if (tv_intern_put(&s->senses, name, strlen(name), id, NULL))
-		return TAGEVAL_ENOMEM;
-	s->label_sense[wsi_label] = *id + 1;
-	return TAGEVAL_OK;
-}
-
-int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
-			   struct tageval_supervised **out, struct tageval_error *err)
-{
-	TV_NEED(err, out, "out");
-	*out = NULL;
-	TV_NEED(err, w, "wsi");
-	if (!w->have_gold || !w->have_system)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0,
-				"read the gold key and the clusters first");
-	struct tageval_supervised *s = calloc(1, sizeof *s);
-	if (s == NULL)
-		return tv_nomem(err);
-	s->w = w;
-	tv_intern_init(&s->senses);
-	size_t n = w->n ? w->n : 1;
-	size_t nlab = 0;
-	for (size_t i = 0; i < w->n; i++)
-		nlab += w->in[i].gold_n;
-	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
-	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
-	s->g = malloc(n * sizeof *s->g);
-	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
-	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
-	if (pos)
-		s->pos = strdup(pos);
-	if (!s->gpool || !s->selected || !s->g || !s->gsys || !s->label_sense || (pos && !s->pos) ||
-	    tv_wsi_group(w, &s->start, &s->order))
-		goto nomem;
-	/* copies in the grouped order; gold labels as sense ids */
-	size_t nsys = 0, ngold = 0;
-	for (size_t p = 0; p < w->n; p++) {
-		uint32_t inst = s->order[p];
-		const struct tv_winst *in = &w->in[inst];
-		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-		for (uint32_t j = 0; j < in->gold_n; j++)
-			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
-				goto nomem;
-		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n,
-					    0 };
-		ngold += in->gold_n;
-		if (in->sys_first == TV_NONE || in->sys_n == 0) {
-			s->g[p].sys_first = TV_NONE;
-			s->g[p].cl = in->cl_j; /* a single cluster of weight 1 */
-		} else {
-			s->g[p].sys_first = (uint32_t)nsys;
-			memcpy(s->gsys + nsys, w->sys_pool + in->sys_first,
-			       in->sys_n * sizeof *s->gsys);
-			nsys += in->sys_n;
-		}
-	}
-	size_t nsel = 0;
-	for (size_t word = 0; word < w->words.n; word++) {
-		s->selected[word] = (uint8_t)tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word),
-							      s->pos);
-		nsel += s->selected[word];
-	}
-	if (nsel == 0) {
-		tageval_supervised_free(s);
-		return tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
-	}
-	*out = s;
-	return TAGEVAL_OK;
-nomem:
-	tageval_supervised_free(s);
-	return tv_nomem(err);
-}
-
-static struct split *new_split(struct tageval_supervised *s)
-{
-	if (tv_grow((void **)&s->splits, &s->splitcap, s->nsplits + 1, sizeof *s->splits))
-		return NULL;
-	struct split *sp = &s->splits[s->nsplits];
-	memset(sp, 0, sizeof *sp);
-	sp->role = calloc(s->w->n ? s->w->n : 1, 1);
-	if (sp->role == NULL)
-		return NULL;
-	s->nsplits++;
-	return sp;
-}
-
-/* ------------------------------------------------------------ splits from files */
-
-/* One split file being read: @line[idx] receives the line of each instance
- * (for the messages about an instance listed twice). */
-struct split_reading {
-	struct tageval_supervised *s;
-	struct split *sp;
-	int role;
-	uint64_t *line;
-	const char *mapping_name;
-};
-
-static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
-{
-	const struct split_reading *rd = ctx;
-	struct tageval_supervised *s = rd->s;
-	struct split *sp = rd->sp;
-	const struct tageval_wsi *w = s->w;
-	char q[80];
-	if (l->nfield < 3) {
-		if (l->nfield == 1)
-			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					"missing instance id");
-		tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"instance \"%s\" has no label", q);
-	}
-	const char *inst = l->field[1];
-	uint32_t idx = l->inst; /* looked up with the batch */
-	tv_quote(q, sizeof q, inst, strlen(inst));
-	if (idx == TV_NONE)
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"instance \"%s\" is not in the gold key", q);
-	if (sp->role[idx] == rd->role)
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
-				rd->line[idx]);
-	if (sp->role[idx] != ROLE_NONE)
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
-				rd->mapping_name, rd->line[idx]);
-	const char *gw = tv_intern_str(&w->words, w->in[idx].word);
-	if (strcmp(gw, l->field[0]) != 0) {
-		char q2[80];
-		tv_quote(q2, sizeof q2, gw, strlen(gw));
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
-	}
-	sp->role[idx] = (uint8_t)rd->role;
-	rd->line[idx] = l->lineno;
-	size_t nlab = l->nfield - 2;
-	if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab, sizeof *sp->pool))
-		return tv_nomem(err);
-	sp->lab_first[idx] = (uint32_t)sp->npool;
-	sp->lab_n[idx] = (uint32_t)nlab;
-	for (size_t i = 0; i < nlab; i++) {
-		const char *tok = l->field[i + 2];
-		size_t len;
-		double weight;
-		if (tv_split_weight(tok, &len, &weight) < 0) {
-			tv_quote(q, sizeof q, tok, strlen(tok));
-			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					"invalid weight \"%s\"", q);
-		}
-		uint32_t id;
-		if (tv_intern_put(&s->senses, tok, len, &id, NULL))
-			return tv_nomem(err);
-		sp->pool[sp->npool++] = id;
-	}
-	return TAGEVAL_OK;
-}
-
-static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
-		       int role, uint64_t *line, const char *mapping_name,
-		       struct tageval_error *err)
-{
-	struct split_reading rd = { s, sp, role, line, mapping_name };
-	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &s->w->ids, .lookup = TV_LOOKUP_FIND,
-			     .line = split_line, .ctx = &rd };
-	return tv_each_line(r, &e, NULL, err);
-}
-
-static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, struct tv_reader *t,
-			     struct tageval_error *err)
-{
-	struct split *sp = new_split(s);
-	if (sp == NULL)
-		return tv_nomem(err);
-	size_t n = s->w->n ? s->w->n : 1;
-	uint64_t *line = malloc(n * sizeof *line);
-	int rc = TAGEVAL_OK;
-	if (!(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
-	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)) || line == NULL)
-		rc = tv_nomem(err);
-	if (rc == TAGEVAL_OK)
-		rc = split_lines(s, sp, m, ROLE_MAPPING, line, m->name, err);
-	if (rc == TAGEVAL_OK)
-		rc = split_lines(s, sp, t, ROLE_TEST, line, m->name, err);
-	free(line);
-	if (rc != TAGEVAL_OK) {
-		/* leave no half-read split behind */
-		s->nsplits--;
-		free(sp->role);
-		free(sp->lab_first);
-		free(sp->lab_n);
-		free(sp->pool);
-	}
-	return rc;
-}
-
-int tageval_supervised_add_files(struct tageval_supervised *s, const char *mapping,
-				 const char *test, struct tageval_error *err)
-{
-	TV_NEED(err, s, "sup");
-	TV_NEED(err, mapping, "mapping");
-	TV_NEED(err, test, "test");
-	struct tv_reader m, t;
-	int rc = tv_reader_open(&m, mapping, err);
-	if (rc)
-		return rc;
-	if ((rc = tv_reader_open(&t, test, err))) {
-		tv_reader_close(&m);
-		return rc;
-	}
-	rc = add_split_readers(s, &m, &t, err);
-	tv_reader_close(&m);
-	tv_reader_close(&t);
-	return rc;
-}
-
-int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *mapping,
-				   size_t mapping_size, const char *test, size_t test_size,
-				   struct tageval_error *err)
-{
-	TV_NEED(err, s, "sup");
-	if ((mapping == NULL && mapping_size > 0) || (test == NULL && test_size > 0))
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	struct tv_reader m, t;
-	int rc = tv_reader_open_buffer(&m, mapping, mapping_size, "mapping", err);
-	if (rc)
-		return rc;
-	if ((rc = tv_reader_open_buffer(&t, test, test_size, "test", err))) {
-		tv_reader_close(&m);
-		return rc;
-	}
-	rc = add_split_readers(s, &m, &t, err);
-	tv_reader_close(&m);
-	tv_reader_close(&t);
-	return rc;
-}
-
-/* ------------------------------------------------------------ drawn splits */
-
-/*
- * The draws must not depend on the order of the lines: the words are drawn
- * for in bytewise order of their names, and each word's instances are
- * shuffled from the bytewise order of their ids.
- */
-struct canon {
-	uint32_t *words; /* word ids, by name */
-	uint32_t *inst;  /* like s->order, each word's instances by id */
-};
-
-static int canon_make(const struct tageval_supervised *s, struct canon *c)
-{
-	const struct tageval_wsi *w = s->w;
-	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
-	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
-	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
-	struct tv_sort_name *tmp = malloc((big ? big : 1) * sizeof *tmp);
-	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
-		free(tmp);
-		return TAGEVAL_ENOMEM;
-	}
-	for (size_t i = 0; i < nw; i++)
-		c->words[i] = (uint32_t)i;
-	tv_intern_sort_ids(&w->words, c->words, nw, tmp);
-	memcpy(c->inst, s->order, w->n * sizeof *c->inst);
-	for (size_t word = 0; word < nw; word++)
-		tv_intern_sort_ids(&w->ids, c->inst + s->start[word],
-				   s->start[word + 1] - s->start[word], tmp);
-	free(tmp);
-	return TAGEVAL_OK;
-}
-
-static void canon_free(struct canon *c)
-{
-	free(c->words);
-	free(c->inst);
-}
-
-/* The instances of @word in a random order, into @tmp; returns their number. */
-static size_t shuffled(const struct tageval_supervised *s, const struct canon *c, size_t word,
-		       gsl_rng *rng, uint32_t *tmp)
-{
-	size_t n = s->start[word + 1] - s->start[word];
-	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
-	if (n > 1) /* n = 0 would reach GSL's error handler */
-		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
-	return n;
-}
-
-int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
-				 struct tageval_error *err)
-{
-	TV_NEED(err, s, "sup");
-	if (k < 2 || k > 1000000)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
-	const struct tageval_wsi *w = s->w;
-	/* a fold beyond the largest word's instances would test nothing:
-	 * refused before the k splits are allocated (k x the instances) */
-	size_t most = 0;
-	for (size_t word = 0; word < w->words.n; word++)
-		if (s->selected[word] && s->start[word + 1] - s->start[word] > most)
-			most = s->start[word + 1] - s->start[word];
-	if (k > most)
-		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
-				"%zu folds, but no selected target word has more than %zu "
-				"instances: split %zu would have no test instance",
-				k, most, most + 1);
-	gsl_rng *rng = tv_rng_new(seed);
-	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
-	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
-	size_t first = s->nsplits;
-	int rc = TAGEVAL_OK;
-	struct canon c = { 0 };
-	if (rng == NULL || tmp == NULL || fold == NULL || canon_make(s, &c)) {
-		rc = tv_nomem(err);
-		goto out;
-	}
-	for (size_t wi = 0; wi < w->words.n; wi++) {
-		size_t word = c.words[wi];
-		if (!s->selected[word])
-			continue;
-		size_t n = shuffled(s, &c, word, rng, tmp);
-		for (size_t i = 0; i < n; i++)
-			fold[tmp[i]] = (uint32_t)(i % k);
-	}
-	for (size_t f = 0; f < k; f++) {
-		struct split *sp = new_split(s);
-		if (sp == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		for (size_t word = 0; word < w->words.n; word++) {
-			if (!s->selected[word])
-				continue;
-			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
-				uint32_t inst = s->order[i];
-				sp->role[inst] = fold[inst] == f ? ROLE_TEST : ROLE_MAPPING;
-			}
-		}
-	}
-out:
-	if (rc)
-		while (s->nsplits > first)
-			free(s->splits[--s->nsplits].role);
-	tv_rng_free(rng);
-	free(tmp);
-	free(fold);
-	canon_free(&c);
-	return rc;
-}
-
-int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, double fraction,
-				  unsigned long seed, struct tageval_error *err)
-{
-	TV_NEED(err, s, "sup");
-	if (nsplit < 1 || nsplit > 1000000)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of splits must be 1 or more");
-	if (!(fraction > 0.0 && fraction < 1.0))
-		return tv_error(err, TAGEVAL_EINVAL, "", 0,
-				"the test fraction must lie between 0 and 1");
-	const struct tageval_wsi *w = s->w;
-	gsl_rng *rng = tv_rng_new(seed);
-	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
-	size_t first = s->nsplits;
-	int rc = TAGEVAL_OK;
-	struct canon c = { 0 };
-	if (rng == NULL || tmp == NULL || canon_make(s, &c)) {
-		rc = tv_nomem(err);
-		goto out;
-	}
-	for (size_t r = 0; r < nsplit; r++) {
-		struct split *sp = new_split(s);
-		if (sp == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		for (size_t wi = 0; wi < w->words.n; wi++) {
-			size_t word = c.words[wi];
-			if (!s->selected[word])
-				continue;
-			size_t n = shuffled(s, &c, word, rng, tmp);
-			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
-			for (size_t i = 0; i < n; i++)
-				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
-		}
-	}
-out:
-	if (rc)
-		while (s->nsplits > first)
-			free(s->splits[--s->nsplits].role);
-	tv_rng_free(rng);
-	free(tmp);
-	canon_free(&c);
-	return rc;
-}
 
 /* ------------------------------------------------------------ mapping and scoring */
 
@@ -730,8 +255,6 @@ static void labels_of(const struct tageval_supervised *s, const struct split *sp
 	}
 }
 
-/* Maps the test instances of one word: their gold labels go to @key, their
- * answers to x->ans. */
 /* Scratch of step 3 for a word of @ns senses and @nk cluster rows. */
 static int step3_fit(struct scratch *x, size_t ns, size_t nk)
 {
@@ -1258,23 +781,26 @@ remember:
 	return TAGEVAL_OK;
 }
 
-static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
-		    struct scratch *x, struct tageval_key *key,
-		    struct tageval_supervised_result *res, struct tageval_error *err)
+/* One word being mapped: its instances s->g[first .. last), and what the
+ * steps of map_word learn of its mapping part. */
+struct wordmap {
+	uint32_t first, last;
+	size_t ns, nk;       /* its senses (x->names) and cluster rows */
+	size_t nmap;         /* its mapping instances */
+	int frac;            /* a fractional contribution: the sums depend on their order */
+	int dense;           /* S is the dense nk x ns table */
+	double *rowsum, *S;  /* in x->rowsum */
+	size_t *rowstart;    /* the rows as lists: x->tr[rowstart[k] .. rowstart[k + 1]) */
+};
+
+/* The senses of the word's mapping instances (x->names, unsorted) and the
+ * cluster rows they use (x->crow), counted into @m. */
+static int mapping_senses(const struct tageval_supervised *s, const struct split *sp,
+			  struct scratch *x, struct wordmap *m)
 {
-	const struct tageval_wsi *w = s->w;
-	uint32_t first = s->start[word], last = s->start[word + 1];
-	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
-	if (++x->gen == 0) {
-		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
-		x->gen = 1;
-	}
-	/* 1. the senses of the mapping instances, in bytewise order, and the
-	 *    clusters they use */
 	size_t ns = 0, nk = 0, nmap = 0;
-	int frac = 0; /* a fractional contribution: the sums depend on their order */
-	for (uint32_t p = first; p < last; p++) {
+	int frac = 0;
+	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_MAPPING)
 			continue;
@@ -1306,25 +832,24 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			}
 		}
 	}
-	res->mapping += nmap;
-	if (ns > 1)
-		qsort(x->names, ns, sizeof *x->names, by_name);
-	for (size_t i = 0; i < ns; i++)
-		x->slocal[x->names[i].id] = (uint32_t)i;
-	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
-	 *    the mapping data itself (otherwise a sorted list of triples).
-	 *    Sums of integers are exact in any order; with fractional weights
-	 *    the triples are sorted, values included, and summed in that order
-	 *    (the row sums too, as triples of sense TV_NONE), so that the
-	 *    order of the lines does not change a bit of the result. */
-	int dense = !frac && nk * ns <= 4 * nmap + 64;
-	size_t cells = dense ? nk * ns : 0;
-	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
-		return TAGEVAL_ENOMEM;
-	double *rowsum = x->rowsum, *S = x->rowsum + nk;
-	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
+	m->ns = ns;
+	m->nk = nk;
+	m->nmap = nmap;
+	m->frac = frac;
+	return TAGEVAL_OK;
+}
+
+/* 2. S[c][s] of the mapping instances: into the dense table m->S with the
+ *    row sums in m->rowsum, or as triples into x->tr (the row sums as
+ *    triples of sense TV_NONE). */
+static int fill_table(const struct tageval_supervised *s, const struct split *sp,
+		      struct scratch *x, const struct wordmap *m)
+{
+	size_t ns = m->ns;
+	int dense = m->dense;
+	double *rowsum = m->rowsum, *S = m->S;
 	x->ntr = 0;
-	for (uint32_t p = first; p < last; p++) {
+	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_MAPPING || g->sys_n == 0)
 			continue;
@@ -1356,107 +881,199 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			}
 		}
 	}
-	size_t *rowstart = NULL;
-	if (!dense) {
-		if (x->ntr > 1) {
-			size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
-			if (tv_grow((void **)&x->tr2, &x->tr2cap, x->ntr, sizeof *x->tr2) ||
-			    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt))
-				return TAGEVAL_ENOMEM;
-			sort_triples(x->tr, x->ntr, x->tr2, x->cnt, nk, ns);
-		}
-		size_t m = 0;
-		for (size_t i = 0; i < x->ntr; i++) {
-			if (x->tr[i].sense == TV_NONE)
-				rowsum[x->tr[i].cluster] += x->tr[i].v; /* last in their row */
-			else if (m > 0 && x->tr[m - 1].cluster == x->tr[i].cluster &&
-				 x->tr[m - 1].sense == x->tr[i].sense)
-				x->tr[m - 1].v += x->tr[i].v;
-			else
-				x->tr[m++] = x->tr[i];
-		}
-		x->ntr = m;
-		if (tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+	return TAGEVAL_OK;
+}
+
+/* The triples of a sparse table sorted and summed per (cluster, sense), the
+ * row sums into m->rowsum, and each row's start into m->rowstart. */
+static int sum_triples(struct scratch *x, struct wordmap *m)
+{
+	size_t nk = m->nk, ns = m->ns;
+	double *rowsum = m->rowsum;
+	if (x->ntr > 1) {
+		size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+		if (tv_grow((void **)&x->tr2, &x->tr2cap, x->ntr, sizeof *x->tr2) ||
+		    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt))
 			return TAGEVAL_ENOMEM;
-		rowstart = x->rowstart;
-		for (size_t k = 0, i = 0; k <= nk; k++) {
-			while (i < m && x->tr[i].cluster < k)
-				i++;
-			rowstart[k] = i;
-		}
+		sort_triples(x->tr, x->ntr, x->tr2, x->cnt, nk, ns);
 	}
-	/* the rows of a dense table as lists too, in the same (cluster, sense)
-	 * order as the sparse ones */
-	if (dense) {
-		size_t nz = 0;
-		for (size_t i = 0; i < nk * ns; i++)
-			nz += S[i] != 0.0;
-		if (tv_grow((void **)&x->tr, &x->trcap, nz + 1, sizeof *x->tr) ||
-		    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
-			return TAGEVAL_ENOMEM;
-		rowstart = x->rowstart;
-		x->ntr = 0;
-		for (size_t k = 0; k < nk; k++) {
-			rowstart[k] = x->ntr;
-			for (size_t j = 0; j < ns; j++)
-				if (S[k * ns + j] != 0.0)
-					x->tr[x->ntr++] = (struct triple){ (uint32_t)k, (uint32_t)j,
-									   S[k * ns + j] };
-		}
-		rowstart[nk] = x->ntr;
+	size_t n = 0;
+	for (size_t i = 0; i < x->ntr; i++) {
+		if (x->tr[i].sense == TV_NONE)
+			rowsum[x->tr[i].cluster] += x->tr[i].v; /* last in their row */
+		else if (n > 0 && x->tr[n - 1].cluster == x->tr[i].cluster &&
+			 x->tr[n - 1].sense == x->tr[i].sense)
+			x->tr[n - 1].v += x->tr[i].v;
+		else
+			x->tr[n++] = x->tr[i];
 	}
+	x->ntr = n;
+	if (tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	size_t *rowstart = m->rowstart = x->rowstart;
+	for (size_t k = 0, i = 0; k <= nk; k++) {
+		while (i < n && x->tr[i].cluster < k)
+			i++;
+		rowstart[k] = i;
+	}
+	return TAGEVAL_OK;
+}
+
+/* The rows of a dense table as lists too, in the same (cluster, sense)
+ * order as the sparse ones. */
+static int dense_rows(struct scratch *x, struct wordmap *m)
+{
+	size_t nk = m->nk, ns = m->ns;
+	const double *S = m->S;
+	size_t nz = 0;
+	for (size_t i = 0; i < nk * ns; i++)
+		nz += S[i] != 0.0;
+	if (tv_grow((void **)&x->tr, &x->trcap, nz + 1, sizeof *x->tr) ||
+	    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	size_t *rowstart = m->rowstart = x->rowstart;
+	x->ntr = 0;
+	for (size_t k = 0; k < nk; k++) {
+		rowstart[k] = x->ntr;
+		for (size_t j = 0; j < ns; j++)
+			if (S[k * ns + j] != 0.0)
+				x->tr[x->ntr++] = (struct triple){ (uint32_t)k, (uint32_t)j,
+								   S[k * ns + j] };
+	}
+	rowstart[nk] = x->ntr;
+	return TAGEVAL_OK;
+}
+
+/* Maps test instance @g of word @wname: its gold labels go to @key, its
+ * answer (if the first sense of highest score scores above 0) to x->ans. */
+static int map_test(const struct tageval_supervised *s, const struct split *sp,
+		    const struct grouped *g, const char *wname, struct scratch *x,
+		    const struct wordmap *m, struct tageval_key *key,
+		    struct tageval_supervised_result *res, struct tageval_error *err)
+{
+	const double *rowsum = m->rowsum;
+	const uint32_t *lab;
+	uint32_t nl;
+	labels_of(s, sp, g, &lab, &nl);
+	if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
+		return TAGEVAL_ENOMEM;
+	for (uint32_t j = 0; j < nl; j++)
+		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
+	const char *iname = tv_intern_str(&s->w->ids, g->inst);
+	uint32_t index = (uint32_t)tageval_key_size(key);
+	int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
+	if (rc)
+		return rc;
+	if (g->sys_n == 0 || m->ns == 0)
+		return TAGEVAL_OK;
+	/* the clusters that count: known to the mapping, of weight above 0 */
+	if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
+		return TAGEVAL_ENOMEM;
+	size_t nv = 0;
+	struct tv_wlabel one;
+	const struct tv_wlabel *sys = sys_of(s, g, &one);
+	for (uint32_t c = 0; c < g->sys_n; c++) {
+		const struct tv_wlabel *e = &sys[c];
+		if (x->cstamp[e->label] != x->gen)
+			continue; /* a cluster no mapping instance has */
+		uint32_t k = x->crow[e->label];
+		if (!(rowsum[k] > 0.0))
+			continue; /* its mapping instances gave it weight 0 */
+		x->vec[nv++] = (struct wcl){ k, e->w / rowsum[k] };
+	}
+	uint32_t best = 0;
+	double top = 0.0;
+	if (nv == 1)
+		rc = best_of_row(x, m->rowstart, x->vec[0], &best, &top);
+	else if (nv > 1)
+		rc = best_of_vector(x, m->rowstart, nv, &best, &top);
+	if (rc)
+		return rc;
+	if (!(top > 0.0))
+		return TAGEVAL_OK;
+	res->answered++;
+	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
+		return TAGEVAL_ENOMEM;
+	x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
+	return TAGEVAL_OK;
+}
+
+/* Maps the test instances of one word: their gold labels go to @key, their
+ * answers to x->ans. */
+static int map_word(struct tageval_supervised *s, const struct split *sp, size_t word,
+		    struct scratch *x, struct tageval_key *key,
+		    struct tageval_supervised_result *res, struct tageval_error *err)
+{
+	const struct tageval_wsi *w = s->w;
+	struct wordmap m = { .first = s->start[word], .last = s->start[word + 1] };
+	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
+	if (++x->gen == 0) {
+		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
+		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
+		x->gen = 1;
+	}
+	/* 1. the senses of the mapping instances, in bytewise order, and the
+	 *    clusters they use */
+	if (mapping_senses(s, sp, x, &m))
+		return TAGEVAL_ENOMEM;
+	size_t ns = m.ns, nk = m.nk;
+	res->mapping += m.nmap;
+	if (ns > 1)
+		qsort(x->names, ns, sizeof *x->names, by_name);
+	for (size_t i = 0; i < ns; i++)
+		x->slocal[x->names[i].id] = (uint32_t)i;
+	/* 2. S[c][s]: dense, clusters x senses; the table is never larger than
+	 *    the mapping data itself (otherwise a sorted list of triples).
+	 *    Sums of integers are exact in any order; with fractional weights
+	 *    the triples are sorted, values included, and summed in that order
+	 *    (the row sums too, as triples of sense TV_NONE), so that the
+	 *    order of the lines does not change a bit of the result. */
+	m.dense = !m.frac && nk * ns <= 4 * m.nmap + 64;
+	size_t cells = m.dense ? nk * ns : 0;
+	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
+		return TAGEVAL_ENOMEM;
+	m.rowsum = x->rowsum;
+	m.S = x->rowsum + nk;
+	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
+	if (fill_table(s, sp, x, &m))
+		return TAGEVAL_ENOMEM;
+	if (m.dense ? dense_rows(x, &m) : sum_triples(x, &m))
+		return TAGEVAL_ENOMEM;
 	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c]; the
 	 *    first sense of highest score wins, if that score is above 0 */
 	if (step3_fit(x, ns, nk))
 		return TAGEVAL_ENOMEM;
-	for (uint32_t p = first; p < last; p++) {
+	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_TEST)
 			continue;
 		res->test++;
-		const uint32_t *lab;
-		uint32_t nl;
-		labels_of(s, sp, g, &lab, &nl);
-		if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
-			return TAGEVAL_ENOMEM;
-		for (uint32_t j = 0; j < nl; j++)
-			x->labname[j] = tv_intern_str(&s->senses, lab[j]);
-		const char *iname = tv_intern_str(&s->w->ids, g->inst);
-		uint32_t index = (uint32_t)tageval_key_size(key);
-		int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
+		int rc = map_test(s, sp, g, wname, x, &m, key, res, err);
 		if (rc)
 			return rc;
-		if (g->sys_n == 0 || ns == 0)
-			continue;
-		/* the clusters that count: known to the mapping, of weight above 0 */
-		if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
-			return TAGEVAL_ENOMEM;
-		size_t nv = 0;
-		struct tv_wlabel one;
-		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
-			const struct tv_wlabel *e = &sys[c];
-			if (x->cstamp[e->label] != x->gen)
-				continue; /* a cluster no mapping instance has */
-			uint32_t k = x->crow[e->label];
-			if (!(rowsum[k] > 0.0))
-				continue; /* its mapping instances gave it weight 0 */
-			x->vec[nv++] = (struct wcl){ k, e->w / rowsum[k] };
+	}
+	return TAGEVAL_OK;
+}
+
+/* The answers x->ans given to scorer @sc, and written to @txt (unless
+ * NULL) as the lines of the mapped answer file. */
+static int score_answers(const struct tageval_supervised *s, const struct scratch *x,
+			 struct tageval_scorer *sc, struct text *txt, struct tageval_error *err)
+{
+	for (size_t a = 0; a < x->nans; a++) {
+		const struct answer *an = &x->ans[a];
+		const char *wname = an->word, *iname = an->inst;
+		const char *sense = tv_intern_str(&s->senses, an->sense);
+		int rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err);
+		if (rc)
+			return rc;
+		if (txt) {
+			char num[64];
+			snprintf(num, sizeof num, " !! score %.17g\n", an->score);
+			if (text_put(txt, wname) || text_char(txt, ' ') || text_put(txt, iname) ||
+			    text_char(txt, ' ') || text_put(txt, sense) || text_put(txt, num))
+				return tv_nomem(err);
 		}
-		uint32_t best = 0;
-		double top = 0.0;
-		if (nv == 1)
-			rc = best_of_row(x, rowstart, x->vec[0], &best, &top);
-		else if (nv > 1)
-			rc = best_of_vector(x, rowstart, nv, &best, &top);
-		if (rc)
-			return rc;
-		if (!(top > 0.0))
-			continue;
-		res->answered++;
-		if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
-			return TAGEVAL_ENOMEM;
-		x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
 	}
 	return TAGEVAL_OK;
 }
@@ -1513,22 +1130,8 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 		rc = tv_nomem(err);
 		goto out;
 	}
-	for (size_t a = 0; a < x.nans; a++) {
-		const struct answer *an = &x.ans[a];
-		const char *wname = an->word, *iname = an->inst;
-		const char *sense = tv_intern_str(&s->senses, an->sense);
-		if ((rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err)))
-			goto out;
-		if (mapped) {
-			char num[64];
-			snprintf(num, sizeof num, " !! score %.17g\n", an->score);
-			if (text_put(&txt, wname) || text_char(&txt, ' ') || text_put(&txt, iname) ||
-			    text_char(&txt, ' ') || text_put(&txt, sense) || text_put(&txt, num)) {
-				rc = tv_nomem(err);
-				goto out;
-			}
-		}
-	}
+	if ((rc = score_answers(s, &x, sc, mapped ? &txt : NULL, err)))
+		goto out;
 	struct tageval_score total;
 	tageval_scorer_result(sc, &total);
 	res->correct = total.correct;

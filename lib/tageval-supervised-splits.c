@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Supervised evaluation of induced senses: the gold instances grouped by
+ * word, and their splits into a mapping and a test part, read from files
+ * or drawn (folds, random splits).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "tageval-intern.h"
+#include "tageval-reader.h"
+#include "tageval-rng.h"
+#include "tageval-supervised.h"
+#include "tageval-util.h"
+#include "tageval-wsi.h"
+
+void tageval_supervised_free(struct tageval_supervised *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->nsplits; i++) {
+		free(s->splits[i].role);
+		free(s->splits[i].lab_first);
+		free(s->splits[i].lab_n);
+		free(s->splits[i].pool);
+	}
+	free(s->splits);
+	tv_intern_clear(&s->senses);
+	free(s->gpool);
+	free(s->selected);
+	free(s->g);
+	free(s->gsys);
+	free(s->label_sense);
+	free(s->start);
+	free(s->order);
+	free(s->pos);
+	free(s);
+}
+
+size_t tageval_supervised_splits(const struct tageval_supervised *s)
+{
+	TV_NULL_RET(s, 0);
+	return s->nsplits;
+}
+
+/* A sense name as the supervised evaluation knows it. */
+/* The sense id of a gold label (the labels of the wsi object carry a kind prefix). */
+static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *id)
+{
+	if (s->label_sense[wsi_label] != 0) {
+		*id = s->label_sense[wsi_label] - 1;
+		return TAGEVAL_OK;
+	}
+	const char *name = tv_intern_str(&s->w->labels, wsi_label) + 1;
+	if (tv_intern_put(&s->senses, name, strlen(name), id, NULL))
+		return TAGEVAL_ENOMEM;
+	s->label_sense[wsi_label] = *id + 1;
+	return TAGEVAL_OK;
+}
+
+int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
+			   struct tageval_supervised **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, w, "wsi");
+	if (!w->have_gold || !w->have_system)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"read the gold key and the clusters first");
+	struct tageval_supervised *s = calloc(1, sizeof *s);
+	if (s == NULL)
+		return tv_nomem(err);
+	s->w = w;
+	tv_intern_init(&s->senses);
+	size_t n = w->n ? w->n : 1;
+	size_t nlab = 0;
+	for (size_t i = 0; i < w->n; i++)
+		nlab += w->in[i].gold_n;
+	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
+	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
+	s->g = malloc(n * sizeof *s->g);
+	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
+	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
+	if (pos)
+		s->pos = strdup(pos);
+	if (!s->gpool || !s->selected || !s->g || !s->gsys || !s->label_sense || (pos && !s->pos) ||
+	    tv_wsi_group(w, &s->start, &s->order))
+		goto nomem;
+	/* copies in the grouped order; gold labels as sense ids */
+	size_t nsys = 0, ngold = 0;
+	for (size_t p = 0; p < w->n; p++) {
+		uint32_t inst = s->order[p];
+		const struct tv_winst *in = &w->in[inst];
+		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
+		for (uint32_t j = 0; j < in->gold_n; j++)
+			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
+				goto nomem;
+		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n,
+					    0 };
+		ngold += in->gold_n;
+		if (in->sys_first == TV_NONE || in->sys_n == 0) {
+			s->g[p].sys_first = TV_NONE;
+			s->g[p].cl = in->cl_j; /* a single cluster of weight 1 */
+		} else {
+			s->g[p].sys_first = (uint32_t)nsys;
+			memcpy(s->gsys + nsys, w->sys_pool + in->sys_first,
+			       in->sys_n * sizeof *s->gsys);
+			nsys += in->sys_n;
+		}
+	}
+	size_t nsel = 0;
+	for (size_t word = 0; word < w->words.n; word++) {
+		s->selected[word] = (uint8_t)tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word),
+							      s->pos);
+		nsel += s->selected[word];
+	}
+	if (nsel == 0) {
+		tageval_supervised_free(s);
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
+	}
+	*out = s;
+	return TAGEVAL_OK;
+nomem:
+	tageval_supervised_free(s);
+	return tv_nomem(err);
+}
+
+static struct split *new_split(struct tageval_supervised *s)
+{
+	if (tv_grow((void **)&s->splits, &s->splitcap, s->nsplits + 1, sizeof *s->splits))
+		return NULL;
+	struct split *sp = &s->splits[s->nsplits];
+	memset(sp, 0, sizeof *sp);
+	sp->role = calloc(s->w->n ? s->w->n : 1, 1);
+	if (sp->role == NULL)
+		return NULL;
+	s->nsplits++;
+	return sp;
+}
+
+/* ------------------------------------------------------------ splits from files */
+
+/* One split file being read: @line[idx] receives the line of each instance
+ * (for the messages about an instance listed twice). */
+struct split_reading {
+	struct tageval_supervised *s;
+	struct split *sp;
+	int role;
+	uint64_t *line;
+	const char *mapping_name;
+};
+
+static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	const struct split_reading *rd = ctx;
+	struct tageval_supervised *s = rd->s;
+	struct split *sp = rd->sp;
+	const struct tageval_wsi *w = s->w;
+	char q[80];
+	if (l->nfield < 3) {
+		if (l->nfield == 1)
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"missing instance id");
+		tv_quote(q, sizeof q, l->field[1], strlen(l->field[1]));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" has no label", q);
+	}
+	const char *inst = l->field[1];
+	uint32_t idx = l->inst; /* looked up with the batch */
+	tv_quote(q, sizeof q, inst, strlen(inst));
+	if (idx == TV_NONE)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" is not in the gold key", q);
+	if (sp->role[idx] == rd->role)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				rd->line[idx]);
+	if (sp->role[idx] != ROLE_NONE)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
+				rd->mapping_name, rd->line[idx]);
+	const char *gw = tv_intern_str(&w->words, w->in[idx].word);
+	if (strcmp(gw, l->field[0]) != 0) {
+		char q2[80];
+		tv_quote(q2, sizeof q2, gw, strlen(gw));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
+	}
+	sp->role[idx] = (uint8_t)rd->role;
+	rd->line[idx] = l->lineno;
+	size_t nlab = l->nfield - 2;
+	if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab, sizeof *sp->pool))
+		return tv_nomem(err);
+	sp->lab_first[idx] = (uint32_t)sp->npool;
+	sp->lab_n[idx] = (uint32_t)nlab;
+	for (size_t i = 0; i < nlab; i++) {
+		const char *tok = l->field[i + 2];
+		size_t len;
+		double weight;
+		if (tv_split_weight(tok, &len, &weight) < 0) {
+			tv_quote(q, sizeof q, tok, strlen(tok));
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"invalid weight \"%s\"", q);
+		}
+		uint32_t id;
+		if (tv_intern_put(&s->senses, tok, len, &id, NULL))
+			return tv_nomem(err);
+		sp->pool[sp->npool++] = id;
+	}
+	return TAGEVAL_OK;
+}
+
+static int split_lines(struct tageval_supervised *s, struct split *sp, struct tv_reader *r,
+		       int role, uint64_t *line, const char *mapping_name,
+		       struct tageval_error *err)
+{
+	struct split_reading rd = { s, sp, role, line, mapping_name };
+	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &s->w->ids, .lookup = TV_LOOKUP_FIND,
+			     .line = split_line, .ctx = &rd };
+	return tv_each_line(r, &e, NULL, err);
+}
+
+static int add_split_readers(struct tageval_supervised *s, struct tv_reader *m, struct tv_reader *t,
+			     struct tageval_error *err)
+{
+	struct split *sp = new_split(s);
+	if (sp == NULL)
+		return tv_nomem(err);
+	size_t n = s->w->n ? s->w->n : 1;
+	uint64_t *line = malloc(n * sizeof *line);
+	int rc = TAGEVAL_OK;
+	if (!(sp->lab_first = calloc(n, sizeof *sp->lab_first)) ||
+	    !(sp->lab_n = calloc(n, sizeof *sp->lab_n)) || line == NULL)
+		rc = tv_nomem(err);
+	if (rc == TAGEVAL_OK)
+		rc = split_lines(s, sp, m, ROLE_MAPPING, line, m->name, err);
+	if (rc == TAGEVAL_OK)
+		rc = split_lines(s, sp, t, ROLE_TEST, line, m->name, err);
+	free(line);
+	if (rc != TAGEVAL_OK) {
+		/* leave no half-read split behind */
+		s->nsplits--;
+		free(sp->role);
+		free(sp->lab_first);
+		free(sp->lab_n);
+		free(sp->pool);
+	}
+	return rc;
+}
+
+int tageval_supervised_add_files(struct tageval_supervised *s, const char *mapping,
+				 const char *test, struct tageval_error *err)
+{
+	TV_NEED(err, s, "sup");
+	TV_NEED(err, mapping, "mapping");
+	TV_NEED(err, test, "test");
+	struct tv_reader m, t;
+	int rc = tv_reader_open(&m, mapping, err);
+	if (rc)
+		return rc;
+	if ((rc = tv_reader_open(&t, test, err))) {
+		tv_reader_close(&m);
+		return rc;
+	}
+	rc = add_split_readers(s, &m, &t, err);
+	tv_reader_close(&m);
+	tv_reader_close(&t);
+	return rc;
+}
+
+int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *mapping,
+				   size_t mapping_size, const char *test, size_t test_size,
+				   struct tageval_error *err)
+{
+	TV_NEED(err, s, "sup");
+	if ((mapping == NULL && mapping_size > 0) || (test == NULL && test_size > 0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+	struct tv_reader m, t;
+	int rc = tv_reader_open_buffer(&m, mapping, mapping_size, "mapping", err);
+	if (rc)
+		return rc;
+	if ((rc = tv_reader_open_buffer(&t, test, test_size, "test", err))) {
+		tv_reader_close(&m);
+		return rc;
+	}
+	rc = add_split_readers(s, &m, &t, err);
+	tv_reader_close(&m);
+	tv_reader_close(&t);
+	return rc;
+}
+
+/* ------------------------------------------------------------ drawn splits */
+
+/*
+ * The draws must not depend on the order of the lines: the words are drawn
+ * for in bytewise order of their names, and each word's instances are
+ * shuffled from the bytewise order of their ids.
+ */
+struct canon {
+	uint32_t *words; /* word ids, by name */
+	uint32_t *inst;  /* like s->order, each word's instances by id */
+};
+
+static int canon_make(const struct tageval_supervised *s, struct canon *c)
+{
+	const struct tageval_wsi *w = s->w;
+	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
+	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
+	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
+	struct tv_sort_name *tmp = malloc((big ? big : 1) * sizeof *tmp);
+	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
+		free(tmp);
+		return TAGEVAL_ENOMEM;
+	}
+	for (size_t i = 0; i < nw; i++)
+		c->words[i] = (uint32_t)i;
+	tv_intern_sort_ids(&w->words, c->words, nw, tmp);
+	memcpy(c->inst, s->order, w->n * sizeof *c->inst);
+	for (size_t word = 0; word < nw; word++)
+		tv_intern_sort_ids(&w->ids, c->inst + s->start[word],
+				   s->start[word + 1] - s->start[word], tmp);
+	free(tmp);
+	return TAGEVAL_OK;
+}
+
+static void canon_free(struct canon *c)
+{
+	free(c->words);
+	free(c->inst);
+}
+
+/* The instances of @word in a random order, into @tmp; returns their number. */
+static size_t shuffled(const struct tageval_supervised *s, const struct canon *c, size_t word,
+		       gsl_rng *rng, uint32_t *tmp)
+{
+	size_t n = s->start[word + 1] - s->start[word];
+	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
+	if (n > 1) /* n = 0 would reach GSL's error handler */
+		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
+	return n;
+}
+
+int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
+				 struct tageval_error *err)
+{
+	TV_NEED(err, s, "sup");
+	if (k < 2 || k > 1000000)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of folds must be 2 or more");
+	const struct tageval_wsi *w = s->w;
+	/* a fold beyond the largest word's instances would test nothing:
+	 * refused before the k splits are allocated (k x the instances) */
+	size_t most = 0;
+	for (size_t word = 0; word < w->words.n; word++)
+		if (s->selected[word] && s->start[word + 1] - s->start[word] > most)
+			most = s->start[word + 1] - s->start[word];
+	if (k > most)
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+				"%zu folds, but no selected target word has more than %zu "
+				"instances: split %zu would have no test instance",
+				k, most, most + 1);
+	gsl_rng *rng = tv_rng_new(seed);
+	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
+	size_t first = s->nsplits;
+	int rc = TAGEVAL_OK;
+	struct canon c = { 0 };
+	if (rng == NULL || tmp == NULL || fold == NULL || canon_make(s, &c)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t wi = 0; wi < w->words.n; wi++) {
+		size_t word = c.words[wi];
+		if (!s->selected[word])
+			continue;
+		size_t n = shuffled(s, &c, word, rng, tmp);
+		for (size_t i = 0; i < n; i++)
+			fold[tmp[i]] = (uint32_t)(i % k);
+	}
+	for (size_t f = 0; f < k; f++) {
+		struct split *sp = new_split(s);
+		if (sp == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t word = 0; word < w->words.n; word++) {
+			if (!s->selected[word])
+				continue;
+			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
+				uint32_t inst = s->order[i];
+				sp->role[inst] = fold[inst] == f ? ROLE_TEST : ROLE_MAPPING;
+			}
+		}
+	}
+out:
+	if (rc)
+		while (s->nsplits > first)
+			free(s->splits[--s->nsplits].role);
+	tv_rng_free(rng);
+	free(tmp);
+	free(fold);
+	canon_free(&c);
+	return rc;
+}
+
+int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, double fraction,
+				  unsigned long seed, struct tageval_error *err)
+{
+	TV_NEED(err, s, "sup");
+	if (nsplit < 1 || nsplit > 1000000)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "the number of splits must be 1 or more");
+	if (!(fraction > 0.0 && fraction < 1.0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"the test fraction must lie between 0 and 1");
+	const struct tageval_wsi *w = s->w;
+	gsl_rng *rng = tv_rng_new(seed);
+	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	size_t first = s->nsplits;
+	int rc = TAGEVAL_OK;
+	struct canon c = { 0 };
+	if (rng == NULL || tmp == NULL || canon_make(s, &c)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t r = 0; r < nsplit; r++) {
+		struct split *sp = new_split(s);
+		if (sp == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t wi = 0; wi < w->words.n; wi++) {
+			size_t word = c.words[wi];
+			if (!s->selected[word])
+				continue;
+			size_t n = shuffled(s, &c, word, rng, tmp);
+			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
+			for (size_t i = 0; i < n; i++)
+				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
+		}
+	}
+out:
+	if (rc)
+		while (s->nsplits > first)
+			free(s->splits[--s->nsplits].role);
+	tv_rng_free(rng);
+	free(tmp);
+	canon_free(&c);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Supervised evaluation of induced senses: the object the splits
+ * (tageval-supervised-splits.c) fill and the mapping
+ * (tageval-supervised-map.c) reads; not installed.
+ */
+#ifndef TAGEVAL_SUPERVISED_H
+#define TAGEVAL_SUPERVISED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tageval-intern.h"
+#include "tageval-wsi.h"
+
+/* The role of a gold instance in one split. */
+enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
+
+struct grouped {
+	uint32_t inst;
+	uint32_t sys_first;  /* into gsys, or TV_NONE: the single cluster cl, weight 1 */
+	uint32_t sys_n;
+	uint32_t gold_first; /* into gpool */
+	uint32_t gold_n;
+	uint32_t cl;
+};
+
+struct split {
+	uint8_t *role;        /* per gold instance */
+	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
+	uint32_t *lab_n;
+	uint32_t *pool;
+	size_t npool, poolcap;
+};
+
+struct tageval_supervised {
+	const struct tageval_wsi *w;
+	char *pos;
+	struct tv_intern senses;  /* sense names (no kind prefix) */
+	uint32_t *gpool;          /* gold labels as sense ids, in grouped order */
+	uint8_t *selected;        /* per word */
+	uint32_t *start, *order;  /* instances grouped by word */
+	/* copies in the grouped order, so that a word's instances are read
+	 * front to back: position p holds instance order[p] */
+	struct grouped *g;
+	struct tv_wlabel *gsys;   /* cluster vectors */
+	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
+	struct split *splits;
+	size_t nsplits, splitcap;
+};
+
+#endif

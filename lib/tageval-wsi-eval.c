@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Word sense induction: the unsupervised evaluation of every target word
+ * from its sparse contingency table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-util.h"
+#include "tageval-wsi-metrics.h"
+#include "tageval-wsi.h"
+
+struct tageval_wsi_result {
+	size_t nwords;
+	char **name;
+	struct tageval_wsi_figures *fig;
+	struct tageval_wsi_figures total;
+};
+
+void tageval_wsi_options_init(struct tageval_wsi_options *o)
+{
+	TV_NULL_RET(o, );
+	o->pos = NULL;
+	o->beta = 1.0;
+}
+
+void tageval_wsi_result_free(struct tageval_wsi_result *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nwords; i++)
+		free(r->name[i]);
+	free(r->name);
+	free(r->fig);
+	free(r);
+}
+
+size_t tageval_wsi_result_words(const struct tageval_wsi_result *r)
+{
+	TV_NULL_RET(r, 0);
+	return r->nwords;
+}
+
+const char *tageval_wsi_result_word(const struct tageval_wsi_result *r, size_t i)
+{
+	TV_NULL_RET(r, NULL);
+	return i < r->nwords ? r->name[i] : NULL;
+}
+
+const struct tageval_wsi_figures *tageval_wsi_result_figures(const struct tageval_wsi_result *r,
+							     size_t i)
+{
+	TV_NULL_RET(r, NULL);
+	return i < r->nwords ? &r->fig[i] : NULL;
+}
+
+const struct tageval_wsi_figures *tageval_wsi_result_total(const struct tageval_wsi_result *r)
+{
+	TV_NULL_RET(r, NULL);
+	return &r->total;
+}
+
+/* Scratch for building one word's table; arrays indexed by label id are
+ * stamped per word, so nothing is cleared between words. */
+struct table {
+	uint32_t *kstamp, *klocal, *cstamp, *clocal;
+	size_t labcap;
+	uint32_t gen;
+	double *kn, *cn;        /* marginals */
+	size_t kcap, ccap;
+	uint64_t *keys;         /* sparse path: cell keys */
+	size_t keycap;
+	double *dense;          /* dense path: k * nclass + c */
+	size_t densecap;
+	uint32_t *ck, *cc;      /* the cells */
+	double *cv;
+	size_t cellcap;
+	double *scratch;
+	size_t scratchcap;
+};
+
+static void table_free(struct table *t)
+{
+	free(t->kstamp);
+	free(t->klocal);
+	free(t->cstamp);
+	free(t->clocal);
+	free(t->kn);
+	free(t->cn);
+	free(t->keys);
+	free(t->dense);
+	free(t->ck);
+	free(t->cc);
+	free(t->cv);
+	free(t->scratch);
+}
+
+/* The arrays of @t indexed by label id, for @nl labels; 0: out of memory. */
+static int table_alloc(struct table *t, size_t nl)
+{
+	t->labcap = nl ? nl : 1;
+	t->kstamp = calloc(t->labcap, sizeof *t->kstamp);
+	t->cstamp = calloc(t->labcap, sizeof *t->cstamp);
+	t->klocal = malloc(t->labcap * sizeof *t->klocal);
+	t->clocal = malloc(t->labcap * sizeof *t->clocal);
+	return t->kstamp && t->cstamp && t->klocal && t->clocal;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The local indices of the word's clusters and classes (t->klocal,
+ * t->clocal), counted into *nk and *nc, and their sizes (t->kn, t->cn). */
+static int table_marginals(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
+			   size_t n, int jar, size_t *nk_out, size_t *nc_out)
+{
+	size_t nk = 0, nc = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* the instances are in gold-file order, not the word's: fetch ahead */
+		if (i + 16 < n)
+			__builtin_prefetch(&w->in[items[i + 16]]);
+		const struct tv_winst *in = &w->in[items[i]];
+		uint32_t k = jar ? in->cl_j : tv_wsi_cl_p(w, items[i]);
+		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
+		if (t->kstamp[k] != t->gen) {
+			t->kstamp[k] = t->gen;
+			t->klocal[k] = (uint32_t)nk++;
+			if (tv_grow((void **)&t->kn, &t->kcap, nk, sizeof *t->kn))
+				return TAGEVAL_ENOMEM;
+			t->kn[nk - 1] = 0.0;
+		}
+		if (t->cstamp[c] != t->gen) {
+			t->cstamp[c] = t->gen;
+			t->clocal[c] = (uint32_t)nc++;
+			if (tv_grow((void **)&t->cn, &t->ccap, nc, sizeof *t->cn))
+				return TAGEVAL_ENOMEM;
+			t->cn[nc - 1] = 0.0;
+		}
+		t->kn[t->klocal[k]] += 1.0;
+		t->cn[t->clocal[c]] += 1.0;
+	}
+	*nk_out = nk;
+	*nc_out = nc;
+	return TAGEVAL_OK;
+}
+
+/* Room for @n cells: the three cell arrays grow together. */
+static int grow_cells(struct table *t, size_t n)
+{
+	if (n <= t->cellcap)
+		return TAGEVAL_OK;
+	uint32_t *ck = realloc(t->ck, n * sizeof *ck);
+	if (ck == NULL)
+		return TAGEVAL_ENOMEM;
+	t->ck = ck;
+	uint32_t *cc = realloc(t->cc, n * sizeof *cc);
+	if (cc == NULL)
+		return TAGEVAL_ENOMEM;
+	t->cc = cc;
+	double *cv = realloc(t->cv, n * sizeof *cv);
+	if (cv == NULL)
+		return TAGEVAL_ENOMEM;
+	t->cv = cv;
+	t->cellcap = n;
+	return TAGEVAL_OK;
+}
+
+/* The cells of a small table, counted in a dense array (never larger than
+ * O(n)), in (cluster, class) order; their number into *ncell. */
+static int dense_cells(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
+		       size_t n, int jar, size_t nk, size_t nc, size_t *ncell)
+{
+	size_t cells = 0;
+	if (tv_grow((void **)&t->dense, &t->densecap, nk * nc, sizeof *t->dense))
+		return TAGEVAL_ENOMEM;
+	memset(t->dense, 0, nk * nc * sizeof *t->dense);
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&w->in[items[i + 16]]);
+		const struct tv_winst *in = &w->in[items[i]];
+		uint32_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
+		uint32_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
+		t->dense[(size_t)k * nc + c] += 1.0;
+	}
+	for (size_t k = 0; k < nk; k++)
+		for (size_t c = 0; c < nc; c++)
+			if (t->dense[k * nc + c] > 0.0) {
+				t->ck[cells] = (uint32_t)k;
+				t->cc[cells] = (uint32_t)c;
+				t->cv[cells] = t->dense[k * nc + c];
+				cells++;
+			}
+	*ncell = cells;
+	return TAGEVAL_OK;
+}
+
+/* The cells of a large and sparse table, from the sorted (cluster, class)
+ * keys; returns their number. */
+static size_t sparse_cells(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
+			   size_t n, int jar)
+{
+	size_t cells = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&w->in[items[i + 16]]);
+		const struct tv_winst *in = &w->in[items[i]];
+		uint64_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
+		uint64_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
+		t->keys[i] = k << 32 | c;
+	}
+	qsort(t->keys, n, sizeof *t->keys, by_key);
+	for (size_t i = 0; i < n; i++) {
+		if (cells > 0 && t->keys[i] == t->keys[i - 1]) {
+			t->cv[cells - 1] += 1.0;
+			continue;
+		}
+		t->ck[cells] = (uint32_t)(t->keys[i] >> 32);
+		t->cc[cells] = (uint32_t)(t->keys[i] & 0xffffffffu);
+		t->cv[cells] = 1.0;
+		cells++;
+	}
+	return cells;
+}
+
+/* The cells of one word's table: clusters and classes as SemEval-2010 reads
+ * them (@jar) or as SemEval-2007 does. */
+static int build_table(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
+		       size_t n, int jar, struct tv_cells *out)
+{
+	if (++t->gen == 0) {
+		memset(t->kstamp, 0, t->labcap * sizeof *t->kstamp);
+		memset(t->cstamp, 0, t->labcap * sizeof *t->cstamp);
+		t->gen = 1;
+	}
+	size_t nk = 0, nc = 0;
+	/* local indices of the word's clusters and classes, and their sizes */
+	if (tv_grow((void **)&t->keys, &t->keycap, n, sizeof *t->keys))
+		return TAGEVAL_ENOMEM;
+	if (table_marginals(t, w, items, n, jar, &nk, &nc))
+		return TAGEVAL_ENOMEM;
+	size_t cells = 0;
+	if (grow_cells(t, n))
+		return TAGEVAL_ENOMEM;
+	if (nk * nc <= 4 * n + 64) {
+		/* small table: count in a dense array (never larger than O(n)) */
+		if (dense_cells(t, w, items, n, jar, nk, nc, &cells))
+			return TAGEVAL_ENOMEM;
+	} else {
+		/* large and sparse: sort the (cluster, class) keys */
+		cells = sparse_cells(t, w, items, n, jar);
+	}
+	if (tv_grow((void **)&t->scratch, &t->scratchcap, nc + 2 * nk, sizeof *t->scratch))
+		return TAGEVAL_ENOMEM;
+	*out = (struct tv_cells){ .ncell = cells, .k = t->ck, .c = t->cc, .n = t->cv,
+				  .ncluster = nk, .nclass = nc, .cluster_n = t->kn,
+				  .class_n = t->cn, .total = (double)n };
+	return TAGEVAL_OK;
+}
+
+/* The weighted sums of the per-word figures, exact: the order of the words
+ * does not matter. */
+enum { S_H, S_C, S_V, S_PP, S_PR, S_PF, S_F, S_PUR, S_ENT, S_N };
+
+/* Adds word figures @f, of weight @wn (its instances), to the totals. */
+static void add_word(struct tageval_wsi_figures *tot, struct tv_fsum sum[S_N],
+		     const struct tageval_wsi_figures *f, double wn)
+{
+	tot->clusters += f->clusters;
+	tot->clusters_2007 += f->clusters_2007;
+	tot->classes += f->classes;
+	tv_fsum_add(&sum[S_H], wn * f->homogeneity);
+	tv_fsum_add(&sum[S_C], wn * f->completeness);
+	tv_fsum_add(&sum[S_V], wn * f->v_measure);
+	tv_fsum_add(&sum[S_PP], wn * f->paired_precision);
+	tv_fsum_add(&sum[S_PR], wn * f->paired_recall);
+	tv_fsum_add(&sum[S_PF], wn * f->paired_fscore);
+	tv_fsum_add(&sum[S_F], wn * f->fscore);
+	tv_fsum_add(&sum[S_PUR], wn * f->purity);
+	tv_fsum_add(&sum[S_ENT], wn * f->entropy);
+}
+
+/* The totals: the sums' values, then each divided by the @N instances (the
+ * counts of clusters and classes by the @nwords words). */
+static void average_words(struct tageval_wsi_figures *tot, const struct tv_fsum sum[S_N],
+			  double N, size_t nwords)
+{
+	tot->homogeneity = tv_fsum_result(&sum[S_H]);
+	tot->completeness = tv_fsum_result(&sum[S_C]);
+	tot->v_measure = tv_fsum_result(&sum[S_V]);
+	tot->paired_precision = tv_fsum_result(&sum[S_PP]);
+	tot->paired_recall = tv_fsum_result(&sum[S_PR]);
+	tot->paired_fscore = tv_fsum_result(&sum[S_PF]);
+	tot->fscore = tv_fsum_result(&sum[S_F]);
+	tot->purity = tv_fsum_result(&sum[S_PUR]);
+	tot->entropy = tv_fsum_result(&sum[S_ENT]);
+	double nwd = (double)nwords;
+	tot->instances = (size_t)N;
+	tot->clusters /= nwd;
+	tot->clusters_2007 /= nwd;
+	tot->classes /= nwd;
+	tot->homogeneity /= N;
+	tot->completeness /= N;
+	tot->v_measure /= N;
+	tot->paired_precision /= N;
+	tot->paired_recall /= N;
+	tot->paired_fscore /= N;
+	tot->fscore /= N;
+	tot->purity /= N;
+	tot->entropy /= N;
+}
+
+int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
+			 struct tageval_wsi_result **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, w, "wsi");
+	struct tageval_wsi_options o;
+	if (opts)
+		o = *opts;
+	else
+		tageval_wsi_options_init(&o);
+	if (!(o.beta >= 0.0) || o.beta > 1e12)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "beta must be a number >= 0");
+	uint32_t *start = NULL, *order = NULL;
+	struct table t = { 0 };
+	struct tageval_wsi_result *r = calloc(1, sizeof *r);
+	int rc = TAGEVAL_OK;
+	size_t nw = w->words.n, nl = w->labels.n;
+	if (r == NULL || tv_wsi_group(w, &start, &order)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	r->name = calloc(nw ? nw : 1, sizeof *r->name);
+	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
+	int t_ok = table_alloc(&t, nl);
+	if (!r->name || !r->fig || !t_ok) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	struct tageval_wsi_figures *tot = &r->total;
+	double N = 0.0;
+	struct tv_fsum sum[S_N];
+	for (int i = 0; i < S_N; i++)
+		tv_fsum_init(&sum[i]);
+	for (size_t word = 0; word < nw; word++) {
+		const char *name = tv_intern_str(&w->words, (uint32_t)word);
+		if (!tv_wsi_pos_match(name, o.pos))
+			continue;
+		size_t n = start[word + 1] - start[word];
+		const uint32_t *items = order + start[word];
+		struct tageval_wsi_figures *f = &r->fig[r->nwords];
+		struct tv_cells cells;
+		if ((rc = build_table(&t, w, items, n, 1, &cells)) != TAGEVAL_OK) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_wsi_metrics_2010(&cells, o.beta, f);
+		if ((rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_wsi_metrics_2007(&cells, t.scratch, f);
+		r->name[r->nwords] = strdup(name);
+		if (r->name[r->nwords] == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		r->nwords++;
+		double wn = (double)n;
+		N += wn;
+		add_word(tot, sum, f, wn);
+	}
+	if (r->nwords == 0) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
+		goto out;
+	}
+	average_words(tot, sum, N, r->nwords);
+out:
+	table_free(&t);
+	free(start);
+	free(order);
+	if (rc) {
+		tageval_wsi_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return TAGEVAL_OK;
+}
