@@ -940,34 +940,63 @@ static size_t sort_lists(size_t ni, size_t *off, uint32_t *lab, double *val, str
 	return repeated;
 }
 
-/* The distinct label numbers of one side's @n memberships @m, in order of
- * first appearance, into @ids (returns how many), and the number of each
- * instance's memberships into off[instance + 1]. */
-static size_t side_ids(const struct tageval_membership *m, size_t n, size_t *ids, size_t *off)
+/* A membership's label and place, sorted to give labels their local ids. */
+struct label_at {
+	size_t label, e;
+};
+
+static int by_label_at(const void *a, const void *b)
 {
-	size_t nl = 0;
+	const struct label_at *x = a, *y = b;
+	if (x->label != y->label)
+		return x->label < y->label ? -1 : 1;
+	return (x->e > y->e) - (x->e < y->e);
+}
+
+static int by_e(const void *a, const void *b)
+{
+	const struct label_at *x = a, *y = b;
+	return (x->e > y->e) - (x->e < y->e);
+}
+
+/*
+ * The local id of each of one side's @n memberships @m (its label's rank in
+ * order of first appearance) into @local, returning the number of distinct
+ * labels, and the number of each instance's memberships into
+ * off[instance + 1].  Sorted, not searched: O(n log n) whatever the labels.
+ * @tmp and @first have room for n.
+ */
+static size_t side_ids(const struct tageval_membership *m, size_t n, uint32_t *local,
+		       size_t *off, struct label_at *tmp, struct label_at *first)
+{
 	for (size_t e = 0; e < n; e++) {
-		size_t k = 0;
-		while (k < nl && ids[k] != m[e].label)
-			k++;
-		if (k == nl)
-			ids[nl++] = m[e].label;
+		tmp[e] = (struct label_at){ m[e].label, e };
 		off[m[e].instance + 1]++;
+	}
+	/* each label's memberships together, its first one leading */
+	qsort(tmp, n, sizeof *tmp, by_label_at);
+	size_t nl = 0;
+	for (size_t k = 0; k < n; k++)
+		if (k == 0 || tmp[k].label != tmp[k - 1].label)
+			first[nl++] = (struct label_at){ k, tmp[k].e }; /* where its run starts */
+	/* the labels in order of first appearance: the rank is the local id */
+	qsort(first, nl, sizeof *first, by_e);
+	for (size_t r = 0; r < nl; r++) {
+		size_t k0 = first[r].label;
+		for (size_t k = k0; k < n && tmp[k].label == tmp[k0].label; k++)
+			local[tmp[k].e] = (uint32_t)r;
 	}
 	return nl;
 }
 
 /* One side's memberships as local label ids (@lab) and weights (@val), each
  * instance's at pos[instance] onwards. */
-static void side_fill(const struct tageval_membership *m, size_t n, const size_t *ids,
+static void side_fill(const struct tageval_membership *m, size_t n, const uint32_t *local,
 		      size_t *pos, uint32_t *lab, double *val)
 {
 	for (size_t e = 0; e < n; e++) {
-		size_t k = 0;
-		while (ids[k] != m[e].label)
-			k++;
 		size_t p = pos[m[e].instance]++;
-		lab[p] = (uint32_t)k;
+		lab[p] = local[e];
 		val[p] = m[e].weight;
 	}
 }
@@ -995,14 +1024,17 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	double *gval = malloc((ngold ? ngold : 1) * sizeof *gval);
 	double *sval = malloc((nsys ? nsys : 1) * sizeof *sval);
 	struct lv *tmp = malloc((ngold + nsys + 1) * sizeof *tmp);
-	size_t *gids = malloc((ngold ? ngold : 1) * sizeof *gids);
-	size_t *sids = malloc((nsys ? nsys : 1) * sizeof *sids);
+	uint32_t *gids = malloc((ngold ? ngold : 1) * sizeof *gids);
+	uint32_t *sids = malloc((nsys ? nsys : 1) * sizeof *sids);
+	size_t most = (ngold > nsys ? ngold : nsys) + 1;
+	struct label_at *at = malloc(most * sizeof *at), *first = malloc(most * sizeof *first);
 	int rc = TAGEVAL_ENOMEM;
-	if (!goff || !soff || !glab || !slab || !gval || !sval || !tmp || !gids || !sids)
+	if (!goff || !soff || !glab || !slab || !gval || !sval || !tmp || !gids || !sids || !at ||
+	    !first)
 		goto out;
 	/* local label ids: the distinct label numbers of each side, in order */
-	size_t ngl = side_ids(gold, ngold, gids, goff);
-	size_t nsl = side_ids(sys, nsys, sids, soff);
+	size_t ngl = side_ids(gold, ngold, gids, goff, at, first);
+	size_t nsl = side_ids(sys, nsys, sids, soff, at, first);
 	for (size_t i = 0; i < ni; i++) {
 		goff[i + 1] += goff[i];
 		soff[i + 1] += soff[i];
@@ -1027,7 +1059,7 @@ int tageval_clustering_fuzzy_table(const struct tageval_membership *gold, size_t
 	rc = fuzzy_word(&w, norm, ~0u, out) ? TAGEVAL_ENOMEM : TAGEVAL_OK;
 out:
 	free(goff), free(soff), free(glab), free(slab), free(gval), free(sval), free(tmp);
-	free(gids), free(sids);
+	free(gids), free(sids), free(at), free(first);
 	return rc;
 }
 
