@@ -1505,7 +1505,9 @@ int tageval_clustering_evaluate(const struct tageval_wsi *w,
 				const struct tageval_clustering_options *opts,
 				struct tageval_clustering_result **out, struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, w, "wsi");
 	struct tageval_clustering_options o;
 	if (opts)
 		o = *opts;

@@ -1585,7 +1585,9 @@ int tageval_graded_evaluate(const struct tageval_graded *g,
 			    const struct tageval_graded_options *opts,
 			    struct tageval_graded_result **out, struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
 	*out = NULL;
+	TV_NEED(err, g, "graded");
 	if (!g->have_gold || !g->have_system)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"read the gold key and the system first");

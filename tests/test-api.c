@@ -310,6 +310,20 @@ START_TEST(null_with_error)
 			"tageval_supervised_evaluate", "res");
 	ck_assert_uint_eq(tageval_supervised_splits(o.sup), 0);
 
+	/* clustering metrics and graded WSD: the out pointer set to NULL first */
+	struct tageval_clustering_result *cres = (struct tageval_clustering_result *)o.inv;
+	EXPECT_NULL_ERR(tageval_clustering_evaluate(NULL, NULL, &cres, &err),
+			"tageval_clustering_evaluate", "wsi");
+	ck_assert_ptr_null(cres);
+	EXPECT_NULL_ERR(tageval_clustering_evaluate(o.wsi, NULL, NULL, &err),
+			"tageval_clustering_evaluate", "out");
+	struct tageval_graded_result *gres = (struct tageval_graded_result *)o.inv;
+	EXPECT_NULL_ERR(tageval_graded_evaluate(NULL, NULL, &gres, &err), "tageval_graded_evaluate",
+			"graded");
+	ck_assert_ptr_null(gres);
+	EXPECT_NULL_ERR(tageval_graded_evaluate(NULL, NULL, NULL, &err), "tageval_graded_evaluate",
+			"out");
+
 	/* report */
 	struct tageval_report *rep = (struct tageval_report *)o.inv;
 	EXPECT_NULL_ERR(tageval_report_new(NULL, o.key, NULL, &rep, &err), "tageval_report_new",
