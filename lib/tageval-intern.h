@@ -65,6 +65,16 @@ static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 {
 	return in->str[id];
 }
+/* Prefetches string @id of a table too large for the cache: its pointer
+ * first, the bytes (reading the pointer) some look-ups later. */
+static inline void tv_intern_prefetch_ptr(const struct tv_intern *in, uint32_t id)
+{
+	__builtin_prefetch(&in->str[id]);
+}
+static inline void tv_intern_prefetch_bytes(const struct tv_intern *in, uint32_t id)
+{
+	__builtin_prefetch(in->str[id]);
+}
 /* The length of string @id. */
 size_t tv_intern_len(const struct tv_intern *in, uint32_t id);
 
