@@ -464,9 +464,10 @@ static uint64_t be_prefix(const char *p, size_t len)
 	return k;
 }
 
-static int by_sort_name(const void *pa, const void *pb)
+/* The order of two sort records of @in: the 16-byte prefixes, then the rest. */
+static int sort_name_cmp(const struct tv_intern *in, const struct tv_sort_name *a,
+			 const struct tv_sort_name *b)
 {
-	const struct tv_sort_name *a = pa, *b = pb;
 	if (a->k0 != b->k0)
 		return a->k0 < b->k0 ? -1 : 1;
 	if (a->k1 != b->k1)
@@ -476,21 +477,37 @@ static int by_sort_name(const void *pa, const void *pb)
 	if (a->len <= 16 || b->len <= 16)
 		return (a->len > b->len) - (a->len < b->len);
 	size_t la = a->len - 16, lb = b->len - 16;
-	int c = memcmp(a->str + 16, b->str + 16, la < lb ? la : lb);
+	int c = memcmp(in->str[a->id] + 16, in->str[b->id] + 16, la < lb ? la : lb);
 	return c != 0 ? c : (la > lb) - (la < lb);
 }
 
 void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 			struct tv_sort_name *tmp)
 {
+	struct tv_sort_name *a = tmp, *b = tmp + n;
 	for (size_t i = 0; i < n; i++) {
 		const char *str = in->str[ids[i]];
 		size_t len = stored_len(str);
-		tmp[i] = (struct tv_sort_name){ be_prefix(str, len),
-						len > 8 ? be_prefix(str + 8, len - 8) : 0, str,
-						len, ids[i] };
+		a[i] = (struct tv_sort_name){ be_prefix(str, len),
+					      len > 8 ? be_prefix(str + 8, len - 8) : 0, ids[i],
+					      (uint32_t)len };
 	}
-	qsort(tmp, n, sizeof *tmp, by_sort_name);
+	/* bottom-up merge sort, runs of 1, 2, 4 ... from a into b, then swapped */
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = sort_name_cmp(in, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct tv_sort_name *t = a;
+		a = b;
+		b = t;
+	}
 	for (size_t i = 0; i < n; i++)
-		ids[i] = tmp[i].id;
+		ids[i] = a[i].id;
 }

@@ -80,14 +80,13 @@ size_t tv_intern_len(const struct tv_intern *in, uint32_t id);
 
 /*
  * Sorts @ids[0..n) by the bytes of their strings (strcmp's order), the
- * first 16 bytes compared as two integers; @tmp has room for n.
+ * first 16 bytes compared as two integers (a merge sort: O(n log n)).
  */
 struct tv_sort_name {
 	uint64_t k0, k1;  /* bytes 0-7 and 8-15, big-endian, zero-padded */
-	const char *str;
-	size_t len;
-	uint32_t id;
+	uint32_t id, len; /* len: the string's, at most UINT32_MAX */
 };
+/* @tmp has room for 2n. */
 void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 			struct tv_sort_name *tmp);
 

@@ -60,9 +60,13 @@ static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size
 		tr[cnt[tmp[i].cluster]++] = tmp[i];
 	for (size_t i = 0; i < ntr;) {
 		size_t j = i + 1;
-		while (j < ntr && tr[j].cluster == tr[i].cluster && tr[j].sense == tr[i].sense)
+		int sorted = 1;
+		while (j < ntr && tr[j].cluster == tr[i].cluster && tr[j].sense == tr[i].sense) {
+			sorted &= !(tr[j].v < tr[j - 1].v);
 			j++;
-		if (j - i > 1)
+		}
+		/* a run already in order (all weights 1, as crisp lines give) is left */
+		if (!sorted)
 			qsort(tr + i, j - i, sizeof *tr, by_value);
 		i = j;
 	}

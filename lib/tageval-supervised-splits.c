@@ -311,7 +311,7 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
 	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
-	struct tv_sort_name *tmp = malloc((big ? big : 1) * sizeof *tmp);
+	struct tv_sort_name *tmp = malloc((big ? 2 * big : 1) * sizeof *tmp);
 	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
 		free(tmp);
 		return TAGEVAL_ENOMEM;

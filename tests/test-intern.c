@@ -293,7 +293,7 @@ START_TEST(sort_ids_bytewise)
 	static char buf[N][48];
 	uint32_t *ids = malloc(N * sizeof *ids);
 	const char **want = malloc(N * sizeof *want);
-	struct tv_sort_name *tmp = malloc(N * sizeof *tmp);
+	struct tv_sort_name *tmp = malloc(2 * N * sizeof *tmp);
 	ck_assert_ptr_nonnull(ids);
 	ck_assert_ptr_nonnull(want);
 	ck_assert_ptr_nonnull(tmp);
