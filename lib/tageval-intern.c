@@ -486,6 +486,11 @@ void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 {
 	struct tv_sort_name *a = tmp, *b = tmp + n;
 	for (size_t i = 0; i < n; i++) {
+		/* the ids are scattered: their pointers and bytes fetched ahead */
+		if (i + 16 < n)
+			__builtin_prefetch(&in->str[ids[i + 16]]);
+		if (i + 8 < n)
+			__builtin_prefetch(in->str[ids[i + 8]] - LEN_BYTES);
 		const char *str = in->str[ids[i]];
 		size_t len = stored_len(str);
 		a[i] = (struct tv_sort_name){ be_prefix(str, len),

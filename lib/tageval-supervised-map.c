@@ -25,10 +25,28 @@ struct triple {
 	double v;
 };
 
-static int by_value(const void *a, const void *b)
+/* Sorts @n triples by value, stably (a bottom-up merge sort through @tmp,
+ * room for n): equal values keep their order. */
+static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
 {
-	const struct triple *x = a, *y = b;
-	return (x->v > y->v) - (x->v < y->v);
+	struct triple *a = tr, *b = tmp;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = a[j].v < a[i].v ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct triple *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != tr)
+		memcpy(tr, a, n * sizeof *tr);
 }
 
 /*
@@ -65,9 +83,19 @@ static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size
 			sorted &= !(tr[j].v < tr[j - 1].v);
 			j++;
 		}
-		/* a run already in order (all weights 1, as crisp lines give) is left */
-		if (!sorted)
-			qsort(tr + i, j - i, sizeof *tr, by_value);
+		/* a run already in order (all weights 1, as crisp lines give) is left,
+		 * a short one sorted in place (by insertion: stable, as qsort's merge) */
+		if (!sorted && j - i <= 48) {
+			for (size_t a = i + 1; a < j; a++) {
+				struct triple t = tr[a];
+				size_t b = a;
+				for (; b > i && t.v < tr[b - 1].v; b--)
+					tr[b] = tr[b - 1];
+				tr[b] = t;
+			}
+		} else if (!sorted) {
+			sort_by_value(tr + i, j - i, tmp);
+		}
 		i = j;
 	}
 }
