@@ -327,13 +327,13 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 
 /*
  * The front cache of a small table (tags, words, labels: looked up once or
- * more per line, their strings in cache): 256 entries, each the id (+ 1) last
+ * more per line, their strings in cache): 1024 entries, each the id (+ 1) last
  * looked up among the strings of one cheap, unkeyed hash (the length and the
  * first and last 8 bytes).  A hit is confirmed by comparing the bytes, so
  * strings that collide in it (by chance or by design) only miss it and
  * take the keyed path: no input can make it cost more than a comparison.
  */
-#define FRONT_SIZE 256
+#define FRONT_SIZE 1024
 #define FRONT_MAX_STRINGS 65536
 
 static unsigned front_slot(const char *s, size_t len)
@@ -347,7 +347,7 @@ static unsigned front_slot(const char *s, size_t len)
 			x = x * 257 + (unsigned char)s[i];
 	}
 	x *= 0x9e3779b97f4a7c15u;
-	return (unsigned)(x >> 56);
+	return (unsigned)(x >> 54);
 }
 
 /* The id of s[0..len) from the front cache (1), or 0; *slot its entry, or

@@ -1078,12 +1078,12 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	for (uint32_t p = m.first; p < m.last; p++) {
 		/* the instances are in word order, their ids scattered: their roles
 		 * and names are fetched ahead */
-		if (p + 16 < m.last) {
-			__builtin_prefetch(&sp->role[s->g[p + 16].inst]);
-			tv_intern_prefetch_ptr(&s->w->ids, s->g[p + 16].inst);
+		if (p + 64 < m.last) {
+			__builtin_prefetch(&sp->role[s->g[p + 64].inst]);
+			tv_intern_prefetch_ptr(&s->w->ids, s->g[p + 64].inst);
 		}
-		if (p + 8 < m.last)
-			tv_intern_prefetch_bytes(&s->w->ids, s->g[p + 8].inst);
+		if (p + 32 < m.last)
+			tv_intern_prefetch_bytes(&s->w->ids, s->g[p + 32].inst);
 		const struct grouped *g = &s->g[p];
 		if (sp->role[g->inst] != ROLE_TEST)
 			continue;
