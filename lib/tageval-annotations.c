@@ -474,32 +474,21 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	return rc;
 }
 
+static int run_annotator(void *a, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_annotator(a, r, err);
+}
+
 int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 			     struct tageval_error *err)
 {
 	TV_NEED(err, a, "ann");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_annotator(a, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_path(__func__, path, run_annotator, a, err);
 }
 
 int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *data,
 				    size_t size, const char *name, struct tageval_error *err)
 {
 	TV_NEED(err, a, "ann");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_annotator(a, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_buffer(__func__, data, size, name, run_annotator, a, err);
 }

@@ -93,18 +93,28 @@ int tv_filter_has_tag(const struct tageval_filter *f, uint32_t tag)
 	return f->ntags > 0 && bsearch(&tag, f->tags, f->ntags, sizeof *f->tags, by_id) != NULL;
 }
 
+static int run_instances(void *f, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_instances(f, r, err);
+}
+
+/* A tag filter being read with its inventory. */
+struct tags_reading {
+	struct tageval_filter *f;
+	struct tageval_inventory *inv;
+};
+
+static int run_tags(void *ctx, struct tv_reader *r, struct tageval_error *err)
+{
+	struct tags_reading *t = ctx;
+	return read_tags(t->f, t->inv, r, err);
+}
+
 int tageval_filter_read_instances(struct tageval_filter *f, const char *path,
 				  struct tageval_error *err)
 {
 	TV_NEED(err, f, "filter");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_instances(f, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_path(__func__, path, run_instances, f, err);
 }
 
 int tageval_filter_read_instances_buffer(struct tageval_filter *f, const char *data,
@@ -112,16 +122,7 @@ int tageval_filter_read_instances_buffer(struct tageval_filter *f, const char *d
 					 struct tageval_error *err)
 {
 	TV_NEED(err, f, "filter");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_instances(f, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_buffer(__func__, data, size, name, run_instances, f, err);
 }
 
 int tageval_filter_read_tags(struct tageval_filter *f, struct tageval_inventory *inv,
@@ -129,14 +130,8 @@ int tageval_filter_read_tags(struct tageval_filter *f, struct tageval_inventory 
 {
 	TV_NEED(err, f, "filter");
 	TV_NEED(err, inv, "inv");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_tags(f, inv, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	struct tags_reading t = { f, inv };
+	return tv_read_path(__func__, path, run_tags, &t, err);
 }
 
 int tageval_filter_read_tags_buffer(struct tageval_filter *f, struct tageval_inventory *inv,
@@ -145,14 +140,6 @@ int tageval_filter_read_tags_buffer(struct tageval_filter *f, struct tageval_inv
 {
 	TV_NEED(err, f, "filter");
 	TV_NEED(err, inv, "inv");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_tags(f, inv, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	struct tags_reading t = { f, inv };
+	return tv_read_buffer(__func__, data, size, name, run_tags, &t, err);
 }

@@ -388,13 +388,11 @@ static int read_file(struct tageval_graded *g, struct tv_reader *r, int gold,
 		     struct tageval_error *err)
 {
 	if (gold ? g->have_gold : (!g->have_gold || g->have_system)) {
-		tv_reader_close(r);
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				gold ? "the gold key was already read"
 				     : "read the gold key once, then the system once");
 	}
 	int rc = read_lines(g, r, gold, err);
-	tv_reader_close(r);
 	if (gold)
 		g->have_gold = 1;
 	else
@@ -402,36 +400,42 @@ static int read_file(struct tageval_graded *g, struct tv_reader *r, int gold,
 	return rc;
 }
 
+static int run_gold(void *g, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_file(g, r, 1, err);
+}
+
+static int run_system(void *g, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_file(g, r, 0, err);
+}
+
 int tageval_graded_read_gold(struct tageval_graded *g, const char *path,
 			     struct tageval_error *err)
 {
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	return rc ? rc : read_file(g, &r, 1, err);
+	TV_NEED(err, g, "graded");
+	return tv_read_path(__func__, path, run_gold, g, err);
 }
 
 int tageval_graded_read_gold_buffer(struct tageval_graded *g, const char *data, size_t size,
 				    const char *name, struct tageval_error *err)
 {
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	return rc ? rc : read_file(g, &r, 1, err);
+	TV_NEED(err, g, "graded");
+	return tv_read_buffer(__func__, data, size, name, run_gold, g, err);
 }
 
 int tageval_graded_read_system(struct tageval_graded *g, const char *path,
 			       struct tageval_error *err)
 {
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	return rc ? rc : read_file(g, &r, 0, err);
+	TV_NEED(err, g, "graded");
+	return tv_read_path(__func__, path, run_system, g, err);
 }
 
 int tageval_graded_read_system_buffer(struct tageval_graded *g, const char *data, size_t size,
 				      const char *name, struct tageval_error *err)
 {
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	return rc ? rc : read_file(g, &r, 0, err);
+	TV_NEED(err, g, "graded");
+	return tv_read_buffer(__func__, data, size, name, run_system, g, err);
 }
 
 /* ------------------------------------------------------- per-instance scores */

@@ -214,20 +214,26 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	return TAGEVAL_OK;
 }
 
+/* A key being read into *out with its inventory. */
+struct key_reading {
+	struct tageval_inventory *inv;
+	struct tageval_key **out;
+};
+
+static int run_key(void *ctx, struct tv_reader *r, struct tageval_error *err)
+{
+	struct key_reading *k = ctx;
+	return read_key(k->inv, r, k->out, err);
+}
+
 int tageval_key_read(struct tageval_inventory *inv, const char *path, struct tageval_key **key,
 		     struct tageval_error *err)
 {
 	TV_NEED(err, key, "key");
 	*key = NULL;
 	TV_NEED(err, inv, "inv");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_key(inv, &r, key, err);
-	tv_reader_close(&r);
-	return rc;
+	struct key_reading k = { inv, key };
+	return tv_read_path(__func__, path, run_key, &k, err);
 }
 
 int tageval_key_read_buffer(struct tageval_inventory *inv, const char *data, size_t size,
@@ -236,16 +242,8 @@ int tageval_key_read_buffer(struct tageval_inventory *inv, const char *data, siz
 	TV_NEED(err, key, "key");
 	*key = NULL;
 	TV_NEED(err, inv, "inv");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_key(inv, &r, key, err);
-	tv_reader_close(&r);
-	return rc;
+	struct key_reading k = { inv, key };
+	return tv_read_buffer(__func__, data, size, name, run_key, &k, err);
 }
 
 int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,

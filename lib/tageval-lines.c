@@ -172,3 +172,33 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		*lines = n;
 	return rc;
 }
+
+int tv_read_path(const char *func, const char *path, tv_read_fn run, void *ctx,
+		 struct tageval_error *err)
+{
+	if (path == NULL)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL path", func);
+	struct tv_reader r;
+	int rc = tv_reader_open(&r, path, err);
+	if (rc)
+		return rc;
+	rc = run(ctx, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+int tv_read_buffer(const char *func, const char *data, size_t size, const char *name,
+		   tv_read_fn run, void *ctx, struct tageval_error *err)
+{
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", func);
+	if (name == NULL)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL name", func);
+	struct tv_reader r;
+	int rc = tv_reader_open_buffer(&r, data, size, name, err);
+	if (rc)
+		return rc;
+	rc = run(ctx, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}

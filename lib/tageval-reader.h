@@ -143,4 +143,17 @@ struct tv_each {
 int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		 struct tageval_error *err);
 
+/*
+ * The sources of every public reader: tv_read_path opens @path ("-": standard
+ * input), tv_read_buffer the @size bytes of @data named @name; each runs @run
+ * on the reader and closes it.  A NULL path, NULL data of a size above 0 or
+ * a NULL name is EINVAL with the message "func: NULL path" (data, name), as
+ * TV_NEED gives it.
+ */
+typedef int (*tv_read_fn)(void *ctx, struct tv_reader *r, struct tageval_error *err);
+int tv_read_path(const char *func, const char *path, tv_read_fn run, void *ctx,
+		 struct tageval_error *err);
+int tv_read_buffer(const char *func, const char *data, size_t size, const char *name,
+		   tv_read_fn run, void *ctx, struct tageval_error *err);
+
 #endif

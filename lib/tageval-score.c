@@ -543,38 +543,23 @@ int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader
 	return tv_each_line(r, &e, NULL, err);
 }
 
-static int read_answers(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
+static int run_answers(void *ctx, struct tv_reader *r, struct tageval_error *err)
 {
+	struct tageval_scorer *s = ctx;
 	return tv_scorers_read(&s, 1, r, err);
 }
 
 int tageval_scorer_read(struct tageval_scorer *s, const char *path, struct tageval_error *err)
 {
 	TV_NEED(err, s, "scorer");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_answers(s, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_path(__func__, path, run_answers, s, err);
 }
 
 int tageval_scorer_read_buffer(struct tageval_scorer *s, const char *data, size_t size,
 			       const char *name, struct tageval_error *err)
 {
 	TV_NEED(err, s, "scorer");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_answers(s, &r, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_buffer(__func__, data, size, name, run_answers, s, err);
 }
 
 int tageval_scorer_add(struct tageval_scorer *s, const char *lexelt, const char *instance,
@@ -927,5 +912,5 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 
 int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err)
 {
-	return read_answers(s, r, err);
+	return tv_scorers_read(&s, 1, r, err);
 }

@@ -560,62 +560,40 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	return rc;
 }
 
+static int run_gold(void *w, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_file(w, r, 1, err);
+}
+
+static int run_clusters(void *w, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_file(w, r, 0, err);
+}
+
 int tageval_wsi_read_gold(struct tageval_wsi *w, const char *path, struct tageval_error *err)
 {
 	TV_NEED(err, w, "wsi");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_file(w, &r, 1, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_path(__func__, path, run_gold, w, err);
 }
 
 int tageval_wsi_read_gold_buffer(struct tageval_wsi *w, const char *data, size_t size,
 				 const char *name, struct tageval_error *err)
 {
 	TV_NEED(err, w, "wsi");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_file(w, &r, 1, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_buffer(__func__, data, size, name, run_gold, w, err);
 }
 
 int tageval_wsi_read_clusters(struct tageval_wsi *w, const char *path, struct tageval_error *err)
 {
 	TV_NEED(err, w, "wsi");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = read_file(w, &r, 0, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_path(__func__, path, run_clusters, w, err);
 }
 
 int tageval_wsi_read_clusters_buffer(struct tageval_wsi *w, const char *data, size_t size,
 				     const char *name, struct tageval_error *err)
 {
 	TV_NEED(err, w, "wsi");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = read_file(w, &r, 0, err);
-	tv_reader_close(&r);
-	return rc;
+	return tv_read_buffer(__func__, data, size, name, run_clusters, w, err);
 }
 
 /* ------------------------------------------------------------ instances by word */

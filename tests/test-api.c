@@ -317,6 +317,27 @@ START_TEST(null_with_error)
 	ck_assert_ptr_null(cres);
 	EXPECT_NULL_ERR(tageval_clustering_evaluate(o.wsi, NULL, NULL, &err),
 			"tageval_clustering_evaluate", "out");
+	struct tageval_graded *gr = tageval_graded_new();
+	ck_assert_ptr_nonnull(gr);
+	EXPECT_NULL_ERR(tageval_graded_read_gold(NULL, "x", &err), "tageval_graded_read_gold",
+			"graded");
+	EXPECT_NULL_ERR(tageval_graded_read_gold(gr, NULL, &err), "tageval_graded_read_gold",
+			"path");
+	EXPECT_NULL_ERR(tageval_graded_read_gold_buffer(NULL, d, n, "g", &err),
+			"tageval_graded_read_gold_buffer", "graded");
+	EXPECT_NULL_ERR(tageval_graded_read_gold_buffer(gr, NULL, n, "g", &err),
+			"tageval_graded_read_gold_buffer", "data");
+	EXPECT_NULL_ERR(tageval_graded_read_gold_buffer(gr, d, n, NULL, &err),
+			"tageval_graded_read_gold_buffer", "name");
+	EXPECT_NULL_ERR(tageval_graded_read_system(NULL, "x", &err), "tageval_graded_read_system",
+			"graded");
+	EXPECT_NULL_ERR(tageval_graded_read_system(gr, NULL, &err), "tageval_graded_read_system",
+			"path");
+	EXPECT_NULL_ERR(tageval_graded_read_system_buffer(NULL, d, n, "s", &err),
+			"tageval_graded_read_system_buffer", "graded");
+	EXPECT_NULL_ERR(tageval_graded_read_system_buffer(gr, NULL, n, "s", &err),
+			"tageval_graded_read_system_buffer", "data");
+	tageval_graded_free(gr);
 	struct tageval_graded_result *gres = (struct tageval_graded_result *)o.inv;
 	EXPECT_NULL_ERR(tageval_graded_evaluate(NULL, NULL, &gres, &err), "tageval_graded_evaluate",
 			"graded");
