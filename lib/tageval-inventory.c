@@ -845,18 +845,24 @@ static int estimate_checked(struct tageval_inventory *inv, struct tv_reader *r, 
 	return rc;
 }
 
+/* A corpus being read to estimate the downward probabilities. */
+struct estimate_reading {
+	struct tageval_inventory *inv;
+	double alpha;
+};
+
+static int run_estimate(void *ctx, struct tv_reader *r, struct tageval_error *err)
+{
+	struct estimate_reading *e = ctx;
+	return estimate_checked(e->inv, r, e->alpha, err);
+}
+
 int tageval_inventory_estimate_downward(struct tageval_inventory *inv, const char *path,
 					double alpha, struct tageval_error *err)
 {
 	TV_NEED(err, inv, "inv");
-	TV_NEED(err, path, "path");
-	struct tv_reader r;
-	int rc = tv_reader_open(&r, path, err);
-	if (rc)
-		return rc;
-	rc = estimate_checked(inv, &r, alpha, err);
-	tv_reader_close(&r);
-	return rc;
+	struct estimate_reading e = { inv, alpha };
+	return tv_read_path(__func__, path, run_estimate, &e, err);
 }
 
 int tageval_inventory_estimate_downward_buffer(struct tageval_inventory *inv, const char *data,
@@ -864,14 +870,6 @@ int tageval_inventory_estimate_downward_buffer(struct tageval_inventory *inv, co
 					       struct tageval_error *err)
 {
 	TV_NEED(err, inv, "inv");
-	if (data == NULL && size > 0)
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
-	TV_NEED(err, name, "name");
-	struct tv_reader r;
-	int rc = tv_reader_open_buffer(&r, data, size, name, err);
-	if (rc)
-		return rc;
-	rc = estimate_checked(inv, &r, alpha, err);
-	tv_reader_close(&r);
-	return rc;
+	struct estimate_reading e = { inv, alpha };
+	return tv_read_buffer(__func__, data, size, name, run_estimate, &e, err);
 }
