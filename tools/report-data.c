@@ -87,10 +87,7 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 
 static void json_number(FILE *fp, double v)
 {
-	if (!isfinite(v))
-		fputs("null", fp);
-	else
-		tools_fprintf(fp, "%.17g", v);
+	tools_json_number(fp, v);
 }
 
 static void json_row(FILE *fp, const struct row *row, int first)
@@ -230,8 +227,11 @@ static void csv_string(FILE *fp, const char *s)
 
 static void csv_number(FILE *fp, double v)
 {
-	if (!isnan(v))
-		tools_fprintf(fp, "%.17g", v);
+	char buf[32];
+	if (!isnan(v)) {
+		tools_format_shortest(buf, sizeof buf, v);
+		fputs(buf, fp);
+	}
 }
 
 static void csv_row(FILE *fp, const struct row *row, int first)

@@ -46,7 +46,8 @@ static void figures(FILE *fp, double p, double r, double a)
 static void line_of_system(FILE *fp, const struct tageval_report *r, size_t s, size_t k,
 			   int m, int width)
 {
-	tools_fprintf(fp, "  %-*s", width, tageval_report_system_name(r, k));
+	fputs("  ", fp);
+	tools_pad(fp, tageval_report_system_name(r, k), width);
 	for (size_t g = 0; g < tageval_report_granularities(r); g++) {
 		struct tageval_report_cell c;
 		tageval_report_cell(r, s, k, g, m, &c);
@@ -138,7 +139,7 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
 	size_t n = tageval_report_systems(r);
 	int width = 7; /* "average", "minimal" */
 	for (size_t k = 0; k < n; k++) {
-		int len = (int)strlen(tageval_report_system_name(r, k));
+		int len = tools_display_width(tageval_report_system_name(r, k));
 		if (len > width)
 			width = len;
 	}
