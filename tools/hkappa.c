@@ -452,8 +452,14 @@ static int run(const struct options *o)
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (o->senses && tageval_inventory_read_map(inv, o->senses, &err))
-		goto fail;
+	if (o->senses && tageval_inventory_read_map(inv, o->senses, &err)) {
+		/* the last operand is read as the map: an annotation file given
+		 * there, without --flat, fails with a message about sense maps */
+		tools_print_error(prog, &err);
+		fprintf(stderr, "%s: note: %s was read as the sense map (SENSES, the last operand); "
+			"without a sense map, give --flat\n", prog, tools_file_name(o->senses));
+		goto out;
+	}
 	if (o->downward &&
 	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;
