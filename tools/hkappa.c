@@ -246,7 +246,7 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 			w = len;
 	}
 	tools_printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
-	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
+	       "pooled", nann == 2 ? "Cohen" : "D-F", "alpha");
 	for (size_t i = 0; i < nlex; i++) {
 		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
 		tools_pad(stdout, tageval_agreement_lexelt_name(ag, i), (int)w);
@@ -288,7 +288,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	tools_printf("\n");
 	tools_printf("%-28s %9.6f\n", "observed agreement Pr(A)", f->pr_a);
 	tools_printf("%-28s %9.6f\n", "chance agreement Pr(E)", f->pr_e);
-	const struct coef coefs[] = { { "kappa", TAGEVAL_KAPPA },
+	const struct coef coefs[] = { { "pooled kappa (Scott/Fleiss)", TAGEVAL_KAPPA },
 				      { sep_label, TAGEVAL_KAPPA_SEPARATE },
 				      { "Krippendorff's alpha", TAGEVAL_ALPHA } };
 	for (size_t i = 0; i < 3; i++) {

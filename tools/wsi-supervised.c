@@ -289,10 +289,12 @@ static void print_json(const struct options *o, const struct tageval_supervised_
 	tools_printf("],");
 	tools_json_figure(stdout, &u, "mean_recall", sum->mean / 100.0, "no split");
 	putchar(',');
-	tools_json_figure(stdout, &u, "variance", sum->var,
+	/* fractions, as every JSON figure (tageval-formats(5), UNITS): the
+	 * text's percent squared / 10^4 and percent / 100 */
+	tools_json_figure(stdout, &u, "variance", sum->var / 10000.0,
 			  "a single split (the sample variance needs two or more)");
 	putchar(',');
-	tools_json_figure(stdout, &u, "stddev", sum->sd,
+	tools_json_figure(stdout, &u, "stddev", sum->sd / 100.0,
 			  "a single split (the sample variance needs two or more)");
 	tools_json_undefined(stdout, &u);
 	tools_printf("}\n");

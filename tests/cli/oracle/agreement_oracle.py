@@ -504,7 +504,7 @@ def report(opts, files, m, pooled, lexelts, single, boot):
     out.append('%-28s %s' % ('observed agreement Pr(A)', fmt(pooled.pr_a)))
     out.append('%-28s %s' % ('chance agreement Pr(E)', fmt(pooled.pr_e)))
     sep_label = "Cohen's kappa" if m == 2 else 'Davies-Fleiss kappa'
-    for name, label, why in (('kappa', 'kappa', pooled.kappa_why),
+    for name, label, why in (('kappa', 'pooled kappa (Scott/Fleiss)', pooled.kappa_why),
                              ('sep', sep_label, pooled.sep_why),
                              ('alpha', "Krippendorff's alpha", pooled.alpha_why)):
         v = getattr(pooled, name)
@@ -538,7 +538,7 @@ def report(opts, files, m, pooled, lexelts, single, boot):
         w = max([6] + [columns(name) for name, _ in lexelts])
         out.append('')
         out.append('%-*s %7s %9s %9s %9s %9s %9s' % (
-            w, 'lexelt', 'items', 'Pr(A)', 'Pr(E)', 'kappa',
+            w, 'lexelt', 'items', 'Pr(A)', 'Pr(E)', 'pooled',
             'Cohen' if m == 2 else 'D-F', 'alpha'))
         for name, f in lexelts:
             line = name + ' ' * (w - columns(name)) + ' %7d' % f.items
