@@ -187,7 +187,8 @@ static void json_figures(const struct tageval_clustering_figures *f, const struc
 static void print_row(const char *name, int wname, const struct tageval_clustering_figures *f,
 		      const struct column *cols, size_t ncol, int digits)
 {
-	tools_printf("%-*s %9zu", wname, name, f->instances);
+	tools_pad(stdout, name, wname);
+	tools_printf(" %9zu", f->instances);
 	for (size_t i = 0; i < ncol; i++) {
 		int w = (int)strlen(cols[i].head);
 		if (w < digits + 2)
@@ -273,7 +274,7 @@ static void print_text(const struct options *o, const struct tageval_clustering_
 {
 	int wname = 6, digits = o->digits;
 	for (size_t i = 0; o->per_word && i < v->nw; i++) {
-		int len = (int)strlen(tageval_clustering_result_word(res, i));
+		int len = tools_display_width(tageval_clustering_result_word(res, i));
 		if (len > wname)
 			wname = len;
 	}

@@ -80,7 +80,7 @@ static void json_member(struct tools_undefined *u, const char *sep, const char *
 		fputs("null", stdout);
 		tools_undefined_add(u, member, why ? tageval_undefined_reason(why) : "not a finite number");
 	} else {
-		tools_printf("%.17g", v);
+		tools_json_number(stdout, v);
 	}
 }
 
@@ -142,7 +142,7 @@ static void json_macro(const struct tageval_agreement *ag)
 			tools_undefined_add(&mu, json_coefs[i].key,
 					    "defined in no lexelt (see per_lexelt)");
 		} else {
-			tools_printf("%.17g", v);
+			tools_json_number(stdout, v);
 		}
 		tools_printf(",\"%s_lexelts\":%zu,\"%s_left_out\":%zu", json_coefs[i].key, used,
 			     json_coefs[i].key, out);
@@ -155,8 +155,9 @@ static void json_macro(const struct tageval_agreement *ag)
 static void json_bootstrap(const struct tageval_agreement *ag,
 			   const struct tageval_agreement_options *o)
 {
-	tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":%.17g",
-		     o->bootstrap, o->seed, o->confidence);
+	tools_printf(",\"bootstrap\":{\"replicates\":%zu,\"seed\":%lu,\"confidence\":",
+		     o->bootstrap, o->seed);
+	tools_json_number(stdout, o->confidence);
 	struct tools_undefined bu;
 	tools_undefined_init(&bu);
 	for (size_t i = 0; i < 3; i++) {
@@ -165,7 +166,11 @@ static void json_bootstrap(const struct tageval_agreement *ag,
 		tools_printf(",\"%s\":", json_coefs[i].key);
 		if (tageval_agreement_interval(ag, json_coefs[i].which, &lo, &hi, &reps) ==
 		    TAGEVAL_OK) {
-			tools_printf("[%.17g,%.17g]", lo, hi);
+			putchar('[');
+			tools_json_number(stdout, lo);
+			putchar(',');
+			tools_json_number(stdout, hi);
+			putchar(']');
 		} else {
 			tools_printf("null");
 			tools_undefined_add(&bu, json_coefs[i].key,
@@ -236,15 +241,16 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 	size_t nlex = tageval_agreement_lexelts(ag);
 	size_t w = 6;
 	for (size_t i = 0; i < nlex; i++) {
-		size_t len = strlen(tageval_agreement_lexelt_name(ag, i));
+		size_t len = (size_t)tools_display_width(tageval_agreement_lexelt_name(ag, i));
 		if (len > w)
 			w = len;
 	}
 	tools_printf("\n%-*s %7s %9s %9s %9s %9s %9s\n", (int)w, "lexelt", "items", "Pr(A)", "Pr(E)",
-	       "kappa", nann == 2 ? "Cohen" : "D-F", "alpha");
+	       "pooled", nann == 2 ? "Cohen" : "D-F", "alpha");
 	for (size_t i = 0; i < nlex; i++) {
 		const struct tageval_agreement_figures *g = tageval_agreement_lexelt(ag, i);
-		tools_printf("%-*s %7zu", (int)w, tageval_agreement_lexelt_name(ag, i), g->items);
+		tools_pad(stdout, tageval_agreement_lexelt_name(ag, i), (int)w);
+		tools_printf(" %7zu", g->items);
 		if (g->items == 0) {
 			tools_printf(" %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
 			continue;
@@ -282,7 +288,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	tools_printf("\n");
 	tools_printf("%-28s %9.6f\n", "observed agreement Pr(A)", f->pr_a);
 	tools_printf("%-28s %9.6f\n", "chance agreement Pr(E)", f->pr_e);
-	const struct coef coefs[] = { { "kappa", TAGEVAL_KAPPA },
+	const struct coef coefs[] = { { "pooled kappa (Scott/Fleiss)", TAGEVAL_KAPPA },
 				      { sep_label, TAGEVAL_KAPPA_SEPARATE },
 				      { "Krippendorff's alpha", TAGEVAL_ALPHA } };
 	for (size_t i = 0; i < 3; i++) {
@@ -446,8 +452,14 @@ static int run(const struct options *o)
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (o->senses && tageval_inventory_read_map(inv, o->senses, &err))
-		goto fail;
+	if (o->senses && tageval_inventory_read_map(inv, o->senses, &err)) {
+		/* the last operand is read as the map: an annotation file given
+		 * there, without --flat, fails with a message about sense maps */
+		tools_print_error(prog, &err);
+		fprintf(stderr, "%s: note: %s was read as the sense map (SENSES, the last operand); "
+			"without a sense map, give --flat\n", prog, tools_file_name(o->senses));
+		goto out;
+	}
 	if (o->downward &&
 	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;

@@ -11,6 +11,65 @@ const char *report_granularity_name(enum tageval_granularity g)
 	return g == TAGEVAL_MIXED ? "mixed" : g == TAGEVAL_COARSE ? "coarse" : "fine";
 }
 
+const char *report_rank_name(enum report_rank by)
+{
+	return by == REPORT_RANK_RECALL ? "recall" : by == REPORT_RANK_F1 ? "F1" : "precision";
+}
+
+double report_f1(double p, double r)
+{
+	if (isnan(p) || isnan(r))
+		return NAN;
+	return p + r > 0.0 ? 2.0 * p * r / (p + r) : 0.0;
+}
+
+/* The (primary, secondary) keys of a cell under @by. */
+static void rank_keys(const struct tageval_report_cell *c, enum report_rank by, double key[2])
+{
+	switch (by) {
+	case REPORT_RANK_RECALL:
+		key[0] = c->recall, key[1] = c->precision;
+		break;
+	case REPORT_RANK_F1:
+		key[0] = report_f1(c->precision, c->recall), key[1] = c->precision;
+		break;
+	default:
+		key[0] = c->precision, key[1] = c->recall;
+		break;
+	}
+}
+
+/* 1 when @a ranks strictly above @b. */
+static int above(const double a[2], const double b[2])
+{
+	return a[0] > b[0] || (a[0] == b[0] && a[1] > b[1]);
+}
+
+void report_best_worst(const struct tageval_report *r, size_t s, size_t g, int m,
+		       enum report_rank by, size_t *best, size_t *worst)
+{
+	double bk[2] = { 0, 0 }, wk[2] = { 0, 0 };
+	*best = *worst = TAGEVAL_REPORT_NONE;
+	for (size_t k = 0; k < tageval_report_systems(r); k++) {
+		if (tageval_report_system_is_baseline(r, k))
+			continue;
+		struct tageval_report_cell c;
+		tageval_report_cell(r, s, k, g, m, &c);
+		if (isnan(c.precision))
+			continue;
+		double key[2];
+		rank_keys(&c, by, key);
+		if (*best == TAGEVAL_REPORT_NONE || above(key, bk)) {
+			*best = k;
+			bk[0] = key[0], bk[1] = key[1];
+		}
+		if (*worst == TAGEVAL_REPORT_NONE || above(wk, key)) {
+			*worst = k;
+			wk[0] = key[0], wk[1] = key[1];
+		}
+	}
+}
+
 /* One output row. */
 struct row {
 	const struct tageval_report_subset *subset;
@@ -18,13 +77,13 @@ struct row {
 	const char *kind;     /* system, baseline, average, best, worst */
 	const char *granularity;
 	int minimal;
-	double precision, recall, attempted, correct, items;
+	double precision, recall, f1, attempted, correct, items;
 };
 
 typedef void (*row_fn)(FILE *fp, const struct row *row, int first);
 
 /* Every row in order: subset, minimal, granularity, then systems, baselines, summaries. */
-static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
+static void each_row(FILE *fp, const struct tageval_report *r, enum report_rank by, row_fn fn)
 {
 	int first = 1;
 	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
@@ -47,6 +106,7 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 						row.kind = base ? "baseline" : "system";
 						row.precision = c.precision;
 						row.recall = c.recall;
+						row.f1 = report_f1(c.precision, c.recall);
 						row.attempted = c.attempted;
 						row.correct = c.correct;
 						row.items = c.total;
@@ -62,11 +122,14 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 				row.kind = "average";
 				row.precision = sum.precision;
 				row.recall = sum.recall;
+				/* the F1 of the mean precision and the mean recall */
+				row.f1 = report_f1(sum.precision, sum.recall);
 				row.attempted = sum.attempted;
 				row.correct = NAN;
 				fn(fp, &row, first);
 				first = 0;
-				const size_t which[2] = { sum.best, sum.worst };
+				size_t which[2];
+				report_best_worst(r, s, g, m, by, &which[0], &which[1]);
 				const char *const kinds[2] = { "best", "worst" };
 				for (int w = 0; w < 2; w++) {
 					if (which[w] == TAGEVAL_REPORT_NONE)
@@ -76,6 +139,7 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 					row.kind = kinds[w];
 					row.precision = c.precision;
 					row.recall = c.recall;
+					row.f1 = report_f1(c.precision, c.recall);
 					row.attempted = c.attempted;
 					row.correct = c.correct;
 					fn(fp, &row, 0);
@@ -87,10 +151,7 @@ static void each_row(FILE *fp, const struct tageval_report *r, row_fn fn)
 
 static void json_number(FILE *fp, double v)
 {
-	if (!isfinite(v))
-		fputs("null", fp);
-	else
-		tools_fprintf(fp, "%.17g", v);
+	tools_json_number(fp, v);
 }
 
 static void json_row(FILE *fp, const struct row *row, int first)
@@ -115,6 +176,9 @@ static void json_row(FILE *fp, const struct row *row, int first)
 			  row->minimal ? "no item of the subset is scored minimally (each has "
 					 "several key tags)"
 				       : "the subset has no item");
+	fputc(',', fp);
+	tools_json_figure(fp, &u, "f1", row->f1,
+			  "precision or recall is undefined (see undefined)");
 	fputc(',', fp);
 	/* sums of finite masses and scores; an average row has no count */
 	fputs("\"attempted\":", fp);
@@ -175,6 +239,8 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 	json_number(fp, mp);
 	fputs(",\"median_entropy\":", fp);
 	json_number(fp, me);
+	tools_fprintf(fp, ",\"rank_by\":\"%s\"", src->rank_by == REPORT_RANK_F1 ? "f1"
+		: report_rank_name(src->rank_by));
 	fputs(",\n \"systems\":[", fp);
 	for (size_t k = 0; k < tageval_report_systems(r); k++) {
 		fputs(k ? "," : "", fp);
@@ -208,7 +274,7 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 		fputs("}}", fp);
 	}
 	fputs("],\n \"rows\":[", fp);
-	each_row(fp, r, json_row);
+	each_row(fp, r, src->rank_by, json_row);
 	fputs("]}\n", fp);
 }
 
@@ -230,8 +296,11 @@ static void csv_string(FILE *fp, const char *s)
 
 static void csv_number(FILE *fp, double v)
 {
-	if (!isnan(v))
-		tools_fprintf(fp, "%.17g", v);
+	char buf[32];
+	if (!isnan(v)) {
+		tools_format_shortest(buf, sizeof buf, v);
+		fputs(buf, fp);
+	}
 }
 
 static void csv_row(FILE *fp, const struct row *row, int first)
@@ -241,7 +310,7 @@ static void csv_row(FILE *fp, const struct row *row, int first)
 	csv_string(fp, row->system ? row->system : "");
 	tools_fprintf(fp, ",%s,%s,%s,", row->kind, row->granularity,
 		row->minimal ? "true" : "false");
-	const double v[] = { row->precision, row->recall, row->attempted, row->correct,
+	const double v[] = { row->precision, row->recall, row->f1, row->attempted, row->correct,
 			     row->items, row->subset->fine_entropy,
 			     row->subset->coarse_entropy };
 	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
@@ -252,9 +321,10 @@ static void csv_row(FILE *fp, const struct row *row, int first)
 	fputc('\n', fp);
 }
 
-void report_print_csv(FILE *fp, const struct tageval_report *r)
+void report_print_csv(FILE *fp, const struct tageval_report *r,
+		      const struct report_sources *src)
 {
-	fputs("subset,system,kind,granularity,minimal,precision,recall,attempted,correct,items,"
-	      "fine_entropy,coarse_entropy\n", fp);
-	each_row(fp, r, csv_row);
+	fputs("subset,system,kind,granularity,minimal,precision,recall,f1,attempted,correct,"
+	      "items,fine_entropy,coarse_entropy\n", fp);
+	each_row(fp, r, src->rank_by, csv_row);
 }

@@ -7,12 +7,33 @@
 
 #include "tageval.h"
 
-/* What the report was made from, for the headings. */
+/* --rank-by: the measure that picks the best and worst system. */
+enum report_rank { REPORT_RANK_PRECISION, REPORT_RANK_RECALL, REPORT_RANK_F1 };
+
+/* What the report was made from, for the headings, and how it ranks. */
 struct report_sources {
 	const char *key;
 	const char *map;    /* NULL: none */
 	const char *train;  /* NULL: none */
+	enum report_rank rank_by;
 };
+
+/* "precision", "recall", "F1" */
+const char *report_rank_name(enum report_rank by);
+
+/* F1 = 2PR / (P + R): NaN when P or R is, 0 when both are 0. */
+double report_f1(double p, double r);
+
+/*
+ * The best and worst system (baselines aside) of subset @s, granularity @g,
+ * minimal flag @m, by @by: among the systems that attempted something there
+ * (that have a precision), the largest and smallest precision (ties by
+ * recall), recall (ties by precision) or F1 (ties by precision); remaining
+ * ties go to the system added first.  TAGEVAL_REPORT_NONE when none
+ * attempted anything.  By precision this is tageval_report_summarize()'s.
+ */
+void report_best_worst(const struct tageval_report *r, size_t s, size_t g, int m,
+		       enum report_rank by, size_t *best, size_t *worst);
 
 /* "fine", "mixed", "coarse" */
 const char *report_granularity_name(enum tageval_granularity g);
@@ -25,7 +46,8 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
  * average, best and worst system (report-data.c). */
 void report_print_json(FILE *fp, const struct tageval_report *r,
 		       const struct report_sources *src);
-void report_print_csv(FILE *fp, const struct tageval_report *r);
+void report_print_csv(FILE *fp, const struct tageval_report *r,
+		      const struct report_sources *src);
 
 /* A bar chart of the systems and baselines on subset @subset (report-svg.c). */
 void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,

@@ -194,15 +194,21 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 	xml_text_cut(fp, sub->name, TITLE_MAX);
 	tools_fprintf(fp, "\" (%zu item%s), by granularity</text>\n", sub->items,
 		sub->items == 1 ? "" : "s");
-	/* the legend */
+	/* the legend: the baselines' entry only when the chart has one (not
+	 * with --no-baselines) */
+	int any_baseline = 0;
+	for (size_t k = 0; k < tageval_report_systems(r); k++)
+		any_baseline |= tageval_report_system_is_baseline(r, k);
 	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
-		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n"
-		"<rect x=\"250\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#a0a0a0\"/>\n"
-		"<text x=\"270\" y=\"52\" font-size=\"12\">baseline: bar length = precision</text>\n"
-		"<line x1=\"500\" y1=\"38\" x2=\"500\" y2=\"56\" stroke=\"black\" "
+		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n",
+		BAR_H);
+	if (any_baseline)
+		tools_fprintf(fp, "<rect x=\"250\" y=\"40\" width=\"14\" height=\"%d\" "
+			"fill=\"#a0a0a0\"/>\n<text x=\"270\" y=\"52\" font-size=\"12\">baseline: "
+			"bar length = precision</text>\n", BAR_H);
+	tools_fprintf(fp, "<line x1=\"500\" y1=\"38\" x2=\"500\" y2=\"56\" stroke=\"black\" "
 		"stroke-width=\"2\"/>\n"
-		"<text x=\"508\" y=\"52\" font-size=\"12\">recall (correct / all items)</text>\n",
-		BAR_H, BAR_H);
+		"<text x=\"508\" y=\"52\" font-size=\"12\">recall (correct / all items)</text>\n");
 	fputs("<text x=\"10\" y=\"74\" font-size=\"11\"><title>", fp);
 	xml_text(fp, src->key);
 	fputs("</title>Key ", fp);

@@ -6,7 +6,7 @@
 #include "report-output.h"
 #include "tools-common.h"
 
-#define BLOCK 25 /* "  prec  recall  attempted" */
+#define BLOCK 33 /* "  prec  recall      F1  attempted" */
 
 static const char *pos_name(char pos)
 {
@@ -37,6 +37,8 @@ static void figures(FILE *fp, double p, double r, double a)
 	ratio3(fp, 6, p);
 	fputs("  ", fp);
 	ratio3(fp, 6, r);
+	fputs("  ", fp);
+	ratio3(fp, 6, report_f1(p, r));
 	if (isnan(a))
 		tools_fprintf(fp, "  %9s", "-");
 	else
@@ -46,7 +48,8 @@ static void figures(FILE *fp, double p, double r, double a)
 static void line_of_system(FILE *fp, const struct tageval_report *r, size_t s, size_t k,
 			   int m, int width)
 {
-	tools_fprintf(fp, "  %-*s", width, tageval_report_system_name(r, k));
+	fputs("  ", fp);
+	tools_pad(fp, tageval_report_system_name(r, k), width);
 	for (size_t g = 0; g < tageval_report_granularities(r); g++) {
 		struct tageval_report_cell c;
 		tageval_report_cell(r, s, k, g, m, &c);
@@ -55,12 +58,15 @@ static void line_of_system(FILE *fp, const struct tageval_report *r, size_t s, s
 	fputc('\n', fp);
 }
 
-static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, int m, int width)
+static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, int m, int width,
+			  enum report_rank by)
 {
 	size_t ng = tageval_report_granularities(r);
 	struct tageval_report_summary sum[3];
-	for (size_t g = 0; g < ng; g++)
+	for (size_t g = 0; g < ng; g++) {
 		tageval_report_summarize(r, s, g, m, &sum[g]);
+		report_best_worst(r, s, g, m, by, &sum[g].best, &sum[g].worst);
+	}
 	if (sum[0].systems == 0)
 		return;
 	tools_fprintf(fp, "  %-*s", width, "average");
@@ -79,7 +85,7 @@ static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, in
 		fputc('\n', fp);
 	}
 	for (int w = 0; w < 2; w++) {
-		tools_fprintf(fp, "  %s system:", w ? "worst" : "best");
+		tools_fprintf(fp, "  %s system by %s:", w ? "worst" : "best", report_rank_name(by));
 		for (size_t g = 0; g < ng; g++) {
 			size_t k = w ? sum[g].worst : sum[g].best;
 			tools_fprintf(fp, "%s %s %s", g ? "," : "",
@@ -91,7 +97,8 @@ static void summary_lines(FILE *fp, const struct tageval_report *r, size_t s, in
 	}
 }
 
-static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int width)
+static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int width,
+		  enum report_rank by)
 {
 	size_t ng = tageval_report_granularities(r);
 	tools_fprintf(fp, "  %-*s", width, m ? "minimal" : "");
@@ -102,14 +109,14 @@ static void table(FILE *fp, const struct tageval_report *r, size_t s, int m, int
 	fputc('\n', fp);
 	tools_fprintf(fp, "  %-*s", width, "");
 	for (size_t g = 0; g < ng; g++)
-		tools_fprintf(fp, "   %6s  %6s  %9s", "prec", "recall", "attempted");
+		tools_fprintf(fp, "   %6s  %6s  %6s  %9s", "prec", "recall", "F1", "attempted");
 	fputc('\n', fp);
 	size_t n = tageval_report_systems(r);
 	for (int base = 0; base <= 1; base++)
 		for (size_t k = 0; k < n; k++)
 			if (tageval_report_system_is_baseline(r, k) == base)
 				line_of_system(fp, r, s, k, m, width);
-	summary_lines(fp, r, s, m, width);
+	summary_lines(fp, r, s, m, width, by);
 }
 
 static void subset_heading(FILE *fp, const struct tageval_report *r, size_t s)
@@ -138,7 +145,7 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
 	size_t n = tageval_report_systems(r);
 	int width = 7; /* "average", "minimal" */
 	for (size_t k = 0; k < n; k++) {
-		int len = (int)strlen(tageval_report_system_name(r, k));
+		int len = tools_display_width(tageval_report_system_name(r, k));
 		if (len > width)
 			width = len;
 	}
@@ -151,12 +158,13 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
 	tageval_report_medians(r, &mp, &me);
 	tools_fprintf(fp, ".\nMedian polysemy %g, median fine entropy %.3f bits (low-: below the median,"
 		" high-: at or above).\n", mp, me);
-	tools_fprintf(fp, "prec = precision, recall, attempted = items answered (fractional); "
-		"minimal = single-tag items only.\n");
+	tools_fprintf(fp, "prec = precision, recall, F1 = 2 prec recall / (prec + recall), "
+		"attempted = items answered (fractional); minimal = single-tag items only; best "
+		"and worst by %s.\n", report_rank_name(src->rank_by));
 	for (size_t s = 0; s < tageval_report_subsets(r); s++) {
 		subset_heading(fp, r, s);
-		table(fp, r, s, 0, width);
+		table(fp, r, s, 0, width, src->rank_by);
 		fputc('\n', fp);
-		table(fp, r, s, 1, width);
+		table(fp, r, s, 1, width, src->rank_by);
 	}
 }

@@ -100,12 +100,26 @@ void tools_json_ratio(FILE *fp, double num, double den)
 		tools_json_number(fp, num / den);
 }
 
+void tools_format_shortest(char *buf, size_t size, double v)
+{
+	/* the first precision that reads back to @v: at most 17 tries, each a
+	 * snprintf and a strtod (C locale: the tools never call setlocale) */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (prec == 17 || strtod(buf, NULL) == v)
+			break;
+	}
+}
+
 void tools_json_number(FILE *fp, double v)
 {
-	if (isfinite(v))
-		tools_fprintf(fp, "%.17g", v);
-	else
+	if (isfinite(v)) {
+		char buf[32];
+		tools_format_shortest(buf, sizeof buf, v);
+		fputs(buf, fp);
+	} else {
 		fputs("null", fp);
+	}
 }
 
 void tools_undefined_init(struct tools_undefined *u)
@@ -149,6 +163,10 @@ void tools_json_undefined(FILE *fp, const struct tools_undefined *u)
 	fputc('}', fp);
 }
 
+struct width_range {
+	unsigned long first, last;
+};
+
 /* The length of the UTF-8 sequence at @p (1 to 4 bytes), 0 if it is not one. */
 static size_t utf8_length(const unsigned char *p)
 {
@@ -172,6 +190,60 @@ static size_t utf8_length(const unsigned char *p)
 	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
 		return 0;
 	return n;
+}
+
+#include "display-width-table.h"
+
+static int in_ranges(const struct width_range *r, size_t n, unsigned long c)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c < r[mid].first)
+			hi = mid;
+		else if (c > r[mid].last)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+int tools_display_width(const char *s)
+{
+	int width = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_length(p);
+		if (n == 0) {
+			/* a byte that is not UTF-8 passes through text output as it
+			 * is: one column, as a terminal's replacement glyph */
+			width++;
+			p++;
+			continue;
+		}
+		unsigned long c = n == 1 ? p[0] : (unsigned long)(p[0] & (0x7f >> n));
+		for (size_t i = 1; i < n; i++)
+			c = c << 6 | (p[i] & 0x3f);
+		p += n;
+		if (in_ranges(width_zero, sizeof width_zero / sizeof width_zero[0], c))
+			continue;
+		width += in_ranges(width_two, sizeof width_two / sizeof width_two[0], c) ? 2 : 1;
+	}
+	return width;
+}
+
+void tools_pad(FILE *fp, const char *s, int width)
+{
+	fputs(s, fp);
+	for (int w = tools_display_width(s); w < width; w++)
+		fputc(' ', fp);
+}
+
+void tools_pad_left(FILE *fp, const char *s, int width)
+{
+	for (int w = tools_display_width(s); w < width; w++)
+		fputc(' ', fp);
+	fputs(s, fp);
 }
 
 void tools_json_string(FILE *fp, const char *s)

@@ -28,8 +28,27 @@ void tools_format_ratio(char *buf, size_t size, int prec, double num, double den
  * not finite (JSON has no NaN or infinity). */
 void tools_json_ratio(FILE *fp, double num, double den);
 
-/* Writes @v as a JSON number ("%.17g"), or null when it is not finite. */
+/* Writes @v as a JSON number, or null when it is not finite: the shortest
+ * "%.*g" (1 to 17 significant digits) that reads back as @v, so 0.3 is
+ * "0.3", 0.1 + 0.2 "0.30000000000000004", 2.0 "2". */
 void tools_json_number(FILE *fp, double v);
+
+/* The same digits into @buf (at least 32 bytes) for a finite @v: CSV uses it. */
+void tools_format_shortest(char *buf, size_t size, double v);
+
+/*
+ * The number of terminal columns of the UTF-8 string @s, decoded here (the
+ * locale plays no part): a combining mark (Unicode categories Mn, Me) or a
+ * zero-width format character takes 0, an East Asian wide or fullwidth
+ * character 2, anything else -- a byte that is not part of valid UTF-8
+ * included -- 1.  Text tables pad by it rather than by bytes.
+ */
+int tools_display_width(const char *s);
+
+/* Writes @s then spaces up to @width columns (tools_display_width()): a
+ * left-aligned cell; tools_pad_left() puts the spaces first. */
+void tools_pad(FILE *fp, const char *s, int width);
+void tools_pad_left(FILE *fp, const char *s, int width);
 
 /*
  * The reasons of the null figures of one JSON object (issue 17).  A figure

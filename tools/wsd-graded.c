@@ -157,7 +157,8 @@ static int width(int digits, const char *head)
 static void print_row(const char *name, int wname, const struct tageval_graded_figures *f,
 		      int digits, int senses)
 {
-	tools_printf("%-*s %9zu %8zu", wname, name, f->instances, f->answered);
+	tools_pad(stdout, name, wname);
+	tools_printf(" %9zu %8zu", f->instances, f->answered);
 	if (senses)
 		tools_printf(" %6zu", f->senses);
 	int undef = f->answered == 0;
@@ -186,7 +187,7 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 	if (per_word) {
 		int wname = 5;
 		for (size_t i = 0; i < nw; i++) {
-			int len = (int)strlen(tageval_graded_result_word(r, i));
+			int len = tools_display_width(tageval_graded_result_word(r, i));
 			if (len > wname)
 				wname = len;
 		}

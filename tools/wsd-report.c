@@ -33,6 +33,8 @@ static void usage(FILE *fp, const void *ctx)
 		"  -t, --train=TRAINKEY      training key: trainable subsets, commonest baseline,\n"
 		"                            entropies over training and test tags\n"
 		"      --subset=NAME=FILE    one more subset: the instances listed in FILE\n"
+		"      --rank-by=MEASURE     precision (default), recall or f1: the measure\n"
+		"                            that picks the best and worst system\n"
 		"      --no-baselines        leave out the random, random-main and commonest\n"
 		"                            baselines\n"
 		"      --format=FORMAT       text (default), json or csv\n"
@@ -140,13 +142,14 @@ static int write_plot(const char *path, const struct tageval_report *r, size_t s
 	return 0;
 }
 
-enum { OPT_SUBSET = 256, OPT_NO_BASELINES, OPT_FORMAT, OPT_PLOT, OPT_PLOT_SUBSET };
+enum { OPT_SUBSET = 256, OPT_NO_BASELINES, OPT_FORMAT, OPT_PLOT, OPT_PLOT_SUBSET, OPT_RANK_BY };
 
 struct options {
 	const char *map, *train, *plot, *plot_subset;
 	struct named *subsets, *systems;
 	size_t nsubsets, nsystems;
 	int baselines;
+	enum report_rank rank_by;
 	enum format format;
 	const char *key;
 };
@@ -184,6 +187,19 @@ static int option(void *ctx, int c, char *arg)
 	case OPT_PLOT:
 		o->plot = arg;
 		return 0;
+	case OPT_RANK_BY:
+		if (strcmp(arg, "precision") == 0)
+			o->rank_by = REPORT_RANK_PRECISION;
+		else if (strcmp(arg, "recall") == 0)
+			o->rank_by = REPORT_RANK_RECALL;
+		else if (strcmp(arg, "f1") == 0)
+			o->rank_by = REPORT_RANK_F1;
+		else {
+			tools_usage_error(prog, "invalid measure \"%s\" for --rank-by (precision, "
+					  "recall or f1)", arg);
+			return -1;
+		}
+		return 0;
 	default: /* OPT_PLOT_SUBSET */
 		o->plot_subset = arg;
 		return 0;
@@ -201,6 +217,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "plot-subset", required_argument, NULL, OPT_PLOT_SUBSET },
+		{ "rank-by", required_argument, NULL, OPT_RANK_BY },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -284,7 +301,7 @@ fail:
 /* Writes the chart (--plot) and the report; returns the exit status. */
 static int print_report(const struct options *o, const struct tageval_report *report)
 {
-	struct report_sources src = { o->key, o->map, o->train };
+	struct report_sources src = { o->key, o->map, o->train, o->rank_by };
 	if (o->plot) {
 		size_t subset;
 		const char *name = o->plot_subset ? o->plot_subset : "all";
@@ -298,7 +315,7 @@ static int print_report(const struct options *o, const struct tageval_report *re
 	if (o->format == FORMAT_JSON)
 		report_print_json(stdout, report, &src);
 	else if (o->format == FORMAT_CSV)
-		report_print_csv(stdout, report);
+		report_print_csv(stdout, report, &src);
 	else
 		report_print_text(stdout, report, &src);
 	return tools_exit_status(prog);

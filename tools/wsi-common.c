@@ -127,7 +127,8 @@ static void print_json(const struct tageval_wsi_result *r, const char *pos, int 
 static void print_row(const char *name, int wname, const struct tageval_wsi_figures *f,
 		      double clusters, const struct column *cols, int digits, int total)
 {
-	tools_printf("%-*s %9zu ", wname, name, f->instances);
+	tools_pad(stdout, name, wname);
+	tools_printf(" %9zu ", f->instances);
 	if (total)
 		tools_printf("%8.2f %7.2f", clusters, f->classes);
 	else
@@ -151,7 +152,7 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 	int wname = 5;
 	size_t nw = tageval_wsi_result_words(r);
 	for (size_t i = 0; per_word && i < nw; i++) {
-		int len = (int)strlen(tageval_wsi_result_word(r, i));
+		int len = tools_display_width(tageval_wsi_result_word(r, i));
 		if (len > wname)
 			wname = len;
 	}

@@ -260,17 +260,21 @@ static void print_json(const struct options *o, const struct tageval_supervised_
 	tools_printf("{\"method\":\"%s\",", o->folds ? "folds" : o->nsplits ? "random" : "given");
 	if (o->folds || o->nsplits)
 		tools_printf("\"seed\":%llu,", o->seed);
-	if (o->nsplits)
-		tools_printf("\"test_fraction\":%.17g,", o->fraction);
+	if (o->nsplits) {
+		tools_printf("\"test_fraction\":");
+		tools_json_number(stdout, o->fraction);
+		putchar(',');
+	}
 	tools_printf("\"pos\":");
 	tools_json_string(stdout, o->pos ? o->pos : "all");
 	tools_printf(",\"splits\":[");
 	struct tools_undefined u;
 	for (size_t i = 0; i < n; i++) {
 		tools_undefined_init(&u);
-		tools_printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":%.17g,",
-			     i ? "," : "", res[i].mapping, res[i].test, res[i].answered,
-			     res[i].correct);
+		tools_printf("%s{\"mapping\":%zu,\"test\":%zu,\"answered\":%zu,\"correct\":",
+			     i ? "," : "", res[i].mapping, res[i].test, res[i].answered);
+		tools_json_number(stdout, res[i].correct);
+		putchar(',');
 		tools_json_figure(stdout, &u, "precision", res[i].precision,
 				  "no test instance answered (the mapped answers give "
 				  "no sense to any)");
@@ -285,10 +289,12 @@ static void print_json(const struct options *o, const struct tageval_supervised_
 	tools_printf("],");
 	tools_json_figure(stdout, &u, "mean_recall", sum->mean / 100.0, "no split");
 	putchar(',');
-	tools_json_figure(stdout, &u, "variance", sum->var,
+	/* fractions, as every JSON figure (tageval-formats(5), UNITS): the
+	 * text's percent squared / 10^4 and percent / 100 */
+	tools_json_figure(stdout, &u, "variance", sum->var / 10000.0,
 			  "a single split (the sample variance needs two or more)");
 	putchar(',');
-	tools_json_figure(stdout, &u, "stddev", sum->sd,
+	tools_json_figure(stdout, &u, "stddev", sum->sd / 100.0,
 			  "a single split (the sample variance needs two or more)");
 	tools_json_undefined(stdout, &u);
 	tools_printf("}\n");

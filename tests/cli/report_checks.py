@@ -173,8 +173,29 @@ def svg(tool, data):
             if len(labels) != 1 or labels[0].find(ns + "title").text != long_name \
                     or not labels[0].find(ns + "title").tail.endswith("\u2026"):
                 fail("nouns panel %s: long name not cut" % p.get("data-granularity"))
-        print("well-formed SVG, %d panels, %d bars; nouns chart with a long name"
-              % (len(panels), all_bars))
+        # --no-baselines (issue 19): no baseline bar, and no "baseline" entry
+        # in the legend; the chart with baselines has it once
+        def legend_texts(root):
+            return ["".join(t.itertext()) for t in root.iter(ns + "text")]
+        with_base = legend_texts(ET.parse(os.path.join(tmp, "chart.svg")).getroot())
+        if with_base.count("baseline: bar length = precision") != 1:
+            fail("chart with baselines: legend %r" % with_base[:4])
+        plot = os.path.join(tmp, "nobase.svg")
+        cmd = [tool, "--no-baselines", "--plot", plot, os.path.join(data, "report.key"),
+               "S1=" + os.path.join(data, "report-s1.answers")]
+        rc, _, err = run(cmd)
+        if rc != 0:
+            fail("wsd-report exit %d: %s" % (rc, err))
+        root = ET.parse(plot).getroot()
+        texts = legend_texts(root)
+        if any("baseline" in t for t in texts):
+            fail("--no-baselines chart mentions a baseline: %r" % texts)
+        kinds = [r.get("class") for r in root.iter(ns + "rect")
+                 if "bar" in (r.get("class") or "").split()]
+        if kinds != ["bar system"]:
+            fail("--no-baselines chart bars %r, want S1's only" % kinds)
+        print("well-formed SVG, %d panels, %d bars; nouns chart with a long name; "
+              "no baseline in the --no-baselines legend" % (len(panels), all_bars))
 
 
 def examples(page, cases):

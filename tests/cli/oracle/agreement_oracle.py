@@ -51,7 +51,24 @@ import re
 import shlex
 import subprocess
 import sys
+import unicodedata
 from fractions import Fraction
+
+
+def columns(name):
+    """Terminal columns of a name, as hkappa pads its lexelt column (issue
+    19): combining marks (Mn, Me) and zero-width format characters 0, East
+    Asian wide or fullwidth 2, anything else (a byte that is not UTF-8,
+    here a surrogate escape) 1."""
+    n = 0
+    for ch in name:
+        c = ord(ch)
+        if unicodedata.category(ch) in ('Mn', 'Me') or 0x200B <= c <= 0x200F \
+                or 0x2060 <= c <= 0x2064 or c == 0xFEFF:
+            continue
+        n += 2 if unicodedata.east_asian_width(ch) in ('W', 'F') and \
+            not 0xDC80 <= c <= 0xDCFF else 1
+    return n
 
 BLANKS_RE = re.compile(rb'[ \t]+')
 # a weight: optional '+', digits with an optional fraction or a fraction
@@ -487,7 +504,7 @@ def report(opts, files, m, pooled, lexelts, single, boot):
     out.append('%-28s %s' % ('observed agreement Pr(A)', fmt(pooled.pr_a)))
     out.append('%-28s %s' % ('chance agreement Pr(E)', fmt(pooled.pr_e)))
     sep_label = "Cohen's kappa" if m == 2 else 'Davies-Fleiss kappa'
-    for name, label, why in (('kappa', 'kappa', pooled.kappa_why),
+    for name, label, why in (('kappa', 'pooled kappa (Scott/Fleiss)', pooled.kappa_why),
                              ('sep', sep_label, pooled.sep_why),
                              ('alpha', "Krippendorff's alpha", pooled.alpha_why)):
         v = getattr(pooled, name)
@@ -518,13 +535,13 @@ def report(opts, files, m, pooled, lexelts, single, boot):
     if boot is not None:
         out.append('bootstrap: %d replicates, seed %d' % (opts['bootstrap'], opts['seed']))
     if opts['per_lexelt']:
-        w = max([6] + [len(name) for name, _ in lexelts])
+        w = max([6] + [columns(name) for name, _ in lexelts])
         out.append('')
         out.append('%-*s %7s %9s %9s %9s %9s %9s' % (
-            w, 'lexelt', 'items', 'Pr(A)', 'Pr(E)', 'kappa',
+            w, 'lexelt', 'items', 'Pr(A)', 'Pr(E)', 'pooled',
             'Cohen' if m == 2 else 'D-F', 'alpha'))
         for name, f in lexelts:
-            line = '%-*s %7d' % (w, name, f.items)
+            line = name + ' ' * (w - columns(name)) + ' %7d' % f.items
             if f.items == 0:
                 line += ' %9s %9s %9s %9s %9s' % ('-', '-', '-', '-', '-')
             else:

@@ -240,8 +240,11 @@ def score(answers_path, key_path, map_path=None, policy='fine', minimal=False,
         else:
             reason = None
         if reason is not None:
+            # the reference's 0-based count in the -v trace on stdout;
+            # scorer2's own standard error counts from 1 (issue 19)
             line = b'Unable to score answer for "%s" (line %d): %s\n' % (name, number, reason)
-            err.append(line)
+            err.append(b'Unable to score answer for "%s" (line %d): %s\n'
+                       % (name, number + 1, reason))
             if verbose:
                 out.append(line + b'\n')
             continue
