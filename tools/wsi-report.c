@@ -11,7 +11,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -396,153 +395,6 @@ static int make_columns(const struct options *o, int graded, struct column **out
 	return 0;
 }
 
-/* ---------------------------------------------------------- the split files */
-
-struct split_file {
-	unsigned long long n;
-	char *mapping, *test;
-};
-
-static int split_cmp(const void *a, const void *b)
-{
-	const struct split_file *x = a, *y = b;
-	return (x->n > y->n) - (x->n < y->n);
-}
-
-/* The subfolder of DIR for a part of speech, if DIR has it. */
-static const char *pos_folder(const char *pos)
-{
-	if (pos == NULL)
-		return "all";
-	if (strcmp(pos, "n") == 0)
-		return "nouns";
-	if (strcmp(pos, "v") == 0)
-		return "verbs";
-	if (strcmp(pos, "j") == 0 || strcmp(pos, "a") == 0)
-		return "adjectives";
-	return NULL;
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s/%s", dir, name);
-	return s;
-}
-
-/*
- * The official split files of @dir for part of speech @pos: the pairs
- * mapping.[TAG.]N.key and test.[TAG.]N.key of DIR/<all|nouns|verbs> when that
- * folder exists, else of DIR, in the order of N.  Returns the count (> 0), or
- * -1 after the error message.
- */
-static long find_splits(const char *dir, const char *pos, struct split_file **out)
-{
-	const char *sub = pos_folder(pos);
-	char *folder = NULL;
-	struct stat st;
-	if (sub) {
-		folder = join(dir, sub);
-		if (folder == NULL)
-			return tools_out_of_memory(prog), -1;
-		if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			free(folder);
-			folder = NULL;
-		}
-	}
-	const char *where = folder ? folder : dir;
-	DIR *d = opendir(where);
-	if (d == NULL) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, where, strerror(errno));
-		free(folder);
-		return -1;
-	}
-	struct split_file *v = NULL;
-	size_t n = 0, cap = 0;
-	long result = -1;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		const char *name = e->d_name;
-		size_t len = strlen(name);
-		if (strncmp(name, "mapping.", 8) != 0 || len < 13 ||
-		    strcmp(name + len - 4, ".key") != 0)
-			continue;
-		/* N: the digits before ".key" */
-		size_t end = len - 4, start = end;
-		while (start > 8 && name[start - 1] >= '0' && name[start - 1] <= '9')
-			start--;
-		if (start == end || (start != 8 && name[start - 1] != '.'))
-			continue;
-		char num[32];
-		if (end - start >= sizeof num)
-			continue;
-		memcpy(num, name + start, end - start);
-		num[end - start] = '\0';
-		unsigned long long k;
-		if (tools_parse_count(num, 1000000000ull, &k))
-			continue;
-		char test[4096];
-		if (snprintf(test, sizeof test, "test.%s", name + 8) >= (int)sizeof test)
-			continue;
-		char *tpath = join(where, test);
-		if (tpath == NULL)
-			goto oom;
-		if (stat(tpath, &st) != 0) {
-			fprintf(stderr, "%s: %s: cannot open: %s\n", prog, tpath, strerror(errno));
-			free(tpath);
-			goto out;
-		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			struct split_file *nv = realloc(v, cap * sizeof *v);
-			if (nv == NULL) {
-				free(tpath);
-				goto oom;
-			}
-			v = nv;
-		}
-		v[n].n = k;
-		v[n].test = tpath;
-		v[n].mapping = join(where, name);
-		if (v[n++].mapping == NULL)
-			goto oom;
-	}
-	if (n == 0) {
-		fprintf(stderr, "%s: %s: no split files (mapping.N.key and test.N.key)\n", prog,
-			where);
-		goto out;
-	}
-	qsort(v, n, sizeof *v, split_cmp);
-	*out = v;
-	v = NULL;
-	result = (long)n;
-	goto out;
-oom:
-	tools_out_of_memory(prog);
-out:
-	if (v) {
-		for (size_t i = 0; i < n; i++) {
-			free(v[i].mapping);
-			free(v[i].test);
-		}
-		free(v);
-	}
-	closedir(d);
-	free(folder);
-	return result;
-}
-
-static void free_splits(struct split_file *v, long n)
-{
-	for (long i = 0; i < n; i++) {
-		free(v[i].mapping);
-		free(v[i].test);
-	}
-	free(v);
-}
-
 /* -------------------------------------------------------------- evaluating */
 
 struct ctx {
@@ -567,12 +419,12 @@ static int supervised(const struct ctx *c, const struct tageval_wsi *wsi, const 
 	struct tageval_supervised *sup = NULL;
 	double *recalls = NULL;
 	int status = EXIT_DATA;
-	struct split_file *files = NULL;
+	struct tools_split_file *files = NULL;
 	long nfiles = 0;
 	if (tageval_supervised_new(wsi, pos, &sup, &err))
 		goto fail;
 	if (p->kind == PROTO_DIR) {
-		nfiles = find_splits(p->dir, pos, &files);
+		nfiles = tools_split_files(prog, p->dir, pos, &files);
 		if (nfiles < 0)
 			goto out;
 		for (long i = 0; i < nfiles; i++)
@@ -604,7 +456,7 @@ static int supervised(const struct ctx *c, const struct tageval_wsi *wsi, const 
 fail:
 	tools_print_error(prog, &err);
 out:
-	free_splits(files, nfiles);
+	tools_split_files_free(files, nfiles);
 	free(recalls);
 	tageval_supervised_free(sup);
 	return status;
@@ -772,12 +624,23 @@ static char *slurp(const char *path, size_t *size)
 	return s;
 }
 
-static void notes(const struct tageval_wsi *wsi, const char *file, const char *gold)
+/* The notes of one system file: nothing answered, lines ignored and (in
+ * the fuzzy metrics) the extra instances counted, as bcubed and nmi say. */
+static void notes(const struct ctx *c, const struct tageval_wsi *wsi, const char *file)
 {
-	size_t ignored = tageval_wsi_ignored(wsi);
-	if (ignored + tageval_wsi_answered(wsi) == 0)
+	struct tageval_wsi_counts counts;
+	tageval_wsi_counts(wsi, &counts);
+	int fuzzy = c->graded && c->families;
+	size_t ignored = tageval_wsi_ignored(wsi) - (fuzzy ? counts.extra : 0);
+	if (tageval_wsi_ignored(wsi) + tageval_wsi_answered(wsi) == 0)
 		tools_note_no_answers(prog, file);
-	tools_note_ignored(prog, ignored, file, gold);
+	tools_note_ignored(prog, ignored, file, c->o->gold);
+	if (fuzzy && counts.extra)
+		fprintf(stderr, "%s: note: %zu line%s of %s name%s instance%s of a gold word that "
+				"%s lacks; counted in the fuzzy metrics as in the SemEval-2013 "
+				"scorers\n",
+			prog, counts.extra, counts.extra == 1 ? "" : "s", tools_file_name(file),
+			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s", c->gold_name);
 }
 
 /* Evaluates one run: the gold buffer, then @file or the @data buffer. */
@@ -796,7 +659,7 @@ static int run_one(const struct ctx *c, const char *file, const char *data, size
 		goto out;
 	}
 	if (file)
-		notes(wsi, file, c->o->gold);
+		notes(c, wsi, file);
 	status = evaluate(c, wsi, vals);
 out:
 	tageval_wsi_free(wsi);
