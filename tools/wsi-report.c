@@ -373,20 +373,40 @@ static int make_columns(const struct options *o, int graded, struct column **out
 	struct column *cols = calloc(nchosen * np, sizeof *cols);
 	if (cols == NULL)
 		return -2;
+	/* the supervised columns together, protocol by protocol, where the
+	 * first of them was chosen */
 	size_t k = 0;
+	int sup_done = 0;
 	for (size_t i = 0; i < nchosen; i++) {
 		const struct metric *m = chosen[i];
 		int sup = m->src == SRC_SUP_RECALL || m->src == SRC_SUP_VAR;
-		for (size_t j = 0; j < (sup ? np : 1); j++) {
-			struct column *c = &cols[k++];
-			c->m = m;
-			c->proto = j;
-			if (sup && o->nprotos > 1) {
-				snprintf(c->key, sizeof c->key, "%s_%s", m->key, o->protos[j].label);
-				snprintf(c->head, sizeof c->head, "%s %s", m->head, o->protos[j].label);
-			} else {
-				snprintf(c->key, sizeof c->key, "%s", m->key);
-				snprintf(c->head, sizeof c->head, "%s", m->head);
+		if (!sup) {
+			cols[k].m = m;
+			snprintf(cols[k].key, sizeof cols[k].key, "%s", m->key);
+			snprintf(cols[k].head, sizeof cols[k].head, "%s", m->head);
+			k++;
+			continue;
+		}
+		if (sup_done)
+			continue;
+		sup_done = 1;
+		for (size_t j = 0; j < np; j++) {
+			for (size_t l = i; l < nchosen; l++) {
+				const struct metric *ms = chosen[l];
+				if (ms->src != SRC_SUP_RECALL && ms->src != SRC_SUP_VAR)
+					continue;
+				struct column *c = &cols[k++];
+				c->m = ms;
+				c->proto = j;
+				if (o->nprotos > 1) {
+					snprintf(c->key, sizeof c->key, "%s_%s", ms->key,
+						 o->protos[j].label);
+					snprintf(c->head, sizeof c->head, "%s %s", ms->head,
+						 o->protos[j].label);
+				} else {
+					snprintf(c->key, sizeof c->key, "%s", ms->key);
+					snprintf(c->head, sizeof c->head, "%s", ms->head);
+				}
 			}
 		}
 	}
@@ -490,6 +510,13 @@ static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, double *
 				goto fail;
 			}
 			cf = tageval_clustering_result_total(cr);
+			size_t repeated = tageval_clustering_result_repeated(cr);
+			if (p == 0 && repeated)
+				fprintf(stderr, "%s: note: %zu line%s give%s a label twice; read as the "
+						"SemEval-2013 scorers do (the label once, every "
+						"membership of the line 1)\n",
+					prog, repeated, repeated == 1 ? "" : "s",
+					repeated == 1 ? "s" : "");
 		}
 		double sup_mean = NAN, sup_var = NAN;
 		size_t sup_proto = (size_t)-1;

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""wsi-report against the tools it stands for (issue 13's "done when").
+
+    check_tools.py TOOLS_DIR CASE_DIR SHARED_DATA
+
+Runs wsi-report with the arguments of the CLI case CASE_DIR (its args file,
+run in a scratch directory where the case's setup made its links), in text
+and in JSON, and checks every cell of every row against the tool that gives
+that figure for the system on its own:
+
+  clusters, V-measure   vmeasure --pos P --format json  (total)
+  paired F-score        fscore --paired --pos P --format json
+  B-cubed F             bcubed --pos P --format json
+  NMI, AVG              nmi --pos P --format json; AVG = sqrt(FBC * NMI)
+  supervised recall     wsi-supervised --pos P --split M:T ... --format json
+  and variance          (the split files listed by hand here, not found by
+                        wsi-report's --splits DIR), mean_recall and variance
+
+the baselines through wsi-baseline (-m 1c1w, 1c1inst, random; --seed and
+-k as wsi-report's defaults, 1 and 4).  JSON figures must be equal as
+numbers (the supervised variance, which wsi-report gives as a fraction, to
+a relative 1e-12 of wsi-supervised's percent squared / 10^4); text cells
+must be the tools' own text figures (%.3f fractions, %.2f percent).
+Exit 0 (all equal), 1 (a difference, listed), 77 (no shared data).
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def run(argv, cwd):
+    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       check=False)
+    if p.returncode != 0:
+        raise SystemExit("%s: exit %d: %s" % (" ".join(argv), p.returncode,
+                                              p.stderr.decode(errors="replace")))
+    return p.stdout.decode()
+
+
+def main():
+    tools, case, shared = sys.argv[1:4]
+    if not os.path.isdir(shared):
+        print("SKIP: %s is absent" % shared)
+        return 77
+    work = tempfile.mkdtemp(prefix="wsi-report-check.")
+    try:
+        return check(tools, case, shared, work)
+    finally:
+        shutil.rmtree(work)
+
+
+def check(tools, case, shared, work):
+    env = dict(os.environ, TAGEVAL_CLI_SHARED=shared, TAGEVAL_CLI_CASE=case)
+    if os.path.exists(os.path.join(case, "setup")):
+        subprocess.run(["sh", os.path.join(case, "setup")], cwd=work, env=env, check=True)
+    with open(os.path.join(case, "args"), encoding="utf-8") as f:
+        args = [a.replace("@SHARED@", shared) for a in f.read().split("\n")[:-1]]
+    tool = lambda name: os.path.join(tools, name)
+    text = run([tool("wsi-report")] + args, work)
+    report = json.loads(run([tool("wsi-report")] + args + ["--format", "json"], work))
+
+    # the options the case uses
+    split_dirs, operands = [], []
+    with_value = ("--splits", "--pos", "--metrics", "--sort", "--folds", "-k", "--seed", "-s",
+                  "--random-clusters", "--test-fraction", "--digits", "--format")
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in with_value:
+            if a == "--splits":
+                split_dirs.append(args[i + 1])
+            i += 2
+            continue
+        if a.startswith("--splits="):
+            split_dirs.append(a[len("--splits="):])
+        elif not a.startswith("-"):
+            operands.append(a)
+        i += 1
+    gold = operands[0]
+    files = {}
+    for a in operands[1:]:
+        name, _, path = a.rpartition("=")
+        files[name or os.path.basename(path)] = path
+    for name, method in (("1c1w", "1c1w"), ("1c1inst", "1c1inst"), ("random", "random")):
+        path = os.path.join(work, "baseline-" + name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(run([tool("wsi-baseline"), "-m", method, "-s", "1", "-k", "4", gold], work))
+        files[name] = path
+
+    folder = {"all": "all", "n": "nouns", "v": "verbs"}
+    tag = {"all": "", "n": "nouns.", "v": "verbs."}
+    bad = 0
+    # the text table's cells by (system, pos): the tokens after the runs column
+    cells = {}
+    lines = text.split("\n")
+    head = lines[0].split("  ")
+    for line in lines[1:]:
+        if not line.strip() or line.startswith("supervised recall in percent"):
+            continue
+        name = line[:line.index("  ")].strip()
+        rest = line[len(name):].split()
+        cells[(name.strip("()"), rest[0])] = rest[2:]
+    cols = [c.strip() for c in head if c.strip()][3:]
+    checked = 0
+    for row in report["rows"]:
+        sysname, pos = row["system"], row["pos"]
+        path = files[sysname]
+        posarg = ["--pos", pos]
+        want_json, want_text = {}, {}
+        vm = json.loads(run([tool("vmeasure"), "--format", "json"] + posarg + [path, gold], work))
+        want_json["clusters"] = vm["total"]["clusters"]
+        want_text["clusters"] = "%.2f" % vm["total"]["clusters"]
+        if "v_measure" in row:
+            want_json["v_measure"] = vm["total"]["v_measure"]
+            want_text["V-measure"] = "%.3f" % vm["total"]["v_measure"]
+        if "paired_fscore" in row:
+            fs = json.loads(run([tool("fscore"), "--paired", "--format", "json"] + posarg +
+                                [path, gold], work))
+            want_json["paired_fscore"] = fs["total"]["paired_fscore"]
+            want_text["paired F"] = "%.3f" % fs["total"]["paired_fscore"]
+        if "bcubed_fscore" in row:
+            bc = json.loads(run([tool("bcubed"), "--format", "json"] + posarg + [path, gold],
+                                work))
+            nm = json.loads(run([tool("nmi"), "--format", "json"] + posarg + [path, gold],
+                                work))
+            fbc, fnmi = bc["total"]["bcubed_fscore"], nm["total"]["nmi"]
+            want_json["bcubed_fscore"], want_json["nmi"] = fbc, fnmi
+            want_json["avg"] = math.sqrt(fbc * fnmi)
+            want_text["B-cubed F"] = "%.3f" % fbc
+            want_text["NMI"] = "%.3f" % fnmi
+            want_text["AVG"] = "%.3f" % math.sqrt(fbc * fnmi)
+        for d in split_dirs:
+            label = os.path.basename(d.rstrip("/"))
+            suffix = "_" + label if len(split_dirs) > 1 else ""
+            tsuffix = " " + label if len(split_dirs) > 1 else ""
+            sub = os.path.join(d, folder[pos])
+            splits = []
+            for k in range(1, 6):
+                splits += ["--split", "%s/mapping.%s%d.key:%s/test.%s%d.key"
+                           % (sub, tag[pos], k, sub, tag[pos], k)]
+            sup = json.loads(run([tool("wsi-supervised"), "--format", "json"] + posarg +
+                                 splits + [path, gold], work))
+            want_json["supervised_recall" + suffix] = sup["mean_recall"]
+            want_json["supervised_variance" + suffix] = sup["variance"] / 10000.0
+            want_text["sup. recall" + tsuffix] = "%.2f" % (100.0 * sup["mean_recall"])
+            want_text["variance" + tsuffix] = "%.2f" % sup["variance"]
+        for key, want in want_json.items():
+            got = row.get(key)
+            same = got == want if not key.startswith("supervised_variance") else \
+                got is not None and abs(got - want) <= 1e-12 * abs(want)
+            if not same:
+                print("%s %s %s: wsi-report %r, the tool %r" % (sysname, pos, key, got, want))
+                bad += 1
+            checked += 1
+        tcells = cells[(sysname, pos)]
+        for key, want in want_text.items():
+            got = tcells[(["clusters"] + cols[1:]).index(key)] if key != "clusters" \
+                else tcells[0]
+            if got != want:
+                print("%s %s %s (text): wsi-report %r, the tool %r" % (sysname, pos, key, got,
+                                                                        want))
+                bad += 1
+            checked += 1
+    print("%d figures of %d rows checked, %d differ" % (checked, len(report["rows"]), bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
