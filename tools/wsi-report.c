@@ -428,6 +428,7 @@ struct ctx {
 	char *gold_data;
 	size_t gold_size;
 	const char *gold_name;
+	size_t gold_repeated; /* lines of GOLD that give a label twice (fuzzy) */
 };
 
 /* The supervised mean recall (percent) and sample variance of @proto on
@@ -484,7 +485,8 @@ out:
 
 /* Evaluates one clustering (read into @wsi) for every part of speech:
  * vals[pos * (ncols + 1)], the clusters first.  0, or the exit status. */
-static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, double *vals)
+static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, const char *name,
+		    double *vals)
 {
 	struct tageval_error err = { 0 };
 	for (size_t p = 0; p < c->npos; p++) {
@@ -510,12 +512,14 @@ static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, double *
 				goto fail;
 			}
 			cf = tageval_clustering_result_total(cr);
+			/* the lines of GOLD were noted once, in run() */
 			size_t repeated = tageval_clustering_result_repeated(cr);
-			if (p == 0 && repeated)
-				fprintf(stderr, "%s: note: %zu line%s give%s a label twice; read as the "
-						"SemEval-2013 scorers do (the label once, every "
+			repeated -= repeated >= c->gold_repeated ? c->gold_repeated : repeated;
+			if (p == 0 && repeated && name)
+				fprintf(stderr, "%s: note: %zu line%s of %s give%s a label twice; read "
+						"as the SemEval-2013 scorers do (the label once, every "
 						"membership of the line 1)\n",
-					prog, repeated, repeated == 1 ? "" : "s",
+					prog, repeated, repeated == 1 ? "" : "s", tools_file_name(name),
 					repeated == 1 ? "s" : "");
 		}
 		double sup_mean = NAN, sup_var = NAN;
@@ -687,7 +691,7 @@ static int run_one(const struct ctx *c, const char *file, const char *data, size
 	}
 	if (file)
 		notes(c, wsi, file);
-	status = evaluate(c, wsi, vals);
+	status = evaluate(c, wsi, file, vals);
 out:
 	tageval_wsi_free(wsi);
 	return status;
@@ -983,6 +987,23 @@ static int run(struct options *o)
 	for (size_t i = 0; i < c.ncols; i++) {
 		c.families |= c.cols[i].m->family;
 		c.need_sup |= is_supervised(&c.cols[i]);
+	}
+	if (c.graded && c.families) {
+		/* the gold key's lines that give a label twice, noted once */
+		struct tageval_clustering_options co;
+		struct tageval_clustering_result *cr = NULL;
+		tageval_clustering_options_init(&co);
+		co.mode = TAGEVAL_CLUSTERING_FUZZY;
+		co.metrics = TAGEVAL_CLUSTERING_BCUBED;
+		if (tageval_clustering_evaluate(probe, &co, &cr, &err) == 0)
+			c.gold_repeated = tageval_clustering_result_repeated(cr);
+		tageval_clustering_result_free(cr);
+		if (c.gold_repeated)
+			fprintf(stderr, "%s: note: %zu line%s of %s give%s a label twice; read as "
+					"the SemEval-2013 scorers do (the label once, every membership "
+					"of the line 1)\n",
+				prog, c.gold_repeated, c.gold_repeated == 1 ? "" : "s", c.gold_name,
+				c.gold_repeated == 1 ? "s" : "");
 	}
 	if (c.need_sup && o->nprotos == 0)
 		o->protos[o->nprotos++] = (struct proto){ PROTO_FOLDS, 5, NULL, "folds5" };

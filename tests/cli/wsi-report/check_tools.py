@@ -23,10 +23,20 @@ numbers (the supervised variance, which wsi-report gives as a fraction, to
 a relative 1e-12 of wsi-supervised's percent squared / 10^4); text cells
 must be the tools' own text figures (%.3f fractions, %.2f percent).
 Exit 0 (all equal), 1 (a difference, listed), 77 (no shared data).
+
+    check_tools.py --examples PAGE CASES SHARED_DATA
+
+checks that every "$ wsi-report ..." command of the EXAMPLES of the man page
+PAGE is the args of a case under CASES (its words, after the shell's glob
+expansion in a directory prepared by the case's setup script) and that the
+output the page shows (up to a line "...") begins the case's
+expected-stdout.
 """
+import glob
 import json
 import math
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,7 +52,86 @@ def run(argv, cwd):
     return p.stdout.decode()
 
 
+def examples(page, cases, shared):
+    text = open(page, encoding="utf-8").read()
+    text = text[text.index("\n# EXAMPLES\n"):text.index("\n# SEE ALSO\n")]
+    blocks = text.split("```\n")[1::2]
+    cases = os.path.abspath(cases)
+    names = sorted(n for n in os.listdir(cases)
+                   if os.path.isfile(os.path.join(cases, n, "args")))
+    found = bad = 0
+    for block in blocks:
+        lines = block.replace("\\\\", "\\").split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.startswith("$ "):
+                continue
+            cmd = line[2:]
+            while cmd.endswith("\\"):
+                cmd = cmd[:-1] + lines[i]
+                i += 1
+            shown = []
+            while i < len(lines) and not lines[i].startswith("$ ") and lines[i] != "...":
+                shown.append(lines[i])
+                i += 1
+            while shown and shown[-1] == "":
+                shown.pop()
+            words = shlex.split(cmd)
+            if words[0] != "wsi-report":
+                print("example %r is not wsi-report" % cmd)
+                bad += 1
+                continue
+            match = None
+            for name in names:
+                case = os.path.join(cases, name)
+                if os.path.exists(os.path.join(case, "needs-shared")) and \
+                        not os.path.isdir(shared):
+                    continue
+                with open(os.path.join(case, "args"), encoding="utf-8") as f:
+                    args = f.read().split("\n")[:-1]
+                work = tempfile.mkdtemp(prefix="wsi-report-ex.")
+                try:
+                    if os.path.exists(os.path.join(case, "setup")):
+                        env = dict(os.environ, TAGEVAL_CLI_SHARED=shared,
+                                   TAGEVAL_CLI_CASE=case)
+                        subprocess.run(["sh", os.path.join(case, "setup")], cwd=work,
+                                       env=env, check=True)
+                    expanded = []
+                    for w in words[1:]:
+                        if any(c in w for c in "*?["):
+                            hits = sorted(os.path.relpath(h, work)
+                                          for h in glob.glob(os.path.join(work, w)))
+                            expanded += hits or [w]
+                        else:
+                            expanded.append(w)
+                finally:
+                    shutil.rmtree(work)
+                if expanded == args:
+                    match = case
+                    break
+            if match is None:
+                if not os.path.isdir(shared):
+                    print("SKIP: %s is absent" % shared)
+                    return 77
+                print("no case runs the example %r" % cmd)
+                bad += 1
+                continue
+            with open(os.path.join(match, "expected-stdout"), encoding="utf-8") as f:
+                expected = f.read()
+            if not expected.startswith("\n".join(shown) + "\n"):
+                print("the output the page shows for case %s is not the case's"
+                      % os.path.basename(match))
+                bad += 1
+            found += 1
+    print("%d examples of %s are CLI cases, %d problems" % (found, os.path.basename(page), bad))
+    return 1 if bad or not found else 0
+
+
 def main():
+    if sys.argv[1] == "--examples":
+        return examples(*sys.argv[2:5])
     tools, case, shared = sys.argv[1:4]
     if not os.path.isdir(shared):
         print("SKIP: %s is absent" % shared)
