@@ -1030,13 +1030,16 @@ static int run(struct options *o)
 		free(group);
 		goto oom;
 	}
-	size_t r = 0;
+	/* the baselines first, so that the gold key's probe can go before the
+	 * systems are read; their rows come after the systems' */
 	static const char *const base_names[] = { "1c1w", "1c1inst", "random" };
-	for (size_t s = 0; s < o->nsystems + nbase; s++) {
+	size_t gi = 0;
+	for (size_t t = 0; t < o->nsystems + nbase; t++) {
+		size_t s = t < nbase ? o->nsystems + t : t - nbase;
 		int base = s >= o->nsystems;
 		if (!base && group[s] != s)
 			continue;
-		size_t runs = 0;
+		size_t runs = 0, r;
 		if (base) {
 			size_t size;
 			char *text = baseline_text(probe, (int)(s - o->nsystems), o, &size);
@@ -1049,6 +1052,11 @@ static int run(struct options *o)
 			if (status)
 				break;
 			runs = 1;
+			r = (ngroups + (s - o->nsystems)) * c.npos;
+			if (t + 1 == nbase) {
+				tageval_wsi_free(probe);
+				probe = NULL;
+			}
 		} else {
 			for (size_t f = s; f < o->nsystems; f++) {
 				if (group[f] != s)
@@ -1061,6 +1069,7 @@ static int run(struct options *o)
 			}
 			if (status)
 				break;
+			r = gi++ * c.npos;
 		}
 		for (size_t p = 0; p < c.npos; p++, r++) {
 			rows[r].name = base ? base_names[s - o->nsystems] : o->systems[s].name;
