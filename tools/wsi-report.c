@@ -108,6 +108,7 @@ struct options {
 	double fraction;
 	int fraction_given;
 	const char *metrics, *sort, *pos_list;
+	const char *plot, *plot_metrics; /* --plot FILE, its one or two columns */
 	struct proto *protos; /* argc entries */
 	size_t nprotos;
 	const char *gold;
@@ -145,6 +146,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --no-baselines        leave the baselines out\n"
 		"      --digits=N            decimals of the fractions in the text (default 3)\n"
 		"      --format=FORMAT       text (default), json or csv\n"
+		"      --plot=FILE           write an SVG bar chart of the first part of speech\n"
+		"      --plot-metrics=LIST   its one or two columns (default: the first column)\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
 		"\n"
@@ -154,7 +157,7 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 enum { OPT_METRICS = 256, OPT_POS, OPT_SORT, OPT_SPLITS, OPT_FRACTION, OPT_RANDOM_K,
-       OPT_NO_BASELINES, OPT_DIGITS, OPT_FORMAT };
+       OPT_NO_BASELINES, OPT_DIGITS, OPT_PLOT, OPT_PLOT_METRICS, OPT_FORMAT };
 
 static int option(void *ctx, int c, char *arg)
 {
@@ -222,6 +225,16 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_DIGITS:
 		return tools_parse_digits(prog, arg, &o->digits);
+	case OPT_PLOT:
+		if (arg[0] == '\0' || strcmp(arg, "-") == 0) {
+			tools_usage_error(prog, "--plot needs a file name, not '%s'", arg);
+			return -1;
+		}
+		o->plot = arg;
+		return 0;
+	case OPT_PLOT_METRICS:
+		o->plot_metrics = arg;
+		return 0;
 	default: /* OPT_FORMAT */
 		if (strcmp(arg, "text") == 0)
 			o->format = FORMAT_TEXT;
@@ -276,6 +289,8 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "no-baselines", no_argument, NULL, OPT_NO_BASELINES },
 		{ "digits", required_argument, NULL, OPT_DIGITS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "plot-metrics", required_argument, NULL, OPT_PLOT_METRICS },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -291,6 +306,10 @@ static int parse(int argc, char **argv, struct options *o)
 			tools_usage_error(prog, "--test-fraction goes with --splits N");
 			return EXIT_INVALID_USAGE;
 		}
+	}
+	if (o->plot_metrics && !o->plot) {
+		tools_usage_error(prog, "--plot-metrics needs --plot");
+		return EXIT_INVALID_USAGE;
 	}
 	if (tools_check_operands(prog, argc - optind, 2, -1,
 				 "missing operand: GOLD and at least one CLUSTERS are required"))
@@ -562,6 +581,7 @@ struct row {
 	size_t pos;
 	int baseline;
 	size_t runs;
+	size_t order;      /* the row's place without --sort */
 	double *mean, *sd; /* ncols + 1: the clusters first */
 };
 
@@ -907,7 +927,184 @@ static int row_cmp(const void *a, const void *b)
 		return dv - du;
 	if (du && u != v)
 		return u < v ? 1 : -1;
-	return (x > y) - (x < y);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* ------------------------------------------------------------ --plot */
+
+#define SVG_NAME_MIN 160
+#define SVG_NAME_MAX 360
+#define SVG_CHAR_W 7.5
+#define SVG_BAR_W 420
+#define SVG_RIGHT_W 150
+#define SVG_ROW_H 22
+#define SVG_BAR_H 14
+#define SVG_PANEL_HEAD 44
+#define SVG_TOP 80
+
+static void xml_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			fputc((unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s, fp);
+		}
+	}
+}
+
+/* The length of a panel's axis: 1 for fractions, 100 for the supervised
+ * recall (percent), else the largest value (mean + stddev) rounded up. */
+static double axis_max(const struct ctx *c, size_t col, const struct row *rows, size_t n)
+{
+	if (col > 0) {
+		enum source src = c->cols[col - 1].m->src;
+		if (src == SRC_SUP_RECALL)
+			return 100.0;
+		if (src != SRC_SUP_VAR && strcmp(c->cols[col - 1].m->key, "entropy") != 0)
+			return 1.0;
+	}
+	double m = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		double v = rows[i].mean[col] + (isfinite(rows[i].sd[col]) ? rows[i].sd[col] : 0.0);
+		if (isfinite(v) && v > m)
+			m = v;
+	}
+	return m > 0.0 ? ceil(m) : 1.0;
+}
+
+/* One panel: a horizontal bar per row (baselines grey), a whisker of one
+ * standard deviation either side for rows of several runs. */
+static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct row *rows,
+		      size_t n, int y0, int name_w)
+{
+	const char *head = col ? c->cols[col - 1].head : "clusters";
+	const char *key = col ? c->cols[col - 1].key : "clusters";
+	double max = axis_max(c, col, rows, n);
+	int x0 = name_w + 10;
+	char buf[128];
+	tools_fprintf(fp, "<g class=\"panel\" data-metric=\"%s\">\n", key);
+	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y0 + 18);
+	xml_text(fp, head);
+	fputs("</text>\n", fp);
+	for (int t = 0; t <= 5; t++) {
+		int x = x0 + t * SVG_BAR_W / 5;
+		tools_fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#cccccc\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+			"text-anchor=\"middle\">%g</text>\n", x, y0 + SVG_PANEL_HEAD - 6, x,
+			y0 + SVG_PANEL_HEAD + (int)n * SVG_ROW_H, x, y0 + SVG_PANEL_HEAD - 10,
+			max * t / 5.0);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		int y = y0 + SVG_PANEL_HEAD + (int)i * SVG_ROW_H;
+		double v = r->mean[col];
+		double len = isfinite(v) && v > 0.0 ? v / max * SVG_BAR_W : 0.0;
+		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
+			      name_w, y + SVG_BAR_H - 2);
+		xml_text(fp, r->name);
+		fputs(r->baseline ? " (baseline)" : "", fp);
+		fputs("</text>\n", fp);
+		tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"",
+			      r->baseline ? "baseline" : "system");
+		xml_text(fp, r->name);
+		tools_fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+			      "<title>", x0, y + 2, len, SVG_BAR_H,
+			      r->baseline ? "#a0a0a0" : "#4878b0");
+		xml_text(fp, r->name);
+		cell(buf, sizeof buf, c, col, r);
+		fputs(": ", fp);
+		xml_text(fp, buf);
+		fputs("</title></rect>\n", fp);
+		if (r->runs > 1 && isfinite(v) && isfinite(r->sd[col])) {
+			double lo = (v - r->sd[col]) / max * SVG_BAR_W;
+			double hi = (v + r->sd[col]) / max * SVG_BAR_W;
+			tools_fprintf(fp, "<line class=\"stddev\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				      "y2=\"%d\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
+				      x0 + (lo > 0 ? lo : 0), y + 2 + SVG_BAR_H / 2, x0 + hi,
+				      y + 2 + SVG_BAR_H / 2);
+		}
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x0 + SVG_BAR_W + 8,
+			y + SVG_BAR_H - 2);
+		xml_text(fp, buf);
+		fputs("</text>\n", fp);
+	}
+	fputs("</g>\n", fp);
+}
+
+/* --plot: the rows of the first part of speech, sorted by the first chosen
+ * column (largest first), one panel per chosen column. */
+static int write_plot(const struct ctx *c, const struct row *all, size_t nall,
+		      const size_t *pcols, size_t npcols)
+{
+	size_t n = 0;
+	struct row *rows = malloc((nall ? nall : 1) * sizeof *rows);
+	if (rows == NULL)
+		return tools_out_of_memory(prog);
+	for (size_t i = 0; i < nall; i++)
+		if (all[i].pos == 0)
+			rows[n++] = all[i];
+	sort_col = pcols[0];
+	qsort(rows, n, sizeof *rows, row_cmp);
+	size_t longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t w = tools_display_width(rows[i].name) + (rows[i].baseline ? 11 : 0);
+		if (w > longest)
+			longest = w;
+	}
+	double nw = (double)longest * SVG_CHAR_W + 12;
+	int name_w = nw < SVG_NAME_MIN ? SVG_NAME_MIN : nw > SVG_NAME_MAX ? SVG_NAME_MAX : (int)nw;
+	int panel_h = SVG_PANEL_HEAD + (int)n * SVG_ROW_H + 16;
+	int width = name_w + 10 + SVG_BAR_W + SVG_RIGHT_W;
+	int height = SVG_TOP + (int)npcols * panel_h + 10;
+	FILE *fp = fopen(c->o->plot, "w");
+	if (fp == NULL) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, c->o->plot, strerror(errno));
+		free(rows);
+		return EXIT_DATA;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+	tools_fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		      "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
+		      height);
+	fputs("<title>wsi-report: ", fp);
+	xml_text(fp, c->gold_name);
+	fputs("</title>\n", fp);
+	tools_fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" "
+		      "fill=\"white\"/>\n", width, height);
+	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">", fp);
+	xml_text(fp, c->gold_name);
+	fputs(", part of speech ", fp);
+	xml_text(fp, pos_name(c, 0));
+	fputs("</text>\n", fp);
+	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
+		      "<text x=\"30\" y=\"52\" font-size=\"12\">system</text>\n"
+		      "<rect x=\"100\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#a0a0a0\"/>\n"
+		      "<text x=\"120\" y=\"52\" font-size=\"12\">baseline</text>\n"
+		      "<text x=\"200\" y=\"52\" font-size=\"12\">line: mean \xc2\xb1 one standard "
+		      "deviation over a system's runs</text>\n", SVG_BAR_H, SVG_BAR_H);
+	for (size_t k = 0; k < npcols; k++)
+		svg_panel(fp, c, pcols[k], rows, n, SVG_TOP + (int)k * panel_h, name_w);
+	fputs("</svg>\n", fp);
+	free(rows);
+	int e = tools_close_file(fp);
+	if (e) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, c->o->plot, strerror(e));
+		return EXIT_DATA;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------- main */
@@ -927,6 +1124,14 @@ static int run(struct options *o)
 	if (labels == NULL || pl == NULL || c.pos == NULL)
 		goto oom;
 	proto_labels(o, labels);
+	for (size_t i = 0; i < o->nprotos; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(o->protos[i].label, o->protos[j].label) == 0) {
+				tools_usage_error(prog, "two supervised protocols named \"%s\"",
+						  o->protos[i].label);
+				status = EXIT_INVALID_USAGE;
+				goto out;
+			}
 
 	/* the parts of speech */
 	for (char *p = pl;;) {
@@ -983,6 +1188,36 @@ static int run(struct options *o)
 			i++;
 		}
 		sort_col = i;
+	}
+	size_t pcols[2] = { 1, 0 }, npcols = c.ncols ? 1 : 0;
+	if (c.ncols == 0)
+		pcols[0] = 0;
+	if (o->plot_metrics) {
+		npcols = 0;
+		for (const char *p = o->plot_metrics;;) {
+			size_t len = strcspn(p, ","), i = 0;
+			if (npcols == 2) {
+				tools_usage_error(prog, "--plot-metrics: one or two columns");
+				status = EXIT_INVALID_USAGE;
+				goto out;
+			}
+			if (!(len == 8 && strncmp(p, "clusters", 8) == 0)) {
+				for (i = 0; i < c.ncols && (strlen(c.cols[i].key) != len ||
+							    strncmp(c.cols[i].key, p, len) != 0); i++)
+					;
+				if (i == c.ncols) {
+					tools_usage_error(prog, "--plot-metrics: \"%.*s\" is not a column",
+							  (int)len, p);
+					status = EXIT_INVALID_USAGE;
+					goto out;
+				}
+				i++;
+			}
+			pcols[npcols++] = i;
+			if (p[len] == '\0')
+				break;
+			p += len + 1;
+		}
 	}
 	for (size_t i = 0; i < c.ncols; i++) {
 		c.families |= c.cols[i].m->family;
@@ -1076,6 +1311,7 @@ static int run(struct options *o)
 			rows[r].pos = p;
 			rows[r].baseline = base;
 			rows[r].runs = runs;
+			rows[r].order = r;
 			rows[r].mean = store + 2 * r * stride;
 			rows[r].sd = rows[r].mean + stride;
 			for (size_t i = 0; i < stride; i++)
@@ -1102,6 +1338,8 @@ static int run(struct options *o)
 				if (rows[i].pos == p)
 					sorted[k++] = rows[i];
 	}
+	if (o->plot && (status = write_plot(&c, rows, nrows, pcols, npcols)) != 0)
+		goto out;
 	if (o->format == FORMAT_JSON)
 		print_json(&c, sorted, nrows);
 	else if (o->format == FORMAT_CSV)

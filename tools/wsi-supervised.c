@@ -101,16 +101,19 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_SPLITS: {
 		struct stat st;
-		if (tools_parse_count(arg, 1000000, &o->nsplits) != 0 && stat(arg, &st) == 0 &&
-		    S_ISDIR(st.st_mode)) {
-			o->splits_dir = arg;
+		if (tools_parse_count(arg, 1000000, &o->nsplits) == 0) {
+			if (o->nsplits < 1) {
+				tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
+				return -1;
+			}
 			return 0;
 		}
-		if (tools_parse_count(arg, 1000000, &o->nsplits) || o->nsplits < 1) {
-			tools_usage_error(prog, "invalid number of splits \"%s\" (a number, or a "
-					  "directory of split files)", arg);
+		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			tools_usage_error(prog, "invalid number of splits \"%s\" (neither a number nor "
+					  "a directory)", arg);
 			return -1;
 		}
+		o->splits_dir = arg;
 		return 0;
 	}
 	case OPT_FRACTION:
