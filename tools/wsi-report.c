@@ -592,21 +592,38 @@ static void mean_sd(const double *x, size_t stride, size_t n, double *mean, doub
 	*sd = n > 1 ? gsl_stats_sd_m(x, stride, n, *mean) : NAN;
 }
 
-/* A baseline clustering of the gold instances, in the key format, as
- * wsi-baseline writes it. */
+struct inst_ref {
+	const char *word, *id;
+};
+
+static int inst_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct inst_ref *)a)->id, ((const struct inst_ref *)b)->id);
+}
+
+/*
+ * A baseline clustering of the gold instances, in the key format, as
+ * wsi-baseline writes it for a gold key whose lines are in bytewise order
+ * of the instance ids: the instances are taken in that order (the random
+ * draws then depend on the instances, not on the gold key's line order;
+ * instance ids are unique over the key).
+ */
 static char *baseline_text(const struct tageval_wsi *gold, int method,
 			   const struct options *o, size_t *size)
 {
+	size_t n = tageval_wsi_instances(gold);
 	size_t cap = 4096, len = 0;
 	char *s = malloc(cap);
+	struct inst_ref *v = malloc((n ? n : 1) * sizeof *v);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (s == NULL || rng == NULL)
+	if (s == NULL || v == NULL || rng == NULL)
 		goto oom;
 	gsl_rng_set(rng, (unsigned long)o->seed);
-	for (size_t i = 0; i < tageval_wsi_instances(gold); i++) {
-		const char *word, *inst;
-		tageval_wsi_instance(gold, i, &word, &inst);
-		size_t need = strlen(word) + strlen(inst) + 40;
+	for (size_t i = 0; i < n; i++)
+		tageval_wsi_instance(gold, i, &v[i].word, &v[i].id);
+	qsort(v, n, sizeof *v, inst_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t need = strlen(v[i].word) + strlen(v[i].id) + 40;
 		if (len + need > cap) {
 			while (len + need > cap)
 				cap *= 2;
@@ -616,19 +633,21 @@ static char *baseline_text(const struct tageval_wsi *gold, int method,
 			s = ns;
 		}
 		if (method == 0)
-			len += (size_t)sprintf(s + len, "%s %s cl1\n", word, inst);
+			len += (size_t)sprintf(s + len, "%s %s cl1\n", v[i].word, v[i].id);
 		else if (method == 1)
-			len += (size_t)sprintf(s + len, "%s %s cl%zu\n", word, inst, i + 1);
+			len += (size_t)sprintf(s + len, "%s %s cl%zu\n", v[i].word, v[i].id, i + 1);
 		else
-			len += (size_t)sprintf(s + len, "%s %s rand%lu\n", word, inst,
+			len += (size_t)sprintf(s + len, "%s %s rand%lu\n", v[i].word, v[i].id,
 					       gsl_rng_uniform_int(rng, (unsigned long)o->random_k));
 	}
 	gsl_rng_free(rng);
+	free(v);
 	*size = len;
 	return s;
 oom:
 	if (rng)
 		gsl_rng_free(rng);
+	free(v);
 	free(s);
 	return NULL;
 }

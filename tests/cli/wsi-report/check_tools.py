@@ -18,7 +18,9 @@ that figure for the system on its own:
                         wsi-report's --splits DIR), mean_recall and variance
 
 the baselines through wsi-baseline (-m 1c1w, 1c1inst, random; --seed and
--k as wsi-report's defaults, 1 and 4).  JSON figures must be equal as
+-k as wsi-report's defaults, 1 and 4) on the gold key with its lines in
+bytewise order of the instance ids (wsi-report's random baseline draws in
+that order, so that the gold key's line order changes nothing).  JSON figures must be equal as
 numbers (the supervised variance, which wsi-report gives as a fraction, to
 a relative 1e-12 of wsi-supervised's percent squared / 10^4); text cells
 must be the tools' own text figures (%.3f fractions, %.2f percent).
@@ -175,10 +177,18 @@ def check(tools, case, shared, work):
     for a in operands[1:]:
         name, _, path = a.rpartition("=")
         files[name or os.path.basename(path)] = path
+    # wsi-report draws the random baseline over the instances in bytewise
+    # order of their ids: wsi-baseline does the same on a gold key so sorted
+    with open(os.path.join(work, gold), "rb") as f:
+        lines = [l for l in f.read().split(b"\n") if l.split()]
+    sorted_gold = os.path.join(work, "gold-sorted-by-id")
+    with open(sorted_gold, "wb") as f:
+        f.write(b"".join(l + b"\n" for l in sorted(lines, key=lambda l: l.split()[1])))
     for name, method in (("1c1w", "1c1w"), ("1c1inst", "1c1inst"), ("random", "random")):
         path = os.path.join(work, "baseline-" + name)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(run([tool("wsi-baseline"), "-m", method, "-s", "1", "-k", "4", gold], work))
+            f.write(run([tool("wsi-baseline"), "-m", method, "-s", "1", "-k", "4",
+                         sorted_gold], work))
         files[name] = path
 
     folder = {"all": "all", "n": "nouns", "v": "verbs"}
