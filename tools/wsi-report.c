@@ -824,45 +824,78 @@ static double json_value(const struct column *col, double v)
 	return v;
 }
 
+/* Writes ,"member":v (or the first member without the comma), null when v
+ * is not finite: then the member is counted in @nulls, to be named in the
+ * row's "undefined" member. */
+static void json_member(int comma, const char *member, const char *suffix, double v,
+			size_t *nulls)
+{
+	tools_printf("%s\"%s%s\":", comma ? "," : "", member, suffix);
+	tools_json_number(stdout, v);
+	*nulls += !isfinite(v);
+}
+
+/* The reasons of a row's null figures (issue 17's "undefined" member), as
+ * tools_json_undefined() writes them, for any number of columns. */
+static void json_undefined(const struct ctx *c, const struct row *row)
+{
+	int first = 1;
+	tools_printf(",\"undefined\":{");
+	for (size_t i = 0; i <= c->ncols; i++) {
+		const struct column *col = i ? &c->cols[i - 1] : NULL;
+		const char *key = col ? col->key : "clusters";
+		if (!isfinite(row->mean[i])) {
+			tools_printf("%s\"%s\":", first ? "" : ",", key);
+			int crisp_only = col && c->graded && col->m->src == SRC_CLU &&
+					 (col->m->family == TAGEVAL_CLUSTERING_PAIRS ||
+					  strcmp(col->m->key, "ami") == 0);
+			tools_json_string(stdout, !col ? "no word"
+					  : crisp_only ? "a crisp metric, and the gold key is graded "
+							 "(the fuzzy metrics are computed)"
+						       : col->m->reason);
+			first = 0;
+		}
+		if (row->runs > 1 && !isfinite(row->sd[i])) {
+			tools_printf("%s\"%s_stddev\":", first ? "" : ",", key);
+			tools_json_string(stdout, isfinite(row->mean[i])
+					  ? "not defined over these runs"
+					  : "the figure is not defined in every run");
+			first = 0;
+		}
+	}
+	tools_printf("}");
+}
+
 static void print_json(const struct ctx *c, const struct row *rows, size_t nrows)
 {
 	tools_printf("{\"gold\":");
 	tools_json_string(stdout, tools_file_name(c->o->gold));
 	tools_printf(",\"mode\":\"%s\",\"rows\":[", c->graded ? "fuzzy" : "crisp");
-	char key[128];
 	for (size_t r = 0; r < nrows; r++) {
 		const struct row *row = &rows[r];
-		struct tools_undefined u;
-		tools_undefined_init(&u);
+		size_t nulls = 0;
 		tools_printf("%s{\"system\":", r ? "," : "");
 		tools_json_string(stdout, row->name);
 		tools_printf(",\"pos\":");
 		tools_json_string(stdout, pos_name(c, row->pos));
-		tools_printf(",\"baseline\":%s,\"runs\":%zu,", row->baseline ? "true" : "false",
+		tools_printf(",\"baseline\":%s,\"runs\":%zu", row->baseline ? "true" : "false",
 			     row->runs);
-		tools_json_figure(stdout, &u, "clusters", row->mean[0], "no word");
-		for (size_t i = 0; i < c->ncols; i++) {
-			const struct column *col = &c->cols[i];
-			putchar(',');
-			tools_json_figure(stdout, &u, col->key, json_value(col, row->mean[i + 1]),
-					  col->m->reason);
+		json_member(1, "clusters", "", row->mean[0], &nulls);
+		for (size_t i = 0; i < c->ncols; i++)
+			json_member(1, c->cols[i].key, "", json_value(&c->cols[i], row->mean[i + 1]),
+				    &nulls);
+		/* the standard deviations over two or more runs, in the same units */
+		for (size_t i = 0; row->runs > 1 && i <= c->ncols; i++) {
+			const struct column *col = i ? &c->cols[i - 1] : NULL;
+			double sd = row->sd[i];
+			if (col && col->m->src == SRC_SUP_RECALL)
+				sd /= 100.0;
+			else if (col && col->m->src == SRC_SUP_VAR)
+				sd /= 10000.0;
+			json_member(1, col ? col->key : "clusters", "_stddev", sd, &nulls);
 		}
-		if (row->runs > 1) {
-			for (size_t i = 0; i <= c->ncols; i++) {
-				const struct column *col = i ? &c->cols[i - 1] : NULL;
-				snprintf(key, sizeof key, "%s_stddev", col ? col->key : "clusters");
-				tools_printf(",\"%s\":", key);
-				double sd = row->sd[i];
-				if (col && col->m->src == SRC_SUP_RECALL)
-					sd /= 100.0;
-				else if (col && col->m->src == SRC_SUP_VAR)
-					sd /= 10000.0;
-				/* the stddev of defined figures over two or more runs
-				 * is defined; a null figure's stddev is null too */
-				tools_json_number(stdout, sd);
-			}
-		}
-		tools_json_undefined(stdout, &u);
+		if (nulls)
+			json_undefined(c, row);
 		tools_printf("}");
 	}
 	tools_printf("]}\n");
