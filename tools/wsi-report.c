@@ -1321,6 +1321,8 @@ static int run(struct options *o)
 	 * systems are read; their rows come after the systems' */
 	static const char *const base_names[] = { "1c1w", "1c1inst", "random" };
 	size_t gi = 0;
+	tageval_wsi_free(probe); /* parsed anew for each baseline */
+	probe = NULL;
 	for (size_t t = 0; t < o->nsystems + nbase; t++) {
 		size_t s = t < nbase ? o->nsystems + t : t - nbase;
 		int base = s >= o->nsystems;
@@ -1328,8 +1330,21 @@ static int run(struct options *o)
 			continue;
 		size_t runs = 0, r;
 		if (base) {
+			/* the gold key parsed anew for each baseline's text, so that
+			 * no parsed key is held beside the evaluation's */
 			size_t size;
-			char *text = baseline_text(probe, (int)(s - o->nsystems), o, &size);
+			char *text = NULL;
+			if (probe == NULL) {
+				probe = tageval_wsi_new();
+				if (probe == NULL || tageval_wsi_read_gold_buffer(
+						probe, c.gold_data, c.gold_size, c.gold_name, &err)) {
+					free(group);
+					goto oom; /* it was read once already */
+				}
+			}
+			text = baseline_text(probe, (int)(s - o->nsystems), o, &size);
+			tageval_wsi_free(probe);
+			probe = NULL;
 			if (text == NULL) {
 				free(group);
 				goto oom;
@@ -1340,10 +1355,6 @@ static int run(struct options *o)
 				break;
 			runs = 1;
 			r = (ngroups + (s - o->nsystems)) * c.npos;
-			if (t + 1 == nbase) {
-				tageval_wsi_free(probe);
-				probe = NULL;
-			}
 		} else {
 			for (size_t f = s; f < o->nsystems; f++) {
 				if (group[f] != s)
