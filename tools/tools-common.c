@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -8,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tools-common.h"
@@ -489,4 +491,159 @@ void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 		fprintf(stderr, "%s: note: %zu line%s of %s name%s no instance of %s; ignored\n",
 			prog, ignored, ignored == 1 ? "" : "s", tools_file_name(clusters),
 			ignored == 1 ? "s" : "", tools_file_name(gold));
+}
+
+size_t tools_display_width(const char *s)
+{
+	/* minimal: one column per code point (a byte that is not UTF-8 counts one) */
+	size_t w = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; w++) {
+		size_t n = utf8_length(p);
+		p += n ? n : 1;
+	}
+	return w;
+}
+
+
+static int split_cmp(const void *a, const void *b)
+{
+	const struct tools_split_file *x = a, *y = b;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The subfolder of DIR for a part of speech, if DIR has it. */
+static const char *pos_folder(const char *pos)
+{
+	if (pos == NULL)
+		return "all";
+	if (strcmp(pos, "n") == 0)
+		return "nouns";
+	if (strcmp(pos, "v") == 0)
+		return "verbs";
+	if (strcmp(pos, "j") == 0 || strcmp(pos, "a") == 0)
+		return "adjectives";
+	return NULL;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s/%s", dir, name);
+	return s;
+}
+
+/*
+ * The official split files of @dir for part of speech @pos: the pairs
+ * mapping.[TAG.]N.key and test.[TAG.]N.key of DIR/<all|nouns|verbs> when that
+ * folder exists, else of DIR, in the order of N.  Returns the count (> 0), or
+ * -1 after the error message.
+ */
+long tools_split_files(const char *prog, const char *dir, const char *pos, struct tools_split_file **out)
+{
+	const char *sub = pos_folder(pos);
+	char *folder = NULL;
+	struct stat st;
+	if (sub) {
+		folder = path_join(dir, sub);
+		if (folder == NULL)
+			{
+			tools_out_of_memory(prog);
+			return -1;
+		}
+		if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			free(folder);
+			folder = NULL;
+		}
+	}
+	const char *where = folder ? folder : dir;
+	DIR *d = opendir(where);
+	if (d == NULL) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, where, strerror(errno));
+		free(folder);
+		return -1;
+	}
+	struct tools_split_file *v = NULL;
+	size_t n = 0, cap = 0;
+	long result = -1;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		size_t len = strlen(name);
+		if (strncmp(name, "mapping.", 8) != 0 || len < 13 ||
+		    strcmp(name + len - 4, ".key") != 0)
+			continue;
+		/* N: the digits before ".key" */
+		size_t end = len - 4, start = end;
+		while (start > 8 && name[start - 1] >= '0' && name[start - 1] <= '9')
+			start--;
+		if (start == end || (start != 8 && name[start - 1] != '.'))
+			continue;
+		char num[32];
+		if (end - start >= sizeof num)
+			continue;
+		memcpy(num, name + start, end - start);
+		num[end - start] = '\0';
+		unsigned long long k;
+		if (tools_parse_count(num, 1000000000ull, &k))
+			continue;
+		char test[4096];
+		if (snprintf(test, sizeof test, "test.%s", name + 8) >= (int)sizeof test)
+			continue;
+		char *tpath = path_join(where, test);
+		if (tpath == NULL)
+			goto oom;
+		if (stat(tpath, &st) != 0) {
+			fprintf(stderr, "%s: %s: cannot open: %s\n", prog, tpath, strerror(errno));
+			free(tpath);
+			goto out;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			struct tools_split_file *nv = realloc(v, cap * sizeof *v);
+			if (nv == NULL) {
+				free(tpath);
+				goto oom;
+			}
+			v = nv;
+		}
+		v[n].n = k;
+		v[n].test = tpath;
+		v[n].mapping = path_join(where, name);
+		if (v[n++].mapping == NULL)
+			goto oom;
+	}
+	if (n == 0) {
+		fprintf(stderr, "%s: %s: no split files (mapping.N.key and test.N.key)\n", prog,
+			where);
+		goto out;
+	}
+	qsort(v, n, sizeof *v, split_cmp);
+	*out = v;
+	v = NULL;
+	result = (long)n;
+	goto out;
+oom:
+	tools_out_of_memory(prog);
+out:
+	if (v) {
+		for (size_t i = 0; i < n; i++) {
+			free(v[i].mapping);
+			free(v[i].test);
+		}
+		free(v);
+	}
+	closedir(d);
+	free(folder);
+	return result;
+}
+
+void tools_split_files_free(struct tools_split_file *v, long n)
+{
+	for (long i = 0; i < n; i++) {
+		free(v[i].mapping);
+		free(v[i].test);
+	}
+	free(v);
 }

@@ -218,4 +218,27 @@ void tools_note_no_answers(const char *prog, const char *file);
 void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			const char *gold);
 
+/* The columns @s takes in a terminal: one per UTF-8 code point (a byte
+ * that is not part of valid UTF-8 counts one), for aligning text tables. */
+size_t tools_display_width(const char *s);
+
+/*
+ * The official supervised-evaluation split files of @dir for part of speech
+ * @pos (NULL: all words), as the SemEval-2010 distribution lays them out: the
+ * pairs mapping.[TAG.]N.key and test.[TAG.]N.key of DIR/all, DIR/nouns or
+ * DIR/verbs (for NULL, "n" and "v"; "a" and "j": DIR/adjectives) when that
+ * folder exists, else of DIR itself, in the order of N.  Returns their
+ * number (> 0) with *out a new array (tools_split_files_free()), or -1 after
+ * the message "PROG: ..." (a folder that cannot be read, a mapping file
+ * without its test file, no split files).
+ */
+struct tools_split_file {
+	unsigned long long n;
+	char *mapping, *test;
+};
+
+long tools_split_files(const char *prog, const char *dir, const char *pos,
+		       struct tools_split_file **out);
+void tools_split_files_free(struct tools_split_file *v, long n);
+
 #endif

@@ -14,6 +14,7 @@ int tool_vmeasure_main(int argc, char **argv);
 int tool_fscore_main(int argc, char **argv);
 int tool_wsi_baseline_main(int argc, char **argv);
 int tool_wsi_supervised_main(int argc, char **argv);
+int tool_wsi_report_main(int argc, char **argv);
 int tool_wsd_report_main(int argc, char **argv);
 int tool_wsd_graded_main(int argc, char **argv);
 int tool_bcubed_main(int argc, char **argv);

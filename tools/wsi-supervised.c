@@ -37,6 +37,9 @@ static void usage(FILE *fp, const void *ctx)
 		"      --test-fraction=F     ... with round(F * n) test instances per word\n"
 		"                            (default 0.2)\n"
 		"      --split=MAP:TEST      a given split: mapping and test keys (repeatable)\n"
+		"      --splits=DIR          the given splits of DIR: every mapping.[TAG.]N.key\n"
+		"                            with its test.[TAG.]N.key, of DIR/all, DIR/nouns\n"
+		"                            or DIR/verbs (as --pos) when DIR has them\n"
 		"  -s, --seed=S              seed of the random numbers (GSL mt19937, default 1)\n"
 		"      --pos=POS             only the words whose name ends in '.POS'\n"
 		"      --write-mapped=DIR    write each split's answers to DIR/split-N.answers\n"
@@ -77,6 +80,7 @@ struct options {
 	double fraction;
 	int fraction_given, json;
 	const char *pos, *outdir;      /* NULL: all words, no --write-mapped */
+	const char *splits_dir;        /* --splits=DIR, or NULL */
 	struct given_split *given;     /* argc entries */
 	size_t ngiven;
 	const char *clusters, *gold;
@@ -95,12 +99,23 @@ static int option(void *ctx, int c, char *arg)
 			return -1;
 		}
 		return 0;
-	case OPT_SPLITS:
-		if (tools_parse_count(arg, 1000000, &o->nsplits) || o->nsplits < 1) {
-			tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
+	case OPT_SPLITS: {
+		struct stat st;
+		if (tools_parse_count(arg, 1000000, &o->nsplits) == 0) {
+			if (o->nsplits < 1) {
+				tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
+				return -1;
+			}
+			return 0;
+		}
+		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			tools_usage_error(prog, "invalid number of splits \"%s\" (neither a number nor "
+					  "a directory)", arg);
 			return -1;
 		}
+		o->splits_dir = arg;
 		return 0;
+	}
 	case OPT_FRACTION:
 		errno = 0;
 		o->fraction = strtod(arg, &end);
@@ -158,7 +173,7 @@ static int parse(int argc, char **argv, struct options *o)
 	int status = tools_getopt(&cli, argc, argv);
 	if (status >= 0)
 		return status;
-	if ((o->folds != 0) + (o->nsplits != 0) + (o->ngiven != 0) > 1) {
+	if ((o->folds != 0) + (o->nsplits != 0) + (o->ngiven != 0) + (o->splits_dir != NULL) > 1) {
 		tools_usage_error(prog, "choose one of --folds, --splits and --split");
 		return EXIT_INVALID_USAGE;
 	}
@@ -166,7 +181,7 @@ static int parse(int argc, char **argv, struct options *o)
 		tools_usage_error(prog, "--test-fraction goes with --splits");
 		return EXIT_INVALID_USAGE;
 	}
-	if (o->folds == 0 && o->nsplits == 0 && o->ngiven == 0)
+	if (o->folds == 0 && o->nsplits == 0 && o->ngiven == 0 && o->splits_dir == NULL)
 		o->folds = 5;
 	if (tools_check_operands(prog, argc - optind, 2, 2,
 				 "missing operand: CLUSTERS and GOLD are required"))
@@ -200,6 +215,19 @@ static int build(const struct options *o, struct tageval_wsi *wsi,
 	for (size_t i = 0; i < o->ngiven; i++)
 		if (tageval_supervised_add_files(*sup, o->given[i].mapping, o->given[i].test, &err))
 			goto fail;
+	if (o->splits_dir) {
+		struct tools_split_file *files;
+		long n = tools_split_files(prog, o->splits_dir, o->pos, &files);
+		if (n < 0)
+			return EXIT_DATA;
+		for (long i = 0; i < n; i++) {
+			if (tageval_supervised_add_files(*sup, files[i].mapping, files[i].test, &err)) {
+				tools_split_files_free(files, n);
+				goto fail;
+			}
+		}
+		tools_split_files_free(files, n);
+	}
 	if (o->folds && tageval_supervised_add_folds(*sup, (size_t)o->folds,
 						     (unsigned long)o->seed, &err))
 		goto fail;
