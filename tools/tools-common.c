@@ -493,18 +493,6 @@ void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			ignored == 1 ? "s" : "", tools_file_name(gold));
 }
 
-size_t tools_display_width(const char *s)
-{
-	/* minimal: one column per code point (a byte that is not UTF-8 counts one) */
-	size_t w = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; w++) {
-		size_t n = utf8_length(p);
-		p += n ? n : 1;
-	}
-	return w;
-}
-
-
 static int split_cmp(const void *a, const void *b)
 {
 	const struct tools_split_file *x = a, *y = b;

@@ -218,10 +218,6 @@ void tools_note_no_answers(const char *prog, const char *file);
 void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			const char *gold);
 
-/* The columns @s takes in a terminal: one per UTF-8 code point (a byte
- * that is not part of valid UTF-8 counts one), for aligning text tables. */
-size_t tools_display_width(const char *s);
-
 /*
  * The official supervised-evaluation split files of @dir for part of speech
  * @pos (NULL: all words), as the SemEval-2010 distribution lays them out: the

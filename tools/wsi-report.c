@@ -27,6 +27,13 @@
 #include "tools-common.h"
 #include "tools-main.h"
 
+/* The columns @s takes (tools_display_width), as a size. */
+static size_t dwidth(const char *s)
+{
+	int w = tools_display_width(s);
+	return w > 0 ? (size_t)w : 0;
+}
+
 static const char prog[] = "wsi-report";
 
 /* ------------------------------------------------------------- the metrics */
@@ -775,23 +782,23 @@ static void print_text(const struct ctx *c, const struct row *rows, size_t nrows
 	if (w == NULL)
 		return;
 	for (size_t i = 0; i < ncells; i++)
-		w[i] = i ? tools_display_width(c->cols[i - 1].head) : strlen("clusters");
+		w[i] = i ? dwidth(c->cols[i - 1].head) : strlen("clusters");
 	for (size_t r = 0; r < nrows; r++) {
-		size_t nw = tools_display_width(rows[r].name) + (rows[r].baseline ? 2 : 0);
+		size_t nw = dwidth(rows[r].name) + (rows[r].baseline ? 2 : 0);
 		if (nw > wname)
 			wname = nw;
 		if (strlen(pos_name(c, rows[r].pos)) > wpos)
 			wpos = strlen(pos_name(c, rows[r].pos));
 		for (size_t i = 0; i < ncells; i++) {
 			cell(buf, sizeof buf, c, i, &rows[r]);
-			if (tools_display_width(buf) > w[i])
-				w[i] = tools_display_width(buf);
+			if (dwidth(buf) > w[i])
+				w[i] = dwidth(buf);
 		}
 	}
 	tools_printf("%-*s  %-*s  %4s", (int)wname, "system", (int)wpos, "pos", "runs");
 	for (size_t i = 0; i < ncells; i++) {
 		const char *h = i ? c->cols[i - 1].head : "clusters";
-		tools_printf("  %*s%s", (int)(w[i] - tools_display_width(h)), "", h);
+		tools_printf("  %*s%s", (int)(w[i] - dwidth(h)), "", h);
 	}
 	tools_printf("\n");
 	for (size_t r = 0; r < nrows; r++) {
@@ -799,12 +806,12 @@ static void print_text(const struct ctx *c, const struct row *rows, size_t nrows
 			tools_printf("\n");
 		snprintf(buf, sizeof buf, "%s", rows[r].baseline ? "(" : "");
 		tools_printf("%s%s%s%*s  %-*s  %4zu", buf, rows[r].name, rows[r].baseline ? ")" : "",
-			     (int)(wname - tools_display_width(rows[r].name) -
+			     (int)(wname - dwidth(rows[r].name) -
 				   (rows[r].baseline ? 2 : 0)), "",
 			     (int)wpos, pos_name(c, rows[r].pos), rows[r].runs);
 		for (size_t i = 0; i < ncells; i++) {
 			cell(buf, sizeof buf, c, i, &rows[r]);
-			tools_printf("  %*s%s", (int)(w[i] - tools_display_width(buf)), "", buf);
+			tools_printf("  %*s%s", (int)(w[i] - dwidth(buf)), "", buf);
 		}
 		tools_printf("\n");
 	}
@@ -1112,7 +1119,7 @@ static int write_plot(const struct ctx *c, const struct row *all, size_t nall,
 	qsort(rows, n, sizeof *rows, row_cmp);
 	size_t longest = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t w = tools_display_width(rows[i].name) + (rows[i].baseline ? 11 : 0);
+		size_t w = dwidth(rows[i].name) + (rows[i].baseline ? 11 : 0);
 		if (w > longest)
 			longest = w;
 	}

@@ -21,9 +21,10 @@ the baselines through wsi-baseline (-m 1c1w, 1c1inst, random; --seed and
 -k as wsi-report's defaults, 1 and 4) on the gold key with its lines in
 bytewise order of the instance ids (wsi-report's random baseline draws in
 that order, so that the gold key's line order changes nothing).  JSON figures must be equal as
-numbers (the supervised variance, which wsi-report gives as a fraction, to
-a relative 1e-12 of wsi-supervised's percent squared / 10^4); text cells
-must be the tools' own text figures (%.3f fractions, %.2f percent).
+numbers (the supervised variance, a fraction in both JSON outputs, to a
+relative 1e-12); text cells must be the tools' own text figures (%.3f
+fractions, %.2f percent, the variance in percent squared as wsi-supervised
+prints it).
 Exit 0 (all equal), 1 (a difference, listed), 77 (no shared data).
 
     check_tools.py --examples PAGE CASES SHARED_DATA
@@ -245,9 +246,9 @@ def check(tools, case, shared, work):
             sup = json.loads(run([tool("wsi-supervised"), "--format", "json"] + posarg +
                                  splits + [path, gold], work))
             want_json["supervised_recall" + suffix] = sup["mean_recall"]
-            want_json["supervised_variance" + suffix] = sup["variance"] / 10000.0
+            want_json["supervised_variance" + suffix] = sup["variance"]
             want_text["sup. recall" + tsuffix] = "%.2f" % (100.0 * sup["mean_recall"])
-            want_text["variance" + tsuffix] = "%.2f" % sup["variance"]
+            want_text["variance" + tsuffix] = "%.2f" % (10000.0 * sup["variance"])
         for key, want in want_json.items():
             got = row.get(key)
             same = got == want if not key.startswith("supervised_variance") else \
