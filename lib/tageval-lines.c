@@ -7,6 +7,7 @@
  * the cache misses of a batch overlap, and then hands the lines over in file
  * order.  Nothing here calls up into a format module.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 	int rc = TAGEVAL_OK, got, more;
 	while (b->n < TV_BATCH) {
 		/* refilling would move the lines already in the batch */
-		rc = tv_reader_line(r, b->n == 0, &got, &more, err);
+		rc = tv_reader_line(r, b->n == 0 && !b->no_refill, &got, &more, err);
 		if (rc != TAGEVAL_OK || !got)
 			break;
 		if (r->nfield == 0)
@@ -147,27 +148,200 @@ static void look_up(const struct tv_each *e, struct tv_batch *b)
 	}
 }
 
+/*
+ * The units of the reading thread.  A unit is one chunk of the file and the
+ * batches of lines split in it; its lines point into its chunk, which stays
+ * as it is until the unit is handed back.  The next unit starts with a
+ * buffer of its own, the unread end of the chunk before (a line cut by the
+ * chunk's end) copied to its front: the reader's buffer moves from unit to
+ * unit, and the unit made last holds it (r->buf) at the end.
+ */
+#define NUNIT 4
+
+struct unit {
+	char *buf; /* its chunk (r->buf while it is being made) */
+	size_t cap;
+	struct tv_batch *b;
+	size_t nb, bcap;
+	int rc;   /* the error after its lines */
+	int last; /* the end of the file, or an error: no unit after it */
+	struct tageval_error err;
+};
+
+struct pipe {
+	struct tv_reader *r;
+	const struct tv_each *e;
+	struct unit u[NUNIT];
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t made, used; /* units made, units handed back */
+	int stop;            /* the calling thread wants no more units */
+};
+
+static void unit_fail(struct unit *u, int rc)
+{
+	u->rc = rc;
+	u->last = 1;
+}
+
+/* Makes unit @u from the next chunk of the file; @first: the reader's own
+ * buffer (the unit's already), nothing to move. */
+static void make_unit(struct pipe *p, struct unit *u, int first)
+{
+	struct tv_reader *r = p->r;
+	u->nb = 0;
+	u->rc = TAGEVAL_OK;
+	u->last = 0;
+	if (!first) {
+		size_t keep = r->end - r->start;
+		if (u->cap < r->cap) {
+			char *buf = realloc(u->buf, r->cap);
+			if (buf == NULL) {
+				unit_fail(u, tv_nomem(&u->err));
+				return;
+			}
+			u->buf = buf;
+			u->cap = r->cap;
+		}
+		memcpy(u->buf, r->buf + r->start, keep);
+		r->buf = u->buf;
+		r->cap = u->cap;
+		r->start = 0;
+		r->end = keep;
+	}
+	for (;;) {
+		if (u->nb == u->bcap) {
+			size_t cap = u->bcap;
+			if (tv_grow((void **)&u->b, &cap, u->nb + 1, sizeof *u->b)) {
+				unit_fail(u, tv_nomem(&u->err));
+				return;
+			}
+			for (size_t i = u->bcap; i < cap; i++)
+				u->b[i] = (struct tv_batch){
+					.id = p->e->id,
+					.ids = p->e->id != TV_ID_NONE ? p->e->ids : NULL,
+				};
+			u->bcap = cap;
+		}
+		struct tv_batch *b = &u->b[u->nb];
+		b->no_refill = u->nb > 0; /* only the first batch may fill the chunk */
+		int rc = tv_reader_batch(r, b, &u->err);
+		u->buf = r->buf; /* a refill may have moved or grown it */
+		u->cap = r->cap;
+		if (b->n > 0)
+			u->nb++;
+		if (rc) {
+			unit_fail(u, rc);
+			return;
+		}
+		if (b->n == 0) {
+			u->last = tv_reader_at_end(r);
+			return;
+		}
+	}
+}
+
+static void *reading_thread(void *arg)
+{
+	struct pipe *p = arg;
+	for (uint64_t seq = 1;; seq++) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->used + NUNIT <= seq)
+			pthread_cond_wait(&p->cv, &p->mu);
+		int stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			break;
+		struct unit *u = &p->u[seq % NUNIT];
+		make_unit(p, u, 0);
+		pthread_mutex_lock(&p->mu);
+		p->made = seq + 1;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (u->last)
+			break;
+	}
+	return NULL;
+}
+
+/* Looks up and hands over the lines of @u; its error (after them) last. */
+static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
+		    struct tageval_error *err)
+{
+	for (size_t i = 0; i < u->nb; i++) {
+		struct tv_batch *b = &u->b[i];
+		if (b->ids)
+			look_up(e, b);
+		for (size_t k = 0; k < b->n; k++) {
+			int rc = e->line(e->ctx, &b->line[k], err);
+			if (rc)
+				return rc;
+			(*n)++;
+		}
+	}
+	if (u->rc && err)
+		*err = u->err;
+	return u->rc;
+}
+
 int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		 struct tageval_error *err)
 {
-	struct tv_batch b = { .id = e->id, .ids = e->id != TV_ID_NONE ? e->ids : NULL };
+	struct pipe p = { .r = r, .e = e };
+	p.u[0].buf = r->buf;
+	p.u[0].cap = r->cap;
+	make_unit(&p, &p.u[0], 1);
+	p.made = 1;
+	/* a second thread only for a file longer than a chunk; without one
+	 * (or when it cannot start) the units are made here, one by one */
+	int threaded = 0;
+	pthread_t tid;
+	if (!p.u[0].last && pthread_mutex_init(&p.mu, NULL) == 0) {
+		if (pthread_cond_init(&p.cv, NULL) == 0) {
+			threaded = pthread_create(&tid, NULL, reading_thread, &p) == 0;
+			if (!threaded)
+				pthread_cond_destroy(&p.cv);
+		}
+		if (!threaded)
+			pthread_mutex_destroy(&p.mu);
+	}
 	size_t n = 0;
 	int rc;
-	do {
-		/* a read or format error comes after the lines before it */
-		rc = tv_reader_batch(r, &b, err);
-		if (b.ids)
-			look_up(e, &b);
-		for (size_t k = 0; k < b.n; k++) {
-			int lrc = e->line(e->ctx, &b.line[k], err);
-			if (lrc) {
-				rc = lrc;
-				break;
-			}
-			n++;
+	for (uint64_t seq = 0;; seq++) {
+		struct unit *u = &p.u[seq % NUNIT];
+		if (threaded) {
+			pthread_mutex_lock(&p.mu);
+			while (p.made <= seq)
+				pthread_cond_wait(&p.cv, &p.mu);
+			pthread_mutex_unlock(&p.mu);
+		} else if (seq > 0) {
+			make_unit(&p, u, 0);
 		}
-	} while (rc == TAGEVAL_OK && b.n > 0);
-	tv_batch_clear(&b);
+		rc = use_unit(e, u, &n, err);
+		int last = u->last;
+		if (threaded) {
+			pthread_mutex_lock(&p.mu);
+			p.used = seq + 1;
+			p.stop = rc != TAGEVAL_OK || last;
+			pthread_cond_broadcast(&p.cv);
+			pthread_mutex_unlock(&p.mu);
+		}
+		if (rc || last)
+			break;
+	}
+	if (threaded) {
+		pthread_join(tid, NULL);
+		pthread_cond_destroy(&p.cv);
+		pthread_mutex_destroy(&p.mu);
+	}
+	/* the reader keeps the buffer of the unit made last */
+	for (size_t i = 0; i < NUNIT; i++) {
+		if (p.u[i].buf != r->buf)
+			free(p.u[i].buf);
+		for (size_t k = 0; k < p.u[i].bcap; k++)
+			tv_batch_clear(&p.u[i].b[k]);
+		free(p.u[i].b);
+	}
 	if (lines)
 		*lines = n;
 	return rc;

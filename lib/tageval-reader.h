@@ -98,6 +98,8 @@ struct tv_batch {
 	char **field;     /* the lines' field pointers */
 	size_t nfield, fieldcap;
 	enum tv_id_kind id; /* set by the caller: what names a line */
+	int no_refill;      /* set by the caller: the chunk may not move (lines
+			     * read from it before this batch are still in use) */
 	const struct tv_intern *ids; /* set by the caller: the table whose key hashes
 				      * the ids (NULL: l->hash is not set) */
 };
@@ -106,11 +108,18 @@ void tv_batch_clear(struct tv_batch *b);
 
 /*
  * Fills @b with the next lines that have fields (blank and comment-only
- * lines are skipped).  b->n == 0 at the end of the file.  On a read or
+ * lines are skipped).  b->n == 0 at the end of the file, or, with
+ * b->no_refill, at the end of the chunk (tv_reader_at_end() tells which).  On a read or
  * format error the lines before it are in @b and the error is returned:
  * the caller handles those lines first, then returns the error.
  */
 int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_error *err);
+
+/* 1 when @r has no byte left to read (every line was returned). */
+static inline int tv_reader_at_end(const struct tv_reader *r)
+{
+	return r->eof && r->start == r->end;
+}
 
 /* Builds "lexelt instance" in *buf; returns its length, or (size_t)-1 on ENOMEM. */
 size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *instance);
@@ -123,6 +132,12 @@ size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *insta
  * error of the file or an error @line returns (the first in file order is
  * returned).  *lines (when not NULL) receives the number of lines @line
  * accepted.
+ *
+ * A file longer than one chunk is read by a second thread: it reads, splits
+ * and hashes the next chunks (a few ahead) while the calling thread looks
+ * the lines up and calls @line, always on the calling thread and in file
+ * order, so that results and errors are the same as read in one thread.
+ * Reading may run ahead of a line that fails (by at most a few chunks).
  */
 enum tv_lookup {
 	TV_LOOKUP_SLOT, /* prefetch each id's slot only (the line interns it) */
