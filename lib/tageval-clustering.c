@@ -118,7 +118,8 @@ struct ctab {
  * largest class or cluster), so only those two windows are kept: a
  * table of a million instances in small clusters needs a few KiB, not 8 MiB. */
 struct lfact {
-	double *v;
+	double *v;  /* the log-factorial windows, then lg */
+	double *lg; /* log(k) for k <= w (in the same block as v) */
 	size_t cap;
 	uint64_t N, w;
 	int whole; /* one window [0, N] */
@@ -132,11 +133,21 @@ static double lf(struct lfact *t, uint64_t k)
 	return *p;
 }
 
+/* log(k) for 1 <= k <= w, computed on demand as lf() does. */
+static double lg(struct lfact *t, uint64_t k)
+{
+	double *p = &t->lg[k];
+	if (isnan(*p))
+		*p = log((double)k);
+	return *p;
+}
+
 static int lfact_reserve(struct lfact *t, uint64_t N, uint64_t maxsize)
 {
 	uint64_t w = 2 * maxsize;
 	t->whole = N <= 2 * w + 1;
-	size_t need = t->whole ? N + 1 : 2 * w + 2;
+	size_t nlf = t->whole ? N + 1 : 2 * w + 2;
+	size_t need = nlf + w + 1;
 	if (need > t->cap) {
 		double *v = realloc(t->v, need * sizeof *v);
 		if (v == NULL)
@@ -146,6 +157,7 @@ static int lfact_reserve(struct lfact *t, uint64_t N, uint64_t maxsize)
 	}
 	for (size_t i = 0; i < need; i++)
 		t->v[i] = NAN;
+	t->lg = t->v + nlf;
 	t->N = N;
 	t->w = w;
 	return 0;
@@ -190,21 +202,21 @@ static double emi_pair(struct lfact *t, uint64_t a, uint64_t b, uint64_t N)
 		return 0.0;
 	double dN = (double)N;
 	double base = lf(t, a) + lf(t, b) + lf(t, N - a) + lf(t, N - b) - lf(t, N);
-	double la = log((double)a), lb = log((double)b), lN = log(dN);
+	double la = lg(t, a), lb = lg(t, b), lN = log(dN);
 	double mode = floor(((double)a + 1.0) * ((double)b + 1.0) / (dN + 2.0));
 	uint64_t m = mode < (double)lo ? lo : mode > (double)hi ? hi : (uint64_t)mode;
 	double sum = 0.0;
 	for (uint64_t n = m; n <= hi; n++) {
 		double lp = base - lf(t, n) - lf(t, a - n) - lf(t, b - n) - lf(t, N - a - b + n);
 		double p = exp(lp);
-		sum += (double)n / dN * (lN + log((double)n) - la - lb) * p;
+		sum += (double)n / dN * (lN + lg(t, n) - la - lb) * p;
 		if (p < EMI_TINY && n > m)
 			break;
 	}
 	for (uint64_t n = m; n-- > lo;) {
 		double lp = base - lf(t, n) - lf(t, a - n) - lf(t, b - n) - lf(t, N - a - b + n);
 		double p = exp(lp);
-		sum += (double)n / dN * (lN + log((double)n) - la - lb) * p;
+		sum += (double)n / dN * (lN + lg(t, n) - la - lb) * p;
 		if (p < EMI_TINY)
 			break;
 	}

@@ -8,10 +8,8 @@
 
 #include "tageval-util.h"
 
-int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
+int tv_grow_slow(void **buf, size_t *cap, size_t need, size_t size)
 {
-	if (need <= *cap)
-		return TAGEVAL_OK;
 	size_t ncap = *cap ? *cap : 8;
 	while (ncap < need) {
 		if (ncap > SIZE_MAX / 2)

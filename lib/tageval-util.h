@@ -47,7 +47,11 @@ void tv_quote(char *out, size_t outsize, const char *s, size_t len);
 /* ------------------------------------------------------------ growable arrays */
 
 /* Ensures room for @need elements of @size bytes; returns 0 or TAGEVAL_ENOMEM. */
-int tv_grow(void **buf, size_t *cap, size_t need, size_t size);
+int tv_grow_slow(void **buf, size_t *cap, size_t need, size_t size);
+static inline int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? TAGEVAL_OK : tv_grow_slow(buf, cap, need, size);
+}
 
 /* ------------------------------------------------------------ ids */
 

@@ -458,8 +458,8 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	char q[80], q2[80];
 	size_t nlab = l->nfield - 2;
 	/* the labels are checked on every line, also on lines that are ignored */
-	size_t nweighted = 0;
-	double max = 0.0;
+	size_t nweighted = 0, len0 = 0;
+	double max = 0.0, weight0 = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
 		size_t len;
 		double weight;
@@ -470,6 +470,10 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 			nweighted++;
 		if (weight > max)
 			max = weight;
+		if (i == 0) {
+			len0 = len;
+			weight0 = weight;
+		}
 	}
 	unsigned flags = weight_flags(nweighted, nlab, max);
 	idx = l->inst; /* looked up with the batch */
@@ -499,13 +503,15 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	w->answered++;
 	w->counts.system_multi += nlab > 1;
 	w->counts.system_weighted += nweighted > 0;
-	if (pool_labels(w, l, nlab, err))
-		return TAGEVAL_ENOMEM;
-	in->cl_j = w->sys_pool[in->sys_first].label;
-	if (nlab == 1 && w->sys_pool[in->sys_first].w == 1.0) {
+	if (nlab == 1 && weight0 == 1.0) {
 		/* the usual case: the cluster stays in the instance */
-		w->nsys = in->sys_first;
+		if (intern_kind(w, KIND_LABEL, l->field[2], len0, &in->cl_j))
+			return tv_nomem(err);
 		in->sys_first = TV_NONE;
+	} else {
+		if (pool_labels(w, l, nlab, err))
+			return TAGEVAL_ENOMEM;
+		in->cl_j = w->sys_pool[in->sys_first].label;
 	}
 	return cluster_2007(w, l, in, err);
 }
