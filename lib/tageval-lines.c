@@ -63,7 +63,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		rc = tv_reader_line(r, b->n == 0 && !b->no_refill, &got, &more, err);
 		if (rc != TAGEVAL_OK || !got)
 			break;
-		if (r->nfield == 0)
+		if (r->nfield == 0 && !b->keep_blank)
 			continue;
 		struct tv_line *l = &b->line[b->n];
 		l->name = r->name;
@@ -71,6 +71,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		l->nfield = r->nfield;
 		l->id = NULL;
 		l->idlen = 0;
+		l->seps = r->seps;
 		if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
 			    sizeof *b->field)) {
 			rc = tv_nomem(err);
@@ -86,6 +87,9 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 			}
 		} else if (r->nfield >= 2 && b->id == TV_ID_FIELD1) {
 			l->id = r->field[1]; /* in the chunk, which the batch keeps */
+			l->idlen = strlen(l->id);
+		} else if (r->nfield >= 1 && b->id == TV_ID_FIELD0) {
+			l->id = r->field[0];
 			l->idlen = strlen(l->id);
 		}
 		b->n++;
@@ -158,6 +162,9 @@ static void look_up(const struct tv_each *e, struct tv_batch *b)
  */
 #define NUNIT 4
 
+/* Half the reader's chunk (tageval-reader.h). */
+#define CHUNK_HALF ((size_t)(TV_READER_CHUNK) / 2)
+
 struct unit {
 	char *buf; /* its chunk (r->buf while it is being made) */
 	size_t cap;
@@ -220,6 +227,7 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 				u->b[i] = (struct tv_batch){
 					.id = p->e->id,
 					.ids = p->e->id != TV_ID_NONE ? p->e->ids : NULL,
+					.keep_blank = p->e->keep_blank,
 				};
 			u->bcap = cap;
 		}
@@ -244,7 +252,7 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 static void *reading_thread(void *arg)
 {
 	struct pipe *p = arg;
-	for (uint64_t seq = 1;; seq++) {
+	for (uint64_t seq = p->made;; seq++) {
 		pthread_mutex_lock(&p->mu);
 		while (!p->stop && p->used + NUNIT <= seq)
 			pthread_cond_wait(&p->cv, &p->mu);
@@ -290,21 +298,8 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 	struct pipe p = { .r = r, .e = e };
 	p.u[0].buf = r->buf;
 	p.u[0].cap = r->cap;
-	make_unit(&p, &p.u[0], 1);
-	p.made = 1;
-	/* a second thread only for a file longer than a chunk; without one
-	 * (or when it cannot start) the units are made here, one by one */
-	int threaded = 0;
+	int threaded = 0, tried = 0, have_sync = 0;
 	pthread_t tid;
-	if (!p.u[0].last && pthread_mutex_init(&p.mu, NULL) == 0) {
-		if (pthread_cond_init(&p.cv, NULL) == 0) {
-			threaded = pthread_create(&tid, NULL, reading_thread, &p) == 0;
-			if (!threaded)
-				pthread_cond_destroy(&p.cv);
-		}
-		if (!threaded)
-			pthread_mutex_destroy(&p.mu);
-	}
 	size_t n = 0;
 	int rc;
 	for (uint64_t seq = 0;; seq++) {
@@ -314,8 +309,22 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			while (p.made <= seq)
 				pthread_cond_wait(&p.cv, &p.mu);
 			pthread_mutex_unlock(&p.mu);
-		} else if (seq > 0) {
-			make_unit(&p, u, 0);
+		} else {
+			make_unit(&p, u, seq == 0);
+			p.made = seq + 1;
+			/* a second thread once the file proves longer than half a
+			 * chunk (not for small files); made here when it cannot start */
+			if (!u->last && !tried && r->end >= CHUNK_HALF) {
+				tried = 1;
+				if (pthread_mutex_init(&p.mu, NULL) == 0) {
+					if (pthread_cond_init(&p.cv, NULL) == 0)
+						have_sync = 1;
+					else
+						pthread_mutex_destroy(&p.mu);
+				}
+				threaded = have_sync &&
+					   pthread_create(&tid, NULL, reading_thread, &p) == 0;
+			}
 		}
 		rc = use_unit(e, u, &n, err);
 		int last = u->last;
@@ -329,8 +338,9 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		if (rc || last)
 			break;
 	}
-	if (threaded) {
+	if (threaded)
 		pthread_join(tid, NULL);
+	if (have_sync) {
 		pthread_cond_destroy(&p.cv);
 		pthread_mutex_destroy(&p.mu);
 	}

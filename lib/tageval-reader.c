@@ -19,11 +19,6 @@
 #include "tageval-reader.h"
 #include "tageval-util.h"
 
-/* The chunk read at a time; a longer line grows the buffer.  (The fuzz
- * build makes it small, so that lines cross chunk ends.) */
-#ifndef TV_READER_CHUNK
-#define TV_READER_CHUNK (256 * 1024)
-#endif
 #define CHUNK ((size_t)(TV_READER_CHUNK))
 
 static const char stdin_name[] = "<stdin>";
@@ -350,11 +345,17 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 	if (len > 0 && s[len - 1] == '\r')
 		s[--len] = '\0';
 	char *p = s, *end = s + len, *cut = NULL;
+	r->seps = 0;
 	for (;;) {
+		char *gap = p;
 		while (p < end && byte_is(p, BYTE_BLANK))
-			p++;
+			r->seps |= *p++ == '\t' ? TV_SEP_TAB : 0;
 		if (p >= end)
 			break;
+		if (gap == s && p > s)
+			r->seps |= TV_SEP_LEAD;
+		else if (p > gap) /* the first blank after a field is gone already */
+			r->seps |= TV_SEP_RUN;
 		char *field = p;
 		for (;;) {
 			while (p < end && byte_is(p, BYTE_TEXT))
@@ -381,6 +382,8 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 		}
 		if (add_field(r, field, err))
 			return TAGEVAL_ENOMEM;
+		if (*p == '\t')
+			r->seps |= TV_SEP_TAB;
 		*p++ = '\0';
 	}
 	return TAGEVAL_OK;

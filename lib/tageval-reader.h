@@ -13,6 +13,13 @@
 
 /* ------------------------------------------------------------ line reader */
 
+/* The chunk read at a time; a longer line grows the buffer.  (The fuzz
+ * build makes it small, so that lines cross chunk ends; meson's option
+ * reader_chunk sets it.) */
+#ifndef TV_READER_CHUNK
+#define TV_READER_CHUNK (256 * 1024)
+#endif
+
 struct tv_reader {
 	int fd;           /* -1: reading from memory, or closed */
 	int own;          /* close(fd) at the end */
@@ -31,7 +38,14 @@ struct tv_reader {
 	/* the fields of the current line (pointers into buf, NUL-terminated) */
 	char **field;
 	size_t nfield, fieldcap;
+	unsigned seps;    /* TV_SEP_* of the current line */
 };
+
+/* How the fields of a line were separated, for formats stricter than
+ * "blanks separate fields" (the WSD framework's single spaces). */
+#define TV_SEP_TAB 1u  /* a tab among the blanks (anywhere, trailing too) */
+#define TV_SEP_RUN 2u  /* two blanks or more between two fields */
+#define TV_SEP_LEAD 4u /* a blank before the first field */
 
 /* Opens @path ("-" = stdin, named "<stdin>").  Whatever the source (a file,
  * a pipe, memory), input that starts with the gzip magic bytes 1f 8b is
@@ -59,6 +73,7 @@ int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
 enum tv_id_kind {
 	TV_ID_JOINED, /* "lexelt instance": the first two fields joined by a space */
 	TV_ID_FIELD1, /* the second field alone (the instance ids of WSI files) */
+	TV_ID_FIELD0, /* the first field alone (the WSD framework's ids) */
 	TV_ID_NONE,   /* nothing: the reader looks up what it needs itself */
 };
 
@@ -68,10 +83,12 @@ struct tv_line {
 	uint64_t lineno;
 	size_t nfield;
 	char **field;
-	const char *id;   /* NULL when the line has fewer than two fields */
+	const char *id;   /* NULL when the line has fewer than two fields (one
+			   * with TV_ID_FIELD0) */
 	size_t idlen;
 	uint32_t hash;    /* of id */
 	uint32_t inst;    /* for the caller */
+	unsigned seps;    /* TV_SEP_* */
 	const double *weights; /* answers given through the API: the tags' weights
 				* (the fields hold bare tags), or NULL */
 };
@@ -98,6 +115,7 @@ struct tv_batch {
 	char **field;     /* the lines' field pointers */
 	size_t nfield, fieldcap;
 	enum tv_id_kind id; /* set by the caller: what names a line */
+	int keep_blank;     /* set by the caller: lines without fields are lines too */
 	int no_refill;      /* set by the caller: the chunk may not move (lines
 			     * read from it before this batch are still in use) */
 	const struct tv_intern *ids; /* set by the caller: the table whose key hashes
@@ -151,6 +169,7 @@ struct tv_each {
 	/* TV_LOOKUP_FIND: called with each id found, before any line of the batch
 	 * (to prefetch the caller's record of it); may be NULL */
 	void (*found)(void *ctx, uint32_t id);
+	int keep_blank; /* blank and comment-only lines are handed over too */
 	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
 	void *ctx;
 };

@@ -947,6 +947,73 @@ TAGEVAL_EXPORT int tageval_supervised_evaluate(struct tageval_supervised *sup, s
 					       struct tageval_supervised_result *res,
 					       char **mapped, struct tageval_error *err);
 
+/* ------------------------- all-words WSD: the unified evaluation framework */
+
+/**
+ * A gold key of the unified WSD evaluation framework (Raganato et al. 2017)
+ * and a system's answers: lines "id key [key ...]", the fields separated by
+ * single spaces, in any order.  An answer of n distinct keys, k of them gold
+ * keys of its instance, earns k/n; precision is the credit over the answered
+ * gold instances, recall over all of them, F1 their harmonic mean (0 when
+ * both are 0).  Errors (TAGEVAL_EFORMAT, with file and line): a blank line,
+ * an id without a key, a leading blank, a tab, two blanks in a row, a
+ * control character or bytes that are not UTF-8 in a field, an id given
+ * twice (in either file), a system id the gold key lacks (unless
+ * TAGEVAL_WSD_SUBSET), the keys of one gold line of different parts of
+ * speech, a gold key without instances.
+ */
+struct tageval_wsd;
+
+/** The parts of speech of the breakdown (adjective satellites are adjectives). */
+enum tageval_wsd_pos { TAGEVAL_WSD_NOUN, TAGEVAL_WSD_VERB, TAGEVAL_WSD_ADJ, TAGEVAL_WSD_ADV };
+
+/** System ids that the gold key lacks are counted (tageval_wsd_unknown()), not errors. */
+#define TAGEVAL_WSD_SUBSET 1u
+
+/** The figures of a group of gold instances; NaN where undefined (precision
+ * and F1 with nothing answered, recall and F1 of an empty group). */
+struct tageval_wsd_figures {
+	size_t instances; /**< gold instances */
+	size_t answered;  /**< those with a system line */
+	double correct;   /**< the summed credit (exactly rounded) */
+	double precision, recall, f1;
+};
+
+TAGEVAL_EXPORT struct tageval_wsd *tageval_wsd_new(void);
+TAGEVAL_EXPORT void tageval_wsd_free(struct tageval_wsd *wsd);
+/** Reads the gold key (once). */
+TAGEVAL_EXPORT int tageval_wsd_read_gold(struct tageval_wsd *wsd, const char *path,
+					 struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsd_read_gold_buffer(struct tageval_wsd *wsd, const char *data,
+						size_t size, const char *name,
+						struct tageval_error *err);
+/** Reads a system's answers (after the gold key), replacing the system read before. */
+TAGEVAL_EXPORT int tageval_wsd_read_system(struct tageval_wsd *wsd, const char *path,
+					   unsigned flags, struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsd_read_system_buffer(struct tageval_wsd *wsd, const char *data,
+						  size_t size, const char *name, unsigned flags,
+						  struct tageval_error *err);
+/** Gold instances; those the system answers; system lines for ids the gold key lacks. */
+TAGEVAL_EXPORT size_t tageval_wsd_instances(const struct tageval_wsd *wsd);
+TAGEVAL_EXPORT size_t tageval_wsd_answered(const struct tageval_wsd *wsd);
+TAGEVAL_EXPORT size_t tageval_wsd_unknown(const struct tageval_wsd *wsd);
+/** The figures over every gold instance. */
+TAGEVAL_EXPORT int tageval_wsd_total(const struct tageval_wsd *wsd,
+				     struct tageval_wsd_figures *out, struct tageval_error *err);
+/**
+ * Datasets: the ids of four dot-separated parts or more ("senseval2.d000.s000.t000",
+ * the framework's ALL) grouped by their first part; dataset @i (0-based, in
+ * bytewise order of the names): its name (borrowed) and figures.
+ */
+TAGEVAL_EXPORT size_t tageval_wsd_datasets(const struct tageval_wsd *wsd);
+TAGEVAL_EXPORT int tageval_wsd_dataset(const struct tageval_wsd *wsd, size_t i,
+				       const char **name, struct tageval_wsd_figures *out,
+				       struct tageval_error *err);
+/** The figures of the gold instances whose keys are WordNet sense keys
+ * ("lemma%T:...") of synset type @pos (1 noun, 2 verb, 3 and 5 adjective, 4 adverb). */
+TAGEVAL_EXPORT int tageval_wsd_pos(const struct tageval_wsd *wsd, enum tageval_wsd_pos pos,
+				   struct tageval_wsd_figures *out, struct tageval_error *err);
+
 /* ------------------------------------------------------------ results report */
 
 /**

@@ -17,6 +17,7 @@ int tool_wsi_supervised_main(int argc, char **argv);
 int tool_wsi_report_main(int argc, char **argv);
 int tool_wsd_report_main(int argc, char **argv);
 int tool_wsd_graded_main(int argc, char **argv);
+int tool_wsd_score_main(int argc, char **argv);
 int tool_bcubed_main(int argc, char **argv);
 int tool_nmi_main(int argc, char **argv);
 int tool_ari_main(int argc, char **argv);
