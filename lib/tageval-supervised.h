@@ -49,4 +49,9 @@ struct tageval_supervised {
 	size_t nsplits, splitcap;
 };
 
+/* Takes the clusters the wsi object now holds (tv_wsi_clear_clusters(),
+ * then another clustering read), keeping the splits: they depend on the
+ * gold key alone. */
+int tv_supervised_reload(struct tageval_supervised *sup);
+
 #endif
