@@ -24,6 +24,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "tageval.h"
+#include "svg-common.h"
 #include "tools-common.h"
 #include "tools-main.h"
 
@@ -810,10 +811,15 @@ static void csv_string(const char *s)
 	putchar('"');
 }
 
+/* A CSV number as the JSON ones (the shortest decimal that reads back as
+ * the same double), empty when the figure is not defined. */
 static void csv_number(double v)
 {
-	if (isfinite(v))
-		tools_printf("%.17g", v);
+	if (isfinite(v)) {
+		char buf[32];
+		tools_format_shortest(buf, sizeof buf, v);
+		tools_printf("%s", buf);
+	}
 }
 
 static void print_csv(const struct ctx *c, const struct row *rows, size_t nrows)
@@ -880,36 +886,9 @@ static int row_cmp(const void *a, const void *b)
 
 #define SVG_NAME_MIN 160
 #define SVG_NAME_MAX 360
-#define SVG_CHAR_W 7.5
 #define SVG_BAR_W 420
 #define SVG_RIGHT_W 150
-#define SVG_ROW_H 22
-#define SVG_BAR_H 14
-#define SVG_PANEL_HEAD 44
 #define SVG_TOP 80
-
-static void xml_text(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s, fp);
-		}
-	}
-}
 
 /* The length of a panel's axis: 1 for fractions, 100 for the supervised
  * recall (percent), else the largest value (mean + stddev) rounded up. */
@@ -943,7 +922,7 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 	char buf[128];
 	tools_fprintf(fp, "<g class=\"panel\" data-metric=\"%s\">\n", key);
 	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y0 + 18);
-	xml_text(fp, head);
+	svg_xml_text(fp, head);
 	fputs("</text>\n", fp);
 	for (int t = 0; t <= 5; t++) {
 		int x = x0 + t * SVG_BAR_W / 5;
@@ -960,19 +939,19 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 		double len = isfinite(v) && v > 0.0 ? v / max * SVG_BAR_W : 0.0;
 		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
 			      name_w, y + SVG_BAR_H - 2);
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		fputs(r->baseline ? " (baseline)" : "", fp);
 		fputs("</text>\n", fp);
 		tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"",
 			      r->baseline ? "baseline" : "system");
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		tools_fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
 			      "<title>", x0, y + 2, len, SVG_BAR_H,
 			      r->baseline ? "#a0a0a0" : "#4878b0");
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		cell(buf, sizeof buf, c, col, r);
 		fputs(": ", fp);
-		xml_text(fp, buf);
+		svg_xml_text(fp, buf);
 		fputs("</title></rect>\n", fp);
 		if (r->runs > 1 && isfinite(v) && isfinite(r->sd[col])) {
 			double lo = (v - r->sd[col]) / max * SVG_BAR_W;
@@ -984,7 +963,7 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 		}
 		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x0 + SVG_BAR_W + 8,
 			y + SVG_BAR_H - 2);
-		xml_text(fp, buf);
+		svg_xml_text(fp, buf);
 		fputs("</text>\n", fp);
 	}
 	fputs("</g>\n", fp);
@@ -1026,14 +1005,14 @@ static int write_plot(const struct ctx *c, const struct row *all, size_t nall,
 		      "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
 		      height);
 	fputs("<title>wsi-report: ", fp);
-	xml_text(fp, c->gold_name);
+	svg_xml_text(fp, c->gold_name);
 	fputs("</title>\n", fp);
 	tools_fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" "
 		      "fill=\"white\"/>\n", width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">", fp);
-	xml_text(fp, c->gold_name);
+	svg_xml_text(fp, c->gold_name);
 	fputs(", part of speech ", fp);
-	xml_text(fp, pos_name(c, 0));
+	svg_xml_text(fp, pos_name(c, 0));
 	fputs("</text>\n", fp);
 	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
 		      "<text x=\"30\" y=\"52\" font-size=\"12\">system</text>\n"
