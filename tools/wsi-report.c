@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
@@ -171,7 +170,6 @@ static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
 	unsigned long long n;
-	struct stat st;
 	switch (c) {
 	case 'k':
 		if (tools_parse_count(arg, 1000000, &n) || n < 2) {
@@ -180,22 +178,15 @@ static int option(void *ctx, int c, char *arg)
 		}
 		o->protos[o->nprotos++] = (struct proto){ PROTO_FOLDS, n, NULL, NULL };
 		return 0;
-	case OPT_SPLITS:
-		if (tools_parse_count(arg, 1000000, &n) == 0) {
-			if (n < 1) {
-				tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
-				return -1;
-			}
-			o->protos[o->nprotos++] = (struct proto){ PROTO_RANDOM, n, NULL, NULL };
-			return 0;
-		}
-		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			tools_usage_error(prog, "--splits: \"%s\" is neither a number nor a directory",
-					  arg);
+	case OPT_SPLITS: {
+		int kind = tools_parse_splits(prog, arg, &n);
+		if (kind < 0)
 			return -1;
-		}
-		o->protos[o->nprotos++] = (struct proto){ PROTO_DIR, 0, arg, NULL };
+		o->protos[o->nprotos++] = kind == TOOLS_SPLITS_NUMBER
+			? (struct proto){ PROTO_RANDOM, n, NULL, NULL }
+			: (struct proto){ PROTO_DIR, 0, arg, NULL };
 		return 0;
+	}
 	case OPT_FRACTION: {
 		char *end;
 		errno = 0;
