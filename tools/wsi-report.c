@@ -115,6 +115,7 @@ struct options {
 	double fraction;
 	int fraction_given;
 	const char *metrics, *sort, *pos_list;
+	int pos_columns; /* --pos-layout=columns */
 	const char *plot, *plot_metrics; /* --plot FILE, its one or two columns */
 	struct proto *protos; /* argc entries */
 	size_t nprotos;
@@ -140,6 +141,8 @@ static void usage(FILE *fp, const void *ctx)
 		"                            bcubed_fscore,nmi,avg); see wsi-report(1)\n"
 		"      --pos=LIST            parts of speech, comma-separated (all, n, v, ...;\n"
 		"                            default all)\n"
+		"      --pos-layout=L        text and CSV: the parts of speech as groups of\n"
+		"                            rows (default) or of columns\n"
 		"      --sort=METRIC         rows by METRIC, largest first (within each part of\n"
 		"                            speech)\n"
 		"  -k, --folds=K             supervised: K folds (default 5 folds)\n"
@@ -164,7 +167,7 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 enum { OPT_METRICS = 256, OPT_POS, OPT_SORT, OPT_SPLITS, OPT_FRACTION, OPT_RANDOM_K,
-       OPT_NO_BASELINES, OPT_DIGITS, OPT_PLOT, OPT_PLOT_METRICS, OPT_FORMAT };
+       OPT_NO_BASELINES, OPT_DIGITS, OPT_PLOT, OPT_PLOT_METRICS, OPT_POS_LAYOUT, OPT_FORMAT };
 
 static int option(void *ctx, int c, char *arg)
 {
@@ -215,6 +218,13 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_POS:
 		o->pos_list = arg;
+		return 0;
+	case OPT_POS_LAYOUT:
+		if (strcmp(arg, "rows") != 0 && strcmp(arg, "columns") != 0) {
+			tools_usage_error(prog, "invalid --pos-layout \"%s\" (rows or columns)", arg);
+			return -1;
+		}
+		o->pos_columns = strcmp(arg, "columns") == 0;
 		return 0;
 	case OPT_SORT:
 		o->sort = arg;
@@ -288,6 +298,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "no-baselines", no_argument, NULL, OPT_NO_BASELINES },
 		{ "digits", required_argument, NULL, OPT_DIGITS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "pos-layout", required_argument, NULL, OPT_POS_LAYOUT },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "plot-metrics", required_argument, NULL, OPT_PLOT_METRICS },
 		TOOLS_OPTIONS_HELP_VERSION,
@@ -700,6 +711,64 @@ static void print_text(const struct ctx *c, const struct row *rows, size_t nrows
 	free(w);
 }
 
+/* --pos-layout=columns: one line per system, the cells of each part of
+ * speech side by side (headings "HEAD POS"); @rows are the sorted rows,
+ * @all the rows in their first order (a system's parts of speech one after
+ * the other, from rows[i].order on). */
+static void print_text_columns(const struct ctx *c, const struct row *rows, size_t nrows,
+			       const struct row *all)
+{
+	size_t ncells = c->ncols + 1, n = ncells * c->npos;
+	size_t wname = strlen("system");
+	size_t *w = calloc(n, sizeof *w);
+	char buf[128], head[160];
+	if (w == NULL)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k % ncells;
+		snprintf(head, sizeof head, "%s %s", i ? c->cols[i - 1].head : "clusters",
+			 pos_name(c, k / ncells));
+		w[k] = dwidth(head);
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		size_t nw = dwidth(rows[r].name) + (rows[r].baseline ? 2 : 0);
+		if (nw > wname)
+			wname = nw;
+		for (size_t k = 0; k < n; k++) {
+			cell(buf, sizeof buf, c, k % ncells, &all[rows[r].order + k / ncells]);
+			if (dwidth(buf) > w[k])
+				w[k] = dwidth(buf);
+		}
+	}
+	tools_printf("%-*s  %4s", (int)wname, "system", "runs");
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k % ncells;
+		snprintf(head, sizeof head, "%s %s", i ? c->cols[i - 1].head : "clusters",
+			 pos_name(c, k / ncells));
+		tools_printf("  %*s%s", (int)(w[k] - dwidth(head)), "", head);
+	}
+	tools_printf("\n");
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		tools_printf("%s%s%s%*s  %4zu", rows[r].baseline ? "(" : "", rows[r].name,
+			     rows[r].baseline ? ")" : "",
+			     (int)(wname - dwidth(rows[r].name) - (rows[r].baseline ? 2 : 0)), "",
+			     rows[r].runs);
+		for (size_t k = 0; k < n; k++) {
+			cell(buf, sizeof buf, c, k % ncells, &all[rows[r].order + k / ncells]);
+			tools_printf("  %*s%s", (int)(w[k] - dwidth(buf)), "", buf);
+		}
+		tools_printf("\n");
+	}
+	if (c->need_sup)
+		tools_printf("\nsupervised recall in percent (mean over the splits), its variance in "
+			     "percent squared (n - 1)\n");
+	free(w);
+}
+
 /* A column's JSON value: supervised figures as fractions. */
 static double json_value(const struct column *col, double v)
 {
@@ -810,6 +879,61 @@ static void csv_number(double v)
 		char buf[32];
 		tools_format_shortest(buf, sizeof buf, v);
 		tools_printf("%s", buf);
+	}
+}
+
+static double json_value(const struct column *col, double v);
+static void csv_string(const char *s);
+static void csv_number(double v);
+
+/* A standard deviation in the units of the JSON and CSV figures. */
+static double sd_value(const struct ctx *c, size_t i, double sd)
+{
+	if (i && c->cols[i - 1].m->src == SRC_SUP_RECALL)
+		return sd / 100.0;
+	if (i && c->cols[i - 1].m->src == SRC_SUP_VAR)
+		return sd / 10000.0;
+	return sd;
+}
+
+/* --pos-layout=columns: as print_text_columns(), the columns named
+ * KEY_POS (and KEY_POS_stddev). */
+static void print_csv_columns(const struct ctx *c, const struct row *rows, size_t nrows,
+			      const struct row *all)
+{
+	int runs = 0;
+	for (size_t r = 0; r < nrows; r++)
+		runs |= rows[r].runs > 1;
+	tools_printf("system,baseline,runs");
+	for (int sd = 0; sd <= runs; sd++)
+		for (size_t p = 0; p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				tools_printf(",");
+				csv_string(i ? c->cols[i - 1].key : "clusters");
+				tools_printf("_");
+				csv_string(pos_name(c, p));
+				tools_printf("%s", sd ? "_stddev" : "");
+			}
+	tools_printf("\n");
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		csv_string(rows[r].name);
+		tools_printf(",%s,%zu", rows[r].baseline ? "true" : "false", rows[r].runs);
+		for (size_t p = 0; p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				const struct row *x = &all[rows[r].order + p];
+				putchar(',');
+				csv_number(i ? json_value(&c->cols[i - 1], x->mean[i]) : x->mean[0]);
+			}
+		for (size_t p = 0; runs && p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				const struct row *x = &all[rows[r].order + p];
+				putchar(',');
+				if (x->runs > 1)
+					csv_number(sd_value(c, i, x->sd[i]));
+			}
+		tools_printf("\n");
 	}
 }
 
@@ -1243,8 +1367,12 @@ static int run(struct options *o)
 		goto out;
 	if (o->format == FORMAT_JSON)
 		print_json(&c, sorted, nrows);
+	else if (o->format == FORMAT_CSV && o->pos_columns)
+		print_csv_columns(&c, sorted, nrows, rows);
 	else if (o->format == FORMAT_CSV)
 		print_csv(&c, sorted, nrows);
+	else if (o->pos_columns)
+		print_text_columns(&c, sorted, nrows, rows);
 	else
 		print_text(&c, sorted, nrows);
 	status = tools_exit_status(prog);
