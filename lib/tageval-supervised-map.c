@@ -834,7 +834,7 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 	int frac = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (sp->role[g->inst] != ROLE_MAPPING)
+		if (sp->role[p] != ROLE_MAPPING)
 			continue;
 		nmap++;
 		const uint32_t *lab;
@@ -883,7 +883,7 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (sp->role[g->inst] != ROLE_MAPPING || g->sys_n == 0)
+		if (sp->role[p] != ROLE_MAPPING || g->sys_n == 0)
 			continue;
 		const uint32_t *lab;
 		uint32_t nl;
@@ -1079,13 +1079,12 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		/* the instances are in word order, their ids scattered: their roles
 		 * and names are fetched ahead */
 		if (p + 64 < m.last) {
-			__builtin_prefetch(&sp->role[s->g[p + 64].inst]);
 			tv_intern_prefetch_ptr(&s->w->ids, s->g[p + 64].inst);
 		}
 		if (p + 32 < m.last)
 			tv_intern_prefetch_bytes(&s->w->ids, s->g[p + 32].inst);
 		const struct grouped *g = &s->g[p];
-		if (sp->role[g->inst] != ROLE_TEST)
+		if (sp->role[p] != ROLE_TEST)
 			continue;
 		res->test++;
 		int rc = map_test(s, sp, g, wname, x, &m, key, res, err);
@@ -1129,8 +1128,21 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	TV_NEED(err, s, "sup");
 	if (i >= s->nsplits)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
-	const struct split *sp = &s->splits[i];
 	const struct tageval_wsi *w = s->w;
+	struct split *spw = &s->splits[i];
+	if (!spw->grouped) {
+		/* the roles in the grouped order, so that the passes over a
+		 * word's instances read them in sequence (the split is final) */
+		uint8_t *r = malloc(w->n ? w->n : 1);
+		if (r == NULL)
+			return tv_nomem(err);
+		for (size_t p = 0; p < w->n; p++)
+			r[p] = spw->role[s->order[p]];
+		free(spw->role);
+		spw->role = r;
+		spw->grouped = 1;
+	}
+	const struct split *sp = spw;
 	struct scratch x = { 0 };
 	struct text txt = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();

@@ -129,6 +129,32 @@ nomem:
 	return tv_nomem(err);
 }
 
+int tv_supervised_reload(struct tageval_supervised *s)
+{
+	const struct tageval_wsi *w = s->w;
+	struct tv_wlabel *gsys = realloc(s->gsys, (w->nsys ? w->nsys : 1) * sizeof *gsys);
+	if (gsys == NULL)
+		return TAGEVAL_ENOMEM;
+	s->gsys = gsys;
+	size_t nsys = 0;
+	/* as tageval_supervised_new() copies them */
+	for (size_t p = 0; p < w->n; p++) {
+		const struct tv_winst *in = &w->in[s->order[p]];
+		struct grouped *g = &s->g[p];
+		g->sys_n = in->sys_n;
+		g->cl = 0;
+		if (in->sys_first == TV_NONE || in->sys_n == 0) {
+			g->sys_first = TV_NONE;
+			g->cl = in->cl_j;
+		} else {
+			g->sys_first = (uint32_t)nsys;
+			memcpy(gsys + nsys, w->sys_pool + in->sys_first, in->sys_n * sizeof *gsys);
+			nsys += in->sys_n;
+		}
+	}
+	return TAGEVAL_OK;
+}
+
 static struct split *new_split(struct tageval_supervised *s)
 {
 	if (tv_grow((void **)&s->splits, &s->splitcap, s->nsplits + 1, sizeof *s->splits))

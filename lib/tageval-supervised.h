@@ -26,7 +26,9 @@ struct grouped {
 };
 
 struct split {
-	uint8_t *role;        /* per gold instance */
+	uint8_t *role;        /* per gold instance; once grouped, in the grouped order
+			       * (role[p] that of instance order[p]) */
+	int grouped;          /* set at the split's first evaluation */
 	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
 	uint32_t *lab_n;
 	uint32_t *pool;
@@ -48,5 +50,10 @@ struct tageval_supervised {
 	struct split *splits;
 	size_t nsplits, splitcap;
 };
+
+/* Takes the clusters the wsi object now holds (tv_wsi_clear_clusters(),
+ * then another clustering read), keeping the splits: they depend on the
+ * gold key alone. */
+int tv_supervised_reload(struct tageval_supervised *sup);
 
 #endif

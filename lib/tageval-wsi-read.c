@@ -4,11 +4,15 @@
  * clusters (the instances, their lines and their label pools), and the
  * instances grouped by target word.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "tageval-intern.h"
 #include "tageval-reader.h"
+#include "tageval-rng.h"
 #include "tageval-util.h"
 #include "tageval-wsi.h"
 
@@ -559,9 +563,10 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	*name = strdup(r->name);
 	if (*name == NULL && rc == TAGEVAL_OK)
 		rc = tv_nomem(err);
-	if (gold)
+	if (gold) {
 		w->have_gold = 1;
-	else
+		w->gold_labels = w->labels.n;
+	} else
 		w->have_system = 1;
 	return rc;
 }
@@ -600,6 +605,93 @@ int tageval_wsi_read_clusters_buffer(struct tageval_wsi *w, const char *data, si
 {
 	TV_NEED(err, w, "wsi");
 	return tv_read_buffer(__func__, data, size, name, run_clusters, w, err);
+}
+
+/* ------------------------------------------------- another clustering, baselines */
+
+int tv_wsi_clear_clusters(struct tageval_wsi *w)
+{
+	if (!w->have_system)
+		return TAGEVAL_OK;
+	/* the gold key's labels keep their ids, in a table of their own */
+	struct tv_intern labels;
+	tv_intern_init(&labels);
+	for (uint32_t id = 0; id < w->gold_labels; id++) {
+		uint32_t same;
+		if (tv_intern_put(&labels, tv_intern_str(&w->labels, id),
+				  tv_intern_len(&w->labels, id), &same, NULL)) {
+			tv_intern_clear(&labels);
+			return TAGEVAL_ENOMEM;
+		}
+	}
+	tv_intern_clear(&w->labels);
+	w->labels = labels;
+	for (size_t i = 0; i < w->n; i++) {
+		struct tv_winst *in = &w->in[i];
+		in->sys_first = 0;
+		in->sys_n = 0;
+		in->cl_j = w->unanswered;
+		in->sys_line = 0;
+		in->sflags = 0;
+	}
+	free(w->cl_p);
+	w->cl_p = NULL;
+	w->nsys = 0;
+	w->ignored = 0;
+	w->answered = 0;
+	tv_intern_clear(&w->xids);
+	tv_intern_init(&w->xids);
+	w->nextra = 0;
+	w->counts.system_multi = w->counts.system_weighted = 0;
+	w->counts.extra = w->counts.extra_graded = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < w->nbig; i++)
+		if (!w->big[i].sys)
+			w->big[k++] = w->big[i];
+	w->nbig = k;
+	free(w->sys_name);
+	w->sys_name = NULL;
+	w->have_system = 0;
+	return TAGEVAL_OK;
+}
+
+int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
+		    unsigned long seed, unsigned long k, const char *name)
+{
+	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;
+	if (method == 2 && rng == NULL)
+		return TAGEVAL_ENOMEM;
+	int rc = TAGEVAL_OK;
+	char label[48];
+	for (size_t i = 0; i < w->n && rc == TAGEVAL_OK; i++) {
+		struct tv_winst *in = &w->in[order[i]];
+		int len;
+		if (method == 0)
+			len = snprintf(label, sizeof label, "cl1");
+		else if (method == 1)
+			len = snprintf(label, sizeof label, "cl%zu", i + 1);
+		else
+			len = snprintf(label, sizeof label, "rand%lu", gsl_rng_uniform_int(rng, k));
+		uint32_t lab;
+		if (intern_kind(w, KIND_LABEL, label, (size_t)len, &lab) ||
+		    set_line(w, order[i], 1, (uint64_t)i + 1)) {
+			rc = TAGEVAL_ENOMEM;
+			break;
+		}
+		/* as system_line() reads "word id label": one label of weight 1 */
+		in->sys_first = TV_NONE;
+		in->sys_n = 1;
+		in->sflags = 0;
+		in->cl_j = lab;
+		w->answered++;
+	}
+	tv_rng_free(rng);
+	free(w->sys_name);
+	w->sys_name = strdup(name);
+	if (w->sys_name == NULL)
+		rc = TAGEVAL_ENOMEM;
+	w->have_system = 1;
+	return rc;
 }
 
 /* ------------------------------------------------------------ instances by word */

@@ -95,6 +95,7 @@ struct tageval_wsi {
 	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
 	int nwordcache;
 	char *gold_name, *sys_name;
+	size_t gold_labels;       /* labels.n once the gold key is read */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
 	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
 	size_t class_lcap;
@@ -122,6 +123,18 @@ uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 /* A line's label of largest weight, the first on ties (the crisp reading). */
 uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *wsi, const struct tv_winst *in);
 uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *wsi, const struct tv_winst *in);
+
+/* Forgets the clusters read, keeping the gold key, so that another
+ * clustering can be read: the labels get the ids a fresh object would give
+ * them (those of the gold key kept, the rest interned anew). */
+int tv_wsi_clear_clusters(struct tageval_wsi *wsi);
+/* Reads a baseline clustering as if from a clusters file of one line per
+ * gold instance, the instances taken in @order (every one of them): label
+ * "cl1" for method 0 (one cluster per word), "cl<k>" for the k-th instance
+ * for method 1 (one per instance), "rand<r>" for method 2, r drawn
+ * uniformly below @k with GSL's mt19937 seeded with @seed. */
+int tv_wsi_baseline(struct tageval_wsi *wsi, const uint32_t *order, int method,
+		    unsigned long seed, unsigned long k, const char *name);
 
 /* Instances of each word: order[start[w] .. start[w+1]) (counting sort). */
 int tv_wsi_group(const struct tageval_wsi *wsi, uint32_t **start, uint32_t **order);

@@ -1013,6 +1013,96 @@ TAGEVAL_EXPORT int tageval_wsd_dataset(const struct tageval_wsd *wsd, size_t i,
  * ("lemma%T:...") of synset type @pos (1 noun, 2 verb, 3 and 5 adjective, 4 adverb). */
 TAGEVAL_EXPORT int tageval_wsd_pos(const struct tageval_wsd *wsd, enum tageval_wsd_pos pos,
 				   struct tageval_wsd_figures *out, struct tageval_error *err);
+/* --------------------------------------------- word sense induction reports */
+
+/**
+ * A gold key read once (any file: a pipe or a gzip-compressed key works)
+ * and clusterings evaluated against it one after the other, as
+ * wsi-report(1) does: each tageval_wsi_report_read_clusters() or
+ * tageval_wsi_report_baseline() replaces the clustering held before.  The
+ * figures are those of tageval_wsi_evaluate(), tageval_clustering_evaluate()
+ * and tageval_supervised_evaluate() on a tageval_wsi holding the gold key
+ * and that clustering alone, bit for bit; the supervised splits of a
+ * protocol are built from the gold key once, at its first evaluation, and
+ * reused for every clustering after.
+ */
+struct tageval_wsi_report;
+
+TAGEVAL_EXPORT int tageval_wsi_report_new(const char *gold, struct tageval_wsi_report **out,
+					  struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_report_new_buffer(const char *data, size_t size,
+						 const char *name,
+						 struct tageval_wsi_report **out,
+						 struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_wsi_report_free(struct tageval_wsi_report *rep);
+/** The gold key and the clustering last read, borrowed (for its counts and notes). */
+TAGEVAL_EXPORT const struct tageval_wsi *
+tageval_wsi_report_wsi(const struct tageval_wsi_report *rep);
+TAGEVAL_EXPORT int tageval_wsi_report_read_clusters(struct tageval_wsi_report *rep,
+						    const char *path, struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_report_read_clusters_buffer(struct tageval_wsi_report *rep,
+							   const char *data, size_t size,
+							   const char *name,
+							   struct tageval_error *err);
+
+/** The baselines of wsi-baseline(1). */
+enum tageval_wsi_baseline {
+	TAGEVAL_WSI_1C1W,    /**< one cluster per word, "cl1" */
+	TAGEVAL_WSI_1C1INST, /**< one cluster per instance, "cl1", "cl2", ... */
+	TAGEVAL_WSI_RANDOM   /**< "rand0" ... "rand<k-1>", drawn uniformly */
+};
+
+/**
+ * Takes a baseline clustering of every gold instance, as the clusters file
+ * wsi-baseline(1) writes for a gold key in bytewise order of the instance
+ * ids: the instances in that order (instance i of it is "cl<i>" in
+ * TAGEVAL_WSI_1C1INST), the random clusters drawn in that order with GSL's
+ * mt19937 seeded with @seed, below @k (k >= 1; @seed and @k are not used by
+ * the other two).
+ */
+TAGEVAL_EXPORT int tageval_wsi_report_baseline(struct tageval_wsi_report *rep,
+					       enum tageval_wsi_baseline baseline,
+					       unsigned long seed, unsigned long k,
+					       struct tageval_error *err);
+
+/**
+ * The totals of the clustering's figures on @pos (as in tageval_wsi_options):
+ * those of tageval_wsi_evaluate() in @wsi, and when @families is not 0
+ * those of tageval_clustering_evaluate() with those metrics (fuzzy when
+ * the gold key has a line of several labels or a weight, else crisp) in
+ * @clu, and in @repeated (may be NULL) its tageval_clustering_result_repeated().
+ */
+TAGEVAL_EXPORT int tageval_wsi_report_figures(const struct tageval_wsi_report *rep,
+					      const char *pos, unsigned families,
+					      struct tageval_wsi_figures *wsi,
+					      struct tageval_clustering_figures *clu,
+					      size_t *repeated, struct tageval_error *err);
+
+/**
+ * Supervised protocols on the words of @pos, numbered in the order they are
+ * added (*@proto, may be NULL): @k folds, @n random splits, or @n pairs of
+ * split files, as tageval_supervised_add_folds(), _add_random() and
+ * _add_files() make them.  The splits are built (and their errors found) at
+ * the protocol's first tageval_wsi_report_supervised().
+ */
+TAGEVAL_EXPORT int tageval_wsi_report_add_folds(struct tageval_wsi_report *rep, const char *pos,
+						size_t k, unsigned long seed, size_t *proto,
+						struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_report_add_random(struct tageval_wsi_report *rep,
+						 const char *pos, size_t n, double fraction,
+						 unsigned long seed, size_t *proto,
+						 struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsi_report_add_files(struct tageval_wsi_report *rep, const char *pos,
+						size_t n, const char *const *mapping,
+						const char *const *test, size_t *proto,
+						struct tageval_error *err);
+/**
+ * The clustering held, evaluated on each split of protocol @proto: *@out
+ * receives a new array (free() it) of *@n results, in the splits' order.
+ */
+TAGEVAL_EXPORT int tageval_wsi_report_supervised(struct tageval_wsi_report *rep, size_t proto,
+						 struct tageval_supervised_result **out,
+						 size_t *n, struct tageval_error *err);
 
 /* ------------------------------------------------------------ results report */
 

@@ -24,7 +24,7 @@ layer_of() {
 	tageval-inventory.c | tageval-hierarchy.c | tageval-wsi-metrics.c | tageval-graded.c | tageval-wsd.c) echo 3 ;;
 	tageval-key.c | tageval-filter.c | tageval-agreement.c | tageval-annotations.c | tageval-wsi-read.c | tageval-wsi-eval.c | tageval-clustering.c) echo 4 ;;
 	tageval-score.c) echo 5 ;;
-	tageval-report*.c | tageval-supervised-splits.c | tageval-supervised-map.c) echo 6 ;;
+	tageval-report*.c | tageval-supervised-splits.c | tageval-supervised-map.c | tageval-wsi-report.c) echo 6 ;;
 	*) echo "" ;;
 	esac
 }

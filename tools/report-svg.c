@@ -8,44 +8,15 @@
 #include <string.h>
 
 #include "report-output.h"
+#include "svg-common.h"
 #include "tools-common.h"
 
 #define NAME_W 190   /* the names, left of the bars: at least this wide */
 #define NAME_W_MAX 370
-#define CHAR_W 7.5   /* a generous width of one character at font-size 12 */
 #define BAR_W 460    /* the length of precision 1 */
 #define RIGHT_W 210  /* the figures right of the bars */
 #define TITLE_MAX 40 /* characters of a subset or file name in the title */
-#define ROW_H 22
-#define BAR_H 14
-#define PANEL_HEAD 44
 #define TOP 92
-
-static void xml_text(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			if ((unsigned char)*s < 0x20 && *s != '\t')
-				fputc('?', fp);
-			else
-				fputc(*s, fp);
-		}
-	}
-}
 
 /* The number of characters (not bytes) of the UTF-8 string @s. */
 static size_t chars(const char *s)
@@ -60,7 +31,7 @@ static size_t chars(const char *s)
 static void xml_text_cut(FILE *fp, const char *s, size_t max)
 {
 	if (chars(s) <= max) {
-		xml_text(fp, s);
+		svg_xml_text(fp, s);
 		return;
 	}
 	char buf[256];
@@ -71,7 +42,7 @@ static void xml_text_cut(FILE *fp, const char *s, size_t max)
 		buf[b] = s[b];
 	}
 	buf[b] = '\0';
-	xml_text(fp, buf);
+	svg_xml_text(fp, buf);
 	fputs("\xe2\x80\xa6", fp); /* ... */
 }
 
@@ -85,7 +56,7 @@ static int name_width(const struct tageval_report *r)
 		if (n > longest)
 			longest = n;
 	}
-	double w = (double)longest * CHAR_W + 12;
+	double w = (double)longest * SVG_CHAR_W + 12;
 	return w < NAME_W ? NAME_W : w > NAME_W_MAX ? NAME_W_MAX : (int)w;
 }
 
@@ -104,8 +75,8 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 	const char *gname = report_granularity_name(tageval_report_granularity(r, g));
 	int x0 = name_w + 10;
 	/* characters of a name that fit its column (" (baseline)" aside) */
-	size_t fit = (size_t)((name_w - 12) / CHAR_W);
-	int h = (int)n * ROW_H;
+	size_t fit = (size_t)((name_w - 12) / SVG_CHAR_W);
+	int h = (int)n * SVG_ROW_H;
 	tools_fprintf(fp, "<g class=\"panel\" data-granularity=\"%s\">\n", gname);
 	tools_fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
 		"scoring</text>\n", y0 + 18, gname);
@@ -113,9 +84,9 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 	for (int t = 0; t <= 5; t++) {
 		int x = x0 + t * BAR_W / 5;
 		tools_fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			"stroke=\"#cccccc\"/>\n", x, y0 + PANEL_HEAD - 6, x, y0 + PANEL_HEAD + h);
+			"stroke=\"#cccccc\"/>\n", x, y0 + SVG_PANEL_HEAD - 6, x, y0 + SVG_PANEL_HEAD + h);
 		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">"
-			"%.1f</text>\n", x, y0 + PANEL_HEAD - 10, t / 5.0);
+			"%.1f</text>\n", x, y0 + SVG_PANEL_HEAD - 10, t / 5.0);
 	}
 	int row = 0;
 	for (int base = 0; base <= 1; base++)
@@ -125,27 +96,27 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			struct tageval_report_cell c;
 			tageval_report_cell(r, subset, k, g, 0, &c);
 			const char *name = tageval_report_system_name(r, k);
-			int y = y0 + PANEL_HEAD + row * ROW_H;
+			int y = y0 + SVG_PANEL_HEAD + row * SVG_ROW_H;
 			double p = isnan(c.precision) ? 0.0 : c.precision;
 			double len = p * BAR_W;
 			tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
-				name_w, y + BAR_H - 2);
+				name_w, y + SVG_BAR_H - 2);
 			if (chars(name) > fit - (base ? 11 : 0)) {
 				/* too long: cut, the whole name on hovering */
 				fputs("<title>", fp);
-				xml_text(fp, name);
+				svg_xml_text(fp, name);
 				fputs("</title>", fp);
 				xml_text_cut(fp, name, fit - (base ? 11 : 0));
 			} else {
-				xml_text(fp, name);
+				svg_xml_text(fp, name);
 			}
 			fputs(base ? " (baseline)" : "", fp);
 			fputs("</text>\n", fp);
 			tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
-			xml_text(fp, name);
+			svg_xml_text(fp, name);
 			tools_fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
-				"<title>", x0, y + 2, len, BAR_H, base ? "#a0a0a0" : "#4878b0");
-			xml_text(fp, name);
+				"<title>", x0, y + 2, len, SVG_BAR_H, base ? "#a0a0a0" : "#4878b0");
+			svg_xml_text(fp, name);
 			fputs(": precision ", fp);
 			value(fp, c.precision);
 			fputs(", recall ", fp);
@@ -155,10 +126,10 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 				double xr = x0 + c.recall * BAR_W;
 				tools_fprintf(fp, "<line class=\"recall\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 					"y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/>\n", xr, y,
-					xr, y + BAR_H + 4);
+					xr, y + SVG_BAR_H + 4);
 			}
 			tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">P ", x0 + BAR_W + 8,
-				y + BAR_H - 2);
+				y + SVG_BAR_H - 2);
 			value(fp, c.precision);
 			fputs("  R ", fp);
 			value(fp, c.recall);
@@ -174,7 +145,7 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 {
 	size_t ng = tageval_report_granularities(r);
 	size_t n = tageval_report_systems(r);
-	int panel_h = PANEL_HEAD + (int)n * ROW_H + 16;
+	int panel_h = SVG_PANEL_HEAD + (int)n * SVG_ROW_H + 16;
 	int height = TOP + (int)ng * panel_h + 10;
 	int name_w = name_width(r), width = name_w + 10 + BAR_W + RIGHT_W;
 	const struct tageval_report_subset *sub = tageval_report_subset(r, subset);
@@ -185,7 +156,7 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
 		height);
 	fputs("<title>wsd-report: precision and recall on subset \"", fp);
-	xml_text(fp, sub->name);
+	svg_xml_text(fp, sub->name);
 	fputs("\"</title>\n", fp);
 	tools_fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
 		width, height);
@@ -201,16 +172,16 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 		any_baseline |= tageval_report_system_is_baseline(r, k);
 	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
 		"<text x=\"30\" y=\"52\" font-size=\"12\">system: bar length = precision</text>\n",
-		BAR_H);
+		SVG_BAR_H);
 	if (any_baseline)
 		tools_fprintf(fp, "<rect x=\"250\" y=\"40\" width=\"14\" height=\"%d\" "
 			"fill=\"#a0a0a0\"/>\n<text x=\"270\" y=\"52\" font-size=\"12\">baseline: "
-			"bar length = precision</text>\n", BAR_H);
+			"bar length = precision</text>\n", SVG_BAR_H);
 	tools_fprintf(fp, "<line x1=\"500\" y1=\"38\" x2=\"500\" y2=\"56\" stroke=\"black\" "
 		"stroke-width=\"2\"/>\n"
 		"<text x=\"508\" y=\"52\" font-size=\"12\">recall (correct / all items)</text>\n");
 	fputs("<text x=\"10\" y=\"74\" font-size=\"11\"><title>", fp);
-	xml_text(fp, src->key);
+	svg_xml_text(fp, src->key);
 	fputs("</title>Key ", fp);
 	xml_text_cut(fp, keyname, TITLE_MAX);
 	fputs(". Precision = correct / attempted; P and R on the right of each bar.</text>\n",

@@ -528,6 +528,24 @@ static char *path_join(const char *dir, const char *name)
  * folder exists, else of DIR, in the order of N.  Returns the count (> 0), or
  * -1 after the error message.
  */
+int tools_parse_splits(const char *prog, const char *arg, unsigned long long *n)
+{
+	struct stat st;
+	if (tools_parse_count(arg, 1000000, n) == 0) {
+		if (*n < 1) {
+			tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
+			return -1;
+		}
+		return TOOLS_SPLITS_NUMBER;
+	}
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		tools_usage_error(prog, "invalid number of splits \"%s\" (neither a number nor a "
+				  "directory)", arg);
+		return -1;
+	}
+	return TOOLS_SPLITS_DIR;
+}
+
 long tools_split_files(const char *prog, const char *dir, const char *pos, struct tools_split_file **out)
 {
 	const char *sub = pos_folder(pos);

@@ -237,4 +237,10 @@ long tools_split_files(const char *prog, const char *dir, const char *pos,
 		       struct tools_split_file **out);
 void tools_split_files_free(struct tools_split_file *v, long n);
 
+/* --splits=N|DIR of wsi-supervised and wsi-report: TOOLS_SPLITS_NUMBER with
+ * *n set (1 to 1000000), TOOLS_SPLITS_DIR when @arg names a directory, or
+ * -1 after the usage error. */
+enum { TOOLS_SPLITS_NUMBER = 1, TOOLS_SPLITS_DIR = 2 };
+int tools_parse_splits(const char *prog, const char *arg, unsigned long long *n);
+
 #endif

@@ -17,13 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "tageval.h"
+#include "svg-common.h"
 #include "tools-common.h"
 #include "tools-main.h"
 
@@ -115,6 +115,7 @@ struct options {
 	double fraction;
 	int fraction_given;
 	const char *metrics, *sort, *pos_list;
+	int pos_columns; /* --pos-layout=columns */
 	const char *plot, *plot_metrics; /* --plot FILE, its one or two columns */
 	struct proto *protos; /* argc entries */
 	size_t nprotos;
@@ -140,6 +141,8 @@ static void usage(FILE *fp, const void *ctx)
 		"                            bcubed_fscore,nmi,avg); see wsi-report(1)\n"
 		"      --pos=LIST            parts of speech, comma-separated (all, n, v, ...;\n"
 		"                            default all)\n"
+		"      --pos-layout=L        text and CSV: the parts of speech as groups of\n"
+		"                            rows (default) or of columns\n"
 		"      --sort=METRIC         rows by METRIC, largest first (within each part of\n"
 		"                            speech)\n"
 		"  -k, --folds=K             supervised: K folds (default 5 folds)\n"
@@ -164,13 +167,12 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 enum { OPT_METRICS = 256, OPT_POS, OPT_SORT, OPT_SPLITS, OPT_FRACTION, OPT_RANDOM_K,
-       OPT_NO_BASELINES, OPT_DIGITS, OPT_PLOT, OPT_PLOT_METRICS, OPT_FORMAT };
+       OPT_NO_BASELINES, OPT_DIGITS, OPT_PLOT, OPT_PLOT_METRICS, OPT_POS_LAYOUT, OPT_FORMAT };
 
 static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
 	unsigned long long n;
-	struct stat st;
 	switch (c) {
 	case 'k':
 		if (tools_parse_count(arg, 1000000, &n) || n < 2) {
@@ -179,22 +181,15 @@ static int option(void *ctx, int c, char *arg)
 		}
 		o->protos[o->nprotos++] = (struct proto){ PROTO_FOLDS, n, NULL, NULL };
 		return 0;
-	case OPT_SPLITS:
-		if (tools_parse_count(arg, 1000000, &n) == 0) {
-			if (n < 1) {
-				tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
-				return -1;
-			}
-			o->protos[o->nprotos++] = (struct proto){ PROTO_RANDOM, n, NULL, NULL };
-			return 0;
-		}
-		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			tools_usage_error(prog, "--splits: \"%s\" is neither a number nor a directory",
-					  arg);
+	case OPT_SPLITS: {
+		int kind = tools_parse_splits(prog, arg, &n);
+		if (kind < 0)
 			return -1;
-		}
-		o->protos[o->nprotos++] = (struct proto){ PROTO_DIR, 0, arg, NULL };
+		o->protos[o->nprotos++] = kind == TOOLS_SPLITS_NUMBER
+			? (struct proto){ PROTO_RANDOM, n, NULL, NULL }
+			: (struct proto){ PROTO_DIR, 0, arg, NULL };
 		return 0;
+	}
 	case OPT_FRACTION: {
 		char *end;
 		errno = 0;
@@ -223,6 +218,13 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_POS:
 		o->pos_list = arg;
+		return 0;
+	case OPT_POS_LAYOUT:
+		if (strcmp(arg, "rows") != 0 && strcmp(arg, "columns") != 0) {
+			tools_usage_error(prog, "invalid --pos-layout \"%s\" (rows or columns)", arg);
+			return -1;
+		}
+		o->pos_columns = strcmp(arg, "columns") == 0;
 		return 0;
 	case OPT_SORT:
 		o->sort = arg;
@@ -296,6 +298,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "no-baselines", no_argument, NULL, OPT_NO_BASELINES },
 		{ "digits", required_argument, NULL, OPT_DIGITS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "pos-layout", required_argument, NULL, OPT_POS_LAYOUT },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "plot-metrics", required_argument, NULL, OPT_PLOT_METRICS },
 		TOOLS_OPTIONS_HELP_VERSION,
@@ -451,95 +454,98 @@ struct ctx {
 	size_t ncols;
 	int graded, need_wsi_only, need_sup;
 	unsigned families;
-	char *gold_data;
-	size_t gold_size;
+	struct tageval_wsi_report *rep; /* the gold key, read once */
 	const char *gold_name;
 	size_t gold_repeated; /* lines of GOLD that give a label twice (fuzzy) */
 };
 
-/* The supervised mean recall (percent) and sample variance of @proto on
- * @pos; 0, or EXIT_DATA after the message. */
-static int supervised(const struct ctx *c, const struct tageval_wsi *wsi, const char *pos,
-		      const struct proto *p, double *mean, double *var)
+/* The supervised mean recall (percent) and sample variance of protocol
+ * @proto on part of speech @p; 0, or EXIT_DATA after the message. */
+static int supervised(const struct ctx *c, size_t proto, size_t p, double *mean, double *var)
 {
 	struct tageval_error err = { 0 };
-	struct tageval_supervised *sup = NULL;
-	double *recalls = NULL;
-	int status = EXIT_DATA;
-	struct tools_split_file *files = NULL;
-	long nfiles = 0;
-	if (tageval_supervised_new(wsi, pos, &sup, &err))
-		goto fail;
-	if (p->kind == PROTO_DIR) {
-		nfiles = tools_split_files(prog, p->dir, pos, &files);
-		if (nfiles < 0)
-			goto out;
-		for (long i = 0; i < nfiles; i++)
-			if (tageval_supervised_add_files(sup, files[i].mapping, files[i].test, &err))
-				goto fail;
-	} else if (p->kind == PROTO_FOLDS) {
-		if (tageval_supervised_add_folds(sup, (size_t)p->n, (unsigned long)c->o->seed, &err))
-			goto fail;
-	} else if (tageval_supervised_add_random(sup, (size_t)p->n, c->o->fraction,
-						 (unsigned long)c->o->seed, &err)) {
-		goto fail;
+	struct tageval_supervised_result *res = NULL;
+	size_t n = 0;
+	if (tageval_wsi_report_supervised(c->rep, proto * c->npos + p, &res, &n, &err)) {
+		tools_print_error(prog, &err);
+		return EXIT_DATA;
 	}
-	size_t n = tageval_supervised_splits(sup);
-	recalls = calloc(n ? n : 1, sizeof *recalls);
+	double *recalls = calloc(n ? n : 1, sizeof *recalls);
 	if (recalls == NULL) {
-		status = tools_out_of_memory(prog);
-		goto out;
+		free(res);
+		return tools_out_of_memory(prog);
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct tageval_supervised_result r;
-		if (tageval_supervised_evaluate(sup, i, &r, NULL, &err))
-			goto fail;
-		recalls[i] = 100.0 * r.recall;
-	}
+	for (size_t i = 0; i < n; i++)
+		recalls[i] = 100.0 * res[i].recall;
 	*mean = n ? gsl_stats_mean(recalls, 1, n) : NAN;
 	*var = n > 1 ? gsl_stats_variance_m(recalls, 1, n, *mean) : NAN;
-	status = 0;
-	goto out;
-fail:
-	tools_print_error(prog, &err);
-out:
-	tools_split_files_free(files, nfiles);
 	free(recalls);
-	tageval_supervised_free(sup);
-	return status;
+	free(res);
+	return 0;
 }
 
-/* Evaluates one clustering (read into @wsi) for every part of speech:
+/* The supervised protocols of every part of speech, protocol j's on part
+ * of speech p numbered j * npos + p; 0, or the exit status. */
+static int add_protocols(const struct ctx *c)
+{
+	struct tageval_error err = { 0 };
+	for (size_t j = 0; j < c->o->nprotos; j++) {
+		const struct proto *pr = &c->o->protos[j];
+		for (size_t p = 0; p < c->npos; p++) {
+			int rc;
+			if (pr->kind == PROTO_FOLDS) {
+				rc = tageval_wsi_report_add_folds(c->rep, c->pos[p], (size_t)pr->n,
+								  (unsigned long)c->o->seed, NULL, &err);
+			} else if (pr->kind == PROTO_RANDOM) {
+				rc = tageval_wsi_report_add_random(c->rep, c->pos[p], (size_t)pr->n,
+								   c->o->fraction,
+								   (unsigned long)c->o->seed, NULL, &err);
+			} else {
+				struct tools_split_file *files = NULL;
+				long nfiles = tools_split_files(prog, pr->dir, c->pos[p], &files);
+				if (nfiles < 0)
+					return EXIT_DATA;
+				const char **names = calloc(2 * (size_t)nfiles, sizeof *names);
+				if (names == NULL) {
+					tools_split_files_free(files, nfiles);
+					return tools_out_of_memory(prog);
+				}
+				for (long i = 0; i < nfiles; i++) {
+					names[i] = files[i].mapping;
+					names[nfiles + i] = files[i].test;
+				}
+				rc = tageval_wsi_report_add_files(c->rep, c->pos[p], (size_t)nfiles, names,
+								  names + nfiles, NULL, &err);
+				free(names);
+				tools_split_files_free(files, nfiles);
+			}
+			if (rc) {
+				tools_print_error(prog, &err);
+				return EXIT_DATA;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Evaluates the clustering read for every part of speech:
  * vals[pos * (ncols + 1)], the clusters first.  0, or the exit status. */
-static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, const char *name,
-		    double *vals)
+static int evaluate(const struct ctx *c, const char *name, double *vals)
 {
 	struct tageval_error err = { 0 };
 	for (size_t p = 0; p < c->npos; p++) {
 		double *v = vals + p * (c->ncols + 1);
-		struct tageval_wsi_options wo;
-		tageval_wsi_options_init(&wo);
-		wo.pos = c->pos[p];
-		struct tageval_wsi_result *wr = NULL;
-		struct tageval_clustering_result *cr = NULL;
-		if (tageval_wsi_evaluate(wsi, &wo, &wr, &err))
-			goto fail;
-		const struct tageval_wsi_figures *wf = tageval_wsi_result_total(wr);
-		v[0] = wf->clusters;
-		const struct tageval_clustering_figures *cf = NULL;
+		struct tageval_wsi_figures wf;
+		struct tageval_clustering_figures cf;
+		size_t repeated = 0;
+		if (tageval_wsi_report_figures(c->rep, c->pos[p], c->families, &wf, &cf, &repeated,
+					       &err)) {
+			tools_print_error(prog, &err);
+			return EXIT_DATA;
+		}
+		v[0] = wf.clusters;
 		if (c->families) {
-			struct tageval_clustering_options co;
-			tageval_clustering_options_init(&co);
-			co.pos = c->pos[p];
-			co.mode = c->graded ? TAGEVAL_CLUSTERING_FUZZY : TAGEVAL_CLUSTERING_CRISP;
-			co.metrics = c->families;
-			if (tageval_clustering_evaluate(wsi, &co, &cr, &err)) {
-				tageval_wsi_result_free(wr);
-				goto fail;
-			}
-			cf = tageval_clustering_result_total(cr);
 			/* the lines of GOLD were noted once, in run() */
-			size_t repeated = tageval_clustering_result_repeated(cr);
 			repeated -= repeated >= c->gold_repeated ? c->gold_repeated : repeated;
 			if (p == 0 && repeated && name)
 				fprintf(stderr, "%s: note: %zu line%s of %s give%s a label twice; read "
@@ -555,30 +561,23 @@ static int evaluate(const struct ctx *c, const struct tageval_wsi *wsi, const ch
 			const struct column *col = &c->cols[i];
 			switch (col->m->src) {
 			case SRC_WSI:
-				memcpy(&v[i + 1], (const char *)wf + col->m->offset, sizeof(double));
+				memcpy(&v[i + 1], (const char *)&wf + col->m->offset, sizeof(double));
 				break;
 			case SRC_CLU:
-				memcpy(&v[i + 1], (const char *)cf + col->m->offset, sizeof(double));
+				memcpy(&v[i + 1], (const char *)&cf + col->m->offset, sizeof(double));
 				break;
 			default:
 				if (sup_proto != col->proto) {
-					status = supervised(c, wsi, c->pos[p],
-							    &c->o->protos[col->proto], &sup_mean,
-							    &sup_var);
+					status = supervised(c, col->proto, p, &sup_mean, &sup_var);
 					sup_proto = col->proto;
 				}
 				v[i + 1] = col->m->src == SRC_SUP_RECALL ? sup_mean : sup_var;
 			}
 		}
-		tageval_clustering_result_free(cr);
-		tageval_wsi_result_free(wr);
 		if (status)
 			return status;
 	}
 	return 0;
-fail:
-	tools_print_error(prog, &err);
-	return EXIT_DATA;
 }
 
 /* ------------------------------------------------------------------ rows */
@@ -597,108 +596,6 @@ static void mean_sd(const double *x, size_t stride, size_t n, double *mean, doub
 {
 	*mean = gsl_stats_mean(x, stride, n);
 	*sd = n > 1 ? gsl_stats_sd_m(x, stride, n, *mean) : NAN;
-}
-
-struct inst_ref {
-	const char *word, *id;
-};
-
-static int inst_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct inst_ref *)a)->id, ((const struct inst_ref *)b)->id);
-}
-
-/*
- * A baseline clustering of the gold instances, in the key format, as
- * wsi-baseline writes it for a gold key whose lines are in bytewise order
- * of the instance ids: the instances are taken in that order (the random
- * draws then depend on the instances, not on the gold key's line order;
- * instance ids are unique over the key).
- */
-static char *baseline_text(const struct tageval_wsi *gold, int method,
-			   const struct options *o, size_t *size)
-{
-	size_t n = tageval_wsi_instances(gold);
-	size_t cap = 4096, len = 0;
-	char *s = malloc(cap);
-	struct inst_ref *v = malloc((n ? n : 1) * sizeof *v);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (s == NULL || v == NULL || rng == NULL)
-		goto oom;
-	gsl_rng_set(rng, (unsigned long)o->seed);
-	for (size_t i = 0; i < n; i++)
-		tageval_wsi_instance(gold, i, &v[i].word, &v[i].id);
-	qsort(v, n, sizeof *v, inst_cmp);
-	for (size_t i = 0; i < n; i++) {
-		size_t need = strlen(v[i].word) + strlen(v[i].id) + 40;
-		if (len + need > cap) {
-			while (len + need > cap)
-				cap *= 2;
-			char *ns = realloc(s, cap);
-			if (ns == NULL)
-				goto oom;
-			s = ns;
-		}
-		if (method == 0)
-			len += (size_t)sprintf(s + len, "%s %s cl1\n", v[i].word, v[i].id);
-		else if (method == 1)
-			len += (size_t)sprintf(s + len, "%s %s cl%zu\n", v[i].word, v[i].id, i + 1);
-		else
-			len += (size_t)sprintf(s + len, "%s %s rand%lu\n", v[i].word, v[i].id,
-					       gsl_rng_uniform_int(rng, (unsigned long)o->random_k));
-	}
-	gsl_rng_free(rng);
-	free(v);
-	*size = len;
-	return s;
-oom:
-	if (rng)
-		gsl_rng_free(rng);
-	free(v);
-	free(s);
-	return NULL;
-}
-
-/* Reads the whole of @path ("-": standard input) into memory. */
-static char *slurp(const char *path, size_t *size)
-{
-	FILE *fp = tools_is_stdin(path) ? stdin : fopen(path, "rb");
-	if (fp == NULL) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *s = malloc(cap);
-	while (s) {
-		if (len == cap) {
-			char *ns = realloc(s, cap *= 2);
-			if (ns == NULL) {
-				free(s);
-				s = NULL;
-				break;
-			}
-			s = ns;
-		}
-		size_t got = fread(s + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(fp);
-	int e = errno;
-	if (fp != stdin)
-		fclose(fp);
-	if (s == NULL) {
-		tools_out_of_memory(prog);
-		return NULL;
-	}
-	if (bad) {
-		fprintf(stderr, "%s: %s: read error: %s\n", prog, tools_file_name(path), strerror(e));
-		free(s);
-		return NULL;
-	}
-	*size = len;
-	return s;
 }
 
 /* The notes of one system file: nothing answered, lines ignored and (in
@@ -720,27 +617,20 @@ static void notes(const struct ctx *c, const struct tageval_wsi *wsi, const char
 			counts.extra == 1 ? "s an" : "", counts.extra == 1 ? "" : "s", c->gold_name);
 }
 
-/* Evaluates one run: the gold buffer, then @file or the @data buffer. */
-static int run_one(const struct ctx *c, const char *file, const char *data, size_t size,
-		   const char *name, double *vals)
+/* Evaluates one run: @file, or baseline @base (0 to 2) when @file is NULL. */
+static int run_one(const struct ctx *c, const char *file, int base, double *vals)
 {
 	struct tageval_error err = { 0 };
-	struct tageval_wsi *wsi = tageval_wsi_new();
-	int status = EXIT_DATA;
-	if (wsi == NULL)
-		return tools_out_of_memory(prog);
-	if (tageval_wsi_read_gold_buffer(wsi, c->gold_data, c->gold_size, c->gold_name, &err) ||
-	    (file ? tageval_wsi_read_clusters(wsi, file, &err)
-		  : tageval_wsi_read_clusters_buffer(wsi, data, size, name, &err))) {
+	if (file ? tageval_wsi_report_read_clusters(c->rep, file, &err)
+		 : tageval_wsi_report_baseline(c->rep, (enum tageval_wsi_baseline)base,
+					       (unsigned long)c->o->seed,
+					       (unsigned long)c->o->random_k, &err)) {
 		tools_print_error(prog, &err);
-		goto out;
+		return EXIT_DATA;
 	}
 	if (file)
-		notes(c, wsi, file);
-	status = evaluate(c, wsi, file, vals);
-out:
-	tageval_wsi_free(wsi);
-	return status;
+		notes(c, tageval_wsi_report_wsi(c->rep), file);
+	return evaluate(c, file, vals);
 }
 
 /* ------------------------------------------------------------------ output */
@@ -812,6 +702,64 @@ static void print_text(const struct ctx *c, const struct row *rows, size_t nrows
 		for (size_t i = 0; i < ncells; i++) {
 			cell(buf, sizeof buf, c, i, &rows[r]);
 			tools_printf("  %*s%s", (int)(w[i] - dwidth(buf)), "", buf);
+		}
+		tools_printf("\n");
+	}
+	if (c->need_sup)
+		tools_printf("\nsupervised recall in percent (mean over the splits), its variance in "
+			     "percent squared (n - 1)\n");
+	free(w);
+}
+
+/* --pos-layout=columns: one line per system, the cells of each part of
+ * speech side by side (headings "HEAD POS"); @rows are the sorted rows,
+ * @all the rows in their first order (a system's parts of speech one after
+ * the other, from rows[i].order on). */
+static void print_text_columns(const struct ctx *c, const struct row *rows, size_t nrows,
+			       const struct row *all)
+{
+	size_t ncells = c->ncols + 1, n = ncells * c->npos;
+	size_t wname = strlen("system");
+	size_t *w = calloc(n, sizeof *w);
+	char buf[128], head[160];
+	if (w == NULL)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k % ncells;
+		snprintf(head, sizeof head, "%s %s", i ? c->cols[i - 1].head : "clusters",
+			 pos_name(c, k / ncells));
+		w[k] = dwidth(head);
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		size_t nw = dwidth(rows[r].name) + (rows[r].baseline ? 2 : 0);
+		if (nw > wname)
+			wname = nw;
+		for (size_t k = 0; k < n; k++) {
+			cell(buf, sizeof buf, c, k % ncells, &all[rows[r].order + k / ncells]);
+			if (dwidth(buf) > w[k])
+				w[k] = dwidth(buf);
+		}
+	}
+	tools_printf("%-*s  %4s", (int)wname, "system", "runs");
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k % ncells;
+		snprintf(head, sizeof head, "%s %s", i ? c->cols[i - 1].head : "clusters",
+			 pos_name(c, k / ncells));
+		tools_printf("  %*s%s", (int)(w[k] - dwidth(head)), "", head);
+	}
+	tools_printf("\n");
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		tools_printf("%s%s%s%*s  %4zu", rows[r].baseline ? "(" : "", rows[r].name,
+			     rows[r].baseline ? ")" : "",
+			     (int)(wname - dwidth(rows[r].name) - (rows[r].baseline ? 2 : 0)), "",
+			     rows[r].runs);
+		for (size_t k = 0; k < n; k++) {
+			cell(buf, sizeof buf, c, k % ncells, &all[rows[r].order + k / ncells]);
+			tools_printf("  %*s%s", (int)(w[k] - dwidth(buf)), "", buf);
 		}
 		tools_printf("\n");
 	}
@@ -923,10 +871,70 @@ static void csv_string(const char *s)
 	putchar('"');
 }
 
+/* A CSV number as the JSON ones (the shortest decimal that reads back as
+ * the same double), empty when the figure is not defined. */
 static void csv_number(double v)
 {
-	if (isfinite(v))
-		tools_printf("%.17g", v);
+	if (isfinite(v)) {
+		char buf[32];
+		tools_format_shortest(buf, sizeof buf, v);
+		tools_printf("%s", buf);
+	}
+}
+
+static double json_value(const struct column *col, double v);
+static void csv_string(const char *s);
+static void csv_number(double v);
+
+/* A standard deviation in the units of the JSON and CSV figures. */
+static double sd_value(const struct ctx *c, size_t i, double sd)
+{
+	if (i && c->cols[i - 1].m->src == SRC_SUP_RECALL)
+		return sd / 100.0;
+	if (i && c->cols[i - 1].m->src == SRC_SUP_VAR)
+		return sd / 10000.0;
+	return sd;
+}
+
+/* --pos-layout=columns: as print_text_columns(), the columns named
+ * KEY_POS (and KEY_POS_stddev). */
+static void print_csv_columns(const struct ctx *c, const struct row *rows, size_t nrows,
+			      const struct row *all)
+{
+	int runs = 0;
+	for (size_t r = 0; r < nrows; r++)
+		runs |= rows[r].runs > 1;
+	tools_printf("system,baseline,runs");
+	for (int sd = 0; sd <= runs; sd++)
+		for (size_t p = 0; p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				tools_printf(",");
+				csv_string(i ? c->cols[i - 1].key : "clusters");
+				tools_printf("_");
+				csv_string(pos_name(c, p));
+				tools_printf("%s", sd ? "_stddev" : "");
+			}
+	tools_printf("\n");
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].pos != 0)
+			continue;
+		csv_string(rows[r].name);
+		tools_printf(",%s,%zu", rows[r].baseline ? "true" : "false", rows[r].runs);
+		for (size_t p = 0; p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				const struct row *x = &all[rows[r].order + p];
+				putchar(',');
+				csv_number(i ? json_value(&c->cols[i - 1], x->mean[i]) : x->mean[0]);
+			}
+		for (size_t p = 0; runs && p < c->npos; p++)
+			for (size_t i = 0; i <= c->ncols; i++) {
+				const struct row *x = &all[rows[r].order + p];
+				putchar(',');
+				if (x->runs > 1)
+					csv_number(sd_value(c, i, x->sd[i]));
+			}
+		tools_printf("\n");
+	}
 }
 
 static void print_csv(const struct ctx *c, const struct row *rows, size_t nrows)
@@ -993,36 +1001,9 @@ static int row_cmp(const void *a, const void *b)
 
 #define SVG_NAME_MIN 160
 #define SVG_NAME_MAX 360
-#define SVG_CHAR_W 7.5
 #define SVG_BAR_W 420
 #define SVG_RIGHT_W 150
-#define SVG_ROW_H 22
-#define SVG_BAR_H 14
-#define SVG_PANEL_HEAD 44
 #define SVG_TOP 80
-
-static void xml_text(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s, fp);
-		}
-	}
-}
 
 /* The length of a panel's axis: 1 for fractions, 100 for the supervised
  * recall (percent), else the largest value (mean + stddev) rounded up. */
@@ -1056,7 +1037,7 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 	char buf[128];
 	tools_fprintf(fp, "<g class=\"panel\" data-metric=\"%s\">\n", key);
 	fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y0 + 18);
-	xml_text(fp, head);
+	svg_xml_text(fp, head);
 	fputs("</text>\n", fp);
 	for (int t = 0; t <= 5; t++) {
 		int x = x0 + t * SVG_BAR_W / 5;
@@ -1073,19 +1054,19 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 		double len = isfinite(v) && v > 0.0 ? v / max * SVG_BAR_W : 0.0;
 		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
 			      name_w, y + SVG_BAR_H - 2);
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		fputs(r->baseline ? " (baseline)" : "", fp);
 		fputs("</text>\n", fp);
 		tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"",
 			      r->baseline ? "baseline" : "system");
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		tools_fprintf(fp, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
 			      "<title>", x0, y + 2, len, SVG_BAR_H,
 			      r->baseline ? "#a0a0a0" : "#4878b0");
-		xml_text(fp, r->name);
+		svg_xml_text(fp, r->name);
 		cell(buf, sizeof buf, c, col, r);
 		fputs(": ", fp);
-		xml_text(fp, buf);
+		svg_xml_text(fp, buf);
 		fputs("</title></rect>\n", fp);
 		if (r->runs > 1 && isfinite(v) && isfinite(r->sd[col])) {
 			double lo = (v - r->sd[col]) / max * SVG_BAR_W;
@@ -1097,7 +1078,7 @@ static void svg_panel(FILE *fp, const struct ctx *c, size_t col, const struct ro
 		}
 		fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x0 + SVG_BAR_W + 8,
 			y + SVG_BAR_H - 2);
-		xml_text(fp, buf);
+		svg_xml_text(fp, buf);
 		fputs("</text>\n", fp);
 	}
 	fputs("</g>\n", fp);
@@ -1139,14 +1120,14 @@ static int write_plot(const struct ctx *c, const struct row *all, size_t nall,
 		      "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", width, height, width,
 		      height);
 	fputs("<title>wsi-report: ", fp);
-	xml_text(fp, c->gold_name);
+	svg_xml_text(fp, c->gold_name);
 	fputs("</title>\n", fp);
 	tools_fprintf(fp, "<rect class=\"background\" width=\"%d\" height=\"%d\" "
 		      "fill=\"white\"/>\n", width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">", fp);
-	xml_text(fp, c->gold_name);
+	svg_xml_text(fp, c->gold_name);
 	fputs(", part of speech ", fp);
-	xml_text(fp, pos_name(c, 0));
+	svg_xml_text(fp, pos_name(c, 0));
 	fputs("</text>\n", fp);
 	tools_fprintf(fp, "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
 		      "<text x=\"30\" y=\"52\" font-size=\"12\">system</text>\n"
@@ -1173,7 +1154,6 @@ static int run(struct options *o)
 	int status = EXIT_DATA;
 	struct ctx c = { .o = o };
 	struct tageval_error err = { 0 };
-	struct tageval_wsi *probe = NULL;
 	struct row *rows = NULL, *sorted = NULL;
 	double *store = NULL, *tmp = NULL;
 	size_t nrows = 0;
@@ -1212,18 +1192,12 @@ static int run(struct options *o)
 
 	/* the gold key, read once */
 	c.gold_name = tools_file_name(o->gold);
-	c.gold_data = slurp(o->gold, &c.gold_size);
-	if (c.gold_data == NULL)
-		goto out;
-	probe = tageval_wsi_new();
-	if (probe == NULL)
-		goto oom;
-	if (tageval_wsi_read_gold_buffer(probe, c.gold_data, c.gold_size, c.gold_name, &err)) {
+	if (tageval_wsi_report_new(o->gold, &c.rep, &err)) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
 	struct tageval_wsi_counts counts;
-	tageval_wsi_counts(probe, &counts);
+	tageval_wsi_counts(tageval_wsi_report_wsi(c.rep), &counts);
 	c.graded = counts.gold_multi + counts.gold_weighted > 0;
 
 	int cs = make_columns(o, c.graded, &c.cols, &c.ncols);
@@ -1289,7 +1263,7 @@ static int run(struct options *o)
 		tageval_clustering_options_init(&co);
 		co.mode = TAGEVAL_CLUSTERING_FUZZY;
 		co.metrics = TAGEVAL_CLUSTERING_BCUBED;
-		if (tageval_clustering_evaluate(probe, &co, &cr, &err) == 0)
+		if (tageval_clustering_evaluate(tageval_wsi_report_wsi(c.rep), &co, &cr, &err) == 0)
 			c.gold_repeated = tageval_clustering_result_repeated(cr);
 		tageval_clustering_result_free(cr);
 		if (c.gold_repeated)
@@ -1301,6 +1275,9 @@ static int run(struct options *o)
 	}
 	if (c.need_sup && o->nprotos == 0)
 		o->protos[o->nprotos++] = (struct proto){ PROTO_FOLDS, 5, NULL, "folds5" };
+	if (c.need_sup && (status = add_protocols(&c)) != 0)
+		goto out;
+	status = EXIT_DATA;
 
 	/* the systems, grouped by name in order of first appearance */
 	size_t *group = calloc(o->nsystems + 3, sizeof *group);
@@ -1324,12 +1301,10 @@ static int run(struct options *o)
 		free(group);
 		goto oom;
 	}
-	/* the baselines first, so that the gold key's probe can go before the
-	 * systems are read; their rows come after the systems' */
+	/* the baselines first (as before: the same notes and errors in the same
+	 * order); their rows come after the systems' */
 	static const char *const base_names[] = { "1c1w", "1c1inst", "random" };
 	size_t gi = 0;
-	tageval_wsi_free(probe); /* parsed anew for each baseline */
-	probe = NULL;
 	for (size_t t = 0; t < o->nsystems + nbase; t++) {
 		size_t s = t < nbase ? o->nsystems + t : t - nbase;
 		int base = s >= o->nsystems;
@@ -1337,27 +1312,7 @@ static int run(struct options *o)
 			continue;
 		size_t runs = 0, r;
 		if (base) {
-			/* the gold key parsed anew for each baseline's text, so that
-			 * no parsed key is held beside the evaluation's */
-			size_t size;
-			char *text = NULL;
-			if (probe == NULL) {
-				probe = tageval_wsi_new();
-				if (probe == NULL || tageval_wsi_read_gold_buffer(
-						probe, c.gold_data, c.gold_size, c.gold_name, &err)) {
-					free(group);
-					goto oom; /* it was read once already */
-				}
-			}
-			text = baseline_text(probe, (int)(s - o->nsystems), o, &size);
-			tageval_wsi_free(probe);
-			probe = NULL;
-			if (text == NULL) {
-				free(group);
-				goto oom;
-			}
-			status = run_one(&c, NULL, text, size, base_names[s - o->nsystems], tmp);
-			free(text);
+			status = run_one(&c, NULL, (int)(s - o->nsystems), tmp);
 			if (status)
 				break;
 			runs = 1;
@@ -1366,7 +1321,7 @@ static int run(struct options *o)
 			for (size_t f = s; f < o->nsystems; f++) {
 				if (group[f] != s)
 					continue;
-				status = run_one(&c, o->systems[f].file, NULL, 0, NULL,
+				status = run_one(&c, o->systems[f].file, 0,
 						 tmp + runs * c.npos * stride);
 				if (status)
 					break;
@@ -1412,8 +1367,12 @@ static int run(struct options *o)
 		goto out;
 	if (o->format == FORMAT_JSON)
 		print_json(&c, sorted, nrows);
+	else if (o->format == FORMAT_CSV && o->pos_columns)
+		print_csv_columns(&c, sorted, nrows, rows);
 	else if (o->format == FORMAT_CSV)
 		print_csv(&c, sorted, nrows);
+	else if (o->pos_columns)
+		print_text_columns(&c, sorted, nrows, rows);
 	else
 		print_text(&c, sorted, nrows);
 	status = tools_exit_status(prog);
@@ -1426,11 +1385,10 @@ out:
 	free(store);
 	free(tmp);
 	free(c.cols);
-	free(c.gold_data);
+	tageval_wsi_report_free(c.rep);
 	free(c.pos);
 	free(pl);
 	free(labels);
-	tageval_wsi_free(probe);
 	return status;
 }
 

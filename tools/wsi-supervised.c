@@ -100,21 +100,13 @@ static int option(void *ctx, int c, char *arg)
 		}
 		return 0;
 	case OPT_SPLITS: {
-		struct stat st;
-		if (tools_parse_count(arg, 1000000, &o->nsplits) == 0) {
-			if (o->nsplits < 1) {
-				tools_usage_error(prog, "invalid number of splits \"%s\"", arg);
-				return -1;
-			}
-			return 0;
-		}
-		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			tools_usage_error(prog, "invalid number of splits \"%s\" (neither a number nor "
-					  "a directory)", arg);
-			return -1;
-		}
-		o->splits_dir = arg;
-		return 0;
+		unsigned long long n;
+		int kind = tools_parse_splits(prog, arg, &n);
+		if (kind == TOOLS_SPLITS_NUMBER)
+			o->nsplits = n;
+		else if (kind == TOOLS_SPLITS_DIR)
+			o->splits_dir = arg;
+		return kind < 0 ? -1 : 0;
 	}
 	case OPT_FRACTION:
 		errno = 0;
