@@ -1013,6 +1013,7 @@ TAGEVAL_EXPORT int tageval_wsd_dataset(const struct tageval_wsd *wsd, size_t i,
  * ("lemma%T:...") of synset type @pos (1 noun, 2 verb, 3 and 5 adjective, 4 adverb). */
 TAGEVAL_EXPORT int tageval_wsd_pos(const struct tageval_wsd *wsd, enum tageval_wsd_pos pos,
 				   struct tageval_wsd_figures *out, struct tageval_error *err);
+
 /* --------------------------------------------- word sense induction reports */
 
 /**
