@@ -428,7 +428,10 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_CHANCE = 1,     /**< chance agreement is 1: 0/0 */
 	TAGEVAL_UNDEFINED_INCOMPLETE = 2, /**< needs every annotator on every item */
 	TAGEVAL_UNDEFINED_NO_ITEMS = 3,   /**< no item with two annotations */
-	TAGEVAL_UNDEFINED_NO_SPREAD = 4   /**< expected disagreement is 0 */
+	TAGEVAL_UNDEFINED_NO_SPREAD = 4,  /**< expected disagreement is 0 */
+	TAGEVAL_UNDEFINED_NOT_NUMBERS = 5, /**< a label is not a number */
+	TAGEVAL_UNDEFINED_INNER_TAG = 6,  /**< an annotation names a tag with tags below it */
+	TAGEVAL_UNDEFINED_NEGATIVE = 7    /**< the ratio level needs values >= 0 */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -517,6 +520,38 @@ TAGEVAL_EXPORT size_t tageval_agreement_single(const struct tageval_agreement *a
 TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag,
 					      enum tageval_coefficient which, double *low,
 					      double *high, size_t *replicates);
+
+/** The levels of measurement of Krippendorff's alpha. */
+enum tageval_level {
+	TAGEVAL_NOMINAL = 0,
+	TAGEVAL_ORDINAL = 1,
+	TAGEVAL_INTERVAL = 2,
+	TAGEVAL_RATIO = 3,
+	TAGEVAL_LEVELS = 4
+};
+
+/**
+ * Krippendorff's alpha at each level over all items annotated by two or more
+ * annotators (hkappa(1)): the values are the leaves (with no map, the tags),
+ * numbers at the ordinal, interval and ratio levels; an annotation with
+ * several tags counts as the distribution over them.  Indexed by enum
+ * tageval_level; an undefined alpha is NaN with its reason in undefined[].
+ */
+struct tageval_alpha_figures {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t annotations;  /**< their annotations: n */
+	double d_o[TAGEVAL_LEVELS], d_e[TAGEVAL_LEVELS], alpha[TAGEVAL_LEVELS];
+	int undefined[TAGEVAL_LEVELS];
+};
+
+/**
+ * Computes the alphas of @ann from the coincidences of its values, in time
+ * linear in the ratings plus a sort of the distinct values (the ratio level:
+ * plus the square of the distinct values, overall and on each item).
+ */
+TAGEVAL_EXPORT int tageval_agreement_alpha_levels(const struct tageval_annotations *ann,
+						  struct tageval_alpha_figures *out,
+						  struct tageval_error *err);
 
 /* ---------------------------------------------------- word sense induction */
 

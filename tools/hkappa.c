@@ -40,6 +40,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --confidence=C        level of the intervals (default 0.95)\n"
 		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
 		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
+		"      --coefficients=LIST   also report these, comma-separated: alpha_nominal,\n"
+		"                            alpha_ordinal, alpha_interval, alpha_ratio, or all\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -48,6 +50,19 @@ static void usage(FILE *fp, const void *ctx)
 		"See hkappa(1) and tageval-formats(5).\n",
 		prog, prog);
 }
+
+/* The coefficients of --coefficients beyond the default three: the name
+ * (JSON key), the label of the text report, the level of alpha. */
+static const struct {
+	const char *key, *label;
+	int level;
+} extra_coefs[] = {
+	{ "alpha_nominal", "alpha, nominal level", TAGEVAL_NOMINAL },
+	{ "alpha_ordinal", "alpha, ordinal level", TAGEVAL_ORDINAL },
+	{ "alpha_interval", "alpha, interval level", TAGEVAL_INTERVAL },
+	{ "alpha_ratio", "alpha, ratio level", TAGEVAL_RATIO },
+};
+#define N_EXTRA (sizeof extra_coefs / sizeof extra_coefs[0])
 
 struct coef {
 	const char *label;
@@ -182,7 +197,8 @@ static void json_bootstrap(const struct tageval_agreement *ag,
 }
 
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o)
+		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
+		       const struct tageval_alpha_figures *lv)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -203,6 +219,10 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (more & 1u << i)
+			json_member(&top, ",", extra_coefs[i].key, lv->alpha[extra_coefs[i].level],
+				    lv->undefined[extra_coefs[i].level]);
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	json_macro(ag);
@@ -269,7 +289,8 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 }
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o)
+		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
+		       const struct tageval_alpha_figures *lv)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
@@ -309,6 +330,10 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		}
 		text_value(coefs[i].label, v, undefined, extra);
 	}
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (more & 1u << i)
+			text_value(extra_coefs[i].label, lv->alpha[extra_coefs[i].level],
+				   lv->undefined[extra_coefs[i].level], NULL);
 	size_t nlex = tageval_agreement_lexelts(ag);
 	if (nlex > 1) {
 		size_t used, out;
@@ -339,10 +364,44 @@ struct options {
 	char **files;         /* the annotation files */
 	size_t nann;
 	const char *senses;   /* the sense map, NULL with --flat */
+	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
-       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS };
+
+/* --coefficients=LIST: names separated by commas; the default three are
+ * always reported (naming them changes nothing), "all" names every one. */
+static int parse_coefficients(const char *arg, unsigned *extra)
+{
+	static const char *const always[] = { "kappa", "kappa_cohen", "alpha", "default" };
+	const char *p = arg;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+		if (len == 3 && strncmp(p, "all", 3) == 0) {
+			*extra |= (1u << N_EXTRA) - 1;
+			found = 1;
+		}
+		for (size_t i = 0; !found && i < N_EXTRA; i++)
+			if (strlen(extra_coefs[i].key) == len &&
+			    strncmp(p, extra_coefs[i].key, len) == 0) {
+				*extra |= 1u << i;
+				found = 1;
+			}
+		for (size_t i = 0; !found && i < sizeof always / sizeof always[0]; i++)
+			if (strlen(always[i]) == len && strncmp(p, always[i], len) == 0)
+				found = 1;
+		if (!found) {
+			tools_usage_error(prog, "invalid coefficient \"%.*s\" in \"%s\" (see hkappa(1))",
+					  (int)len, p, arg);
+			return -1;
+		}
+		if (p[len] == '\0')
+			return 0;
+		p += len + 1;
+	}
+}
 
 /* --smoothing=A: a number from 0 to 1e12; 0 or -1 after the usage error. */
 static int parse_smoothing(const char *arg, double *smoothing)
@@ -395,6 +454,8 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_SMOOTHING:
 		return parse_smoothing(arg, &o->smoothing);
+	case OPT_COEFFICIENTS:
+		return parse_coefficients(arg, &o->extra);
 	default: /* OPT_FORMAT */
 		return tools_parse_format(prog, arg, &o->json);
 	}
@@ -412,6 +473,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "downward", required_argument, NULL, OPT_DOWNWARD },
 		{ "smoothing", required_argument, NULL, OPT_SMOOTHING },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "coefficients", required_argument, NULL, OPT_COEFFICIENTS },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -468,10 +530,14 @@ static int run(const struct options *o)
 			goto fail;
 	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
+	struct tageval_alpha_figures lv;
+	memset(&lv, 0, sizeof lv);
+	if (o->extra && tageval_agreement_alpha_levels(ann, &lv, &err))
+		goto fail;
 	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
+		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &lv);
 	else
-		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
+		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &lv);
 	status = tools_exit_status(prog);
 	goto out;
 fail:

@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Krippendorff's alpha at the nominal, ordinal, interval and ratio levels,
+ * from the coincidence matrix of the values (hkappa(1), "Krippendorff's alpha
+ * at four levels").
+ *
+ * The values are the leaves of the annotations (with --flat, the tags); an
+ * annotation is a distribution P over them, a single value when it has one
+ * tag.  On a unit u with m_u >= 2 annotations and S_u(c) = sum over its
+ * annotations of P(c), the coincidences are
+ *
+ *   o_ck = sum over u of (S_u(c) S_u(k) - sum over i on u of P_i(c) P_i(k)) / (m_u - 1)
+ *
+ * (Krippendorff's o_ck when every annotation is one value), n_c = sum over k
+ * of o_ck = sum over u of S_u(c), n = sum of n_c, and
+ *
+ *   D_o = 1/n sum over c, k of o_ck d(c, k),
+ *   D_e = 1/(n (n - 1)) (sum over c, k of n_c n_k d(c, k) - W),  alpha = 1 - D_o / D_e,
+ *
+ * W = sum over annotations i of sum over c, k of P_i(c) P_i(k) d(c, k), the
+ * pairs of an annotation with itself, 0 when every annotation is one value:
+ * as D_o, D_e then pairs distinct annotations only, and the nominal level is
+ * hkappa's alpha with the distance 1 - <P, Q>.
+ *
+ * The matrix is never stored.  Nominal, interval and ordinal distances are
+ * squared differences (of indicator vectors, of the values, of the values'
+ * mid-ranks), so that both sums reduce to means and variances: linear in the
+ * ratings plus a sort of the distinct values.  The ratio distance
+ * ((c - k) / (c + k))^2 does not reduce: D_e is a sum over the pairs of
+ * distinct values, and a unit's term a sum over the pairs of distinct values
+ * on it.
+ *
+ * Sums over units, over values and over the entries of an annotation (whose
+ * leaf ids follow the order of the lines) are exact (tv_fsum), so that any
+ * order of the lines gives the same bits.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-agreement.h"
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-inventory.h"
+#include "tageval-util.h"
+
+/* A denominator below this counts as zero (as in tageval-agreement.c). */
+#define TV_ALPHA_EPS 1e-12
+
+enum { NUM_UNKNOWN = 0, NUM_YES = 1, NUM_NO = 2 };
+
+/* An entry of a unit's annotation: leaf, annotator, mass. */
+struct unit_ent {
+	uint32_t leaf, ann;
+	double p;
+};
+
+static int by_leaf_ann(const void *x, const void *y)
+{
+	const struct unit_ent *a = x, *b = y;
+	if (a->leaf != b->leaf)
+		return (a->leaf > b->leaf) - (a->leaf < b->leaf);
+	return (a->ann > b->ann) - (a->ann < b->ann);
+}
+
+struct alpha_ws {
+	size_t ntags;
+	double *x;          /* [leaf] its numeric value */
+	double *rank;       /* [leaf] the mid-rank of its value */
+	unsigned char *num; /* [leaf] NUM_* */
+	uint32_t *pos;      /* [leaf] its index in used[], TV_NONE before first use */
+	uint32_t *used;     /* the leaves used, in order of first use */
+	size_t nused;
+	struct tv_fsum *nc; /* [pos] n_c */
+	/* one unit */
+	double *s;          /* [leaf] S_u(c) */
+	uint32_t *stamp, gen;
+	uint32_t *touched;
+	size_t ntouched;
+	double *mu;           /* [annotator] */
+	struct unit_ent *ue;  /* a unit's entries, sorted by leaf */
+	size_t nue, uecap;
+};
+
+static const struct tv_rec *rec_at(const struct tageval_annotations *a, size_t c, size_t item)
+{
+	if (item >= a->nrec[c])
+		return NULL;
+	const struct tv_rec *r = &a->rec[c][item];
+	return r->n ? r : NULL;
+}
+
+static const struct tv_leafp *rec_entries(const struct tageval_annotations *a,
+					  const struct tv_rec *r, struct tv_leafp *one, size_t *n)
+{
+	if (r->n & TV_REC_INLINE) {
+		one->leaf = r->first;
+		one->key = 0;
+		one->p = 1.0;
+		*n = 1;
+		return one;
+	}
+	*n = r->n;
+	return a->pool + r->first;
+}
+
+/* Whether tag @t of a tree-shaped map has tags below it. */
+static int inner_tag(const struct tageval_annotations *a, uint32_t t)
+{
+	return t < a->npre && a->pre_end[t] > a->pre[t] + 1;
+}
+
+/* A label as a number: an optional sign, then a decimal number as
+ * tv_parse_weight reads it (finite). */
+static int parse_label(const char *s, double *out)
+{
+	int neg = 0;
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	} else if (*s == '+') {
+		s++;
+	}
+	if (*s == '+' || *s == '-' || tv_parse_weight(s, out))
+		return -1;
+	if (neg)
+		*out = -*out;
+	return 0;
+}
+
+static double ratio_d(double c, double k)
+{
+	double s = c + k;
+	if (s == 0.0)
+		return 0.0; /* c = k = 0 */
+	double r = (c - k) / s;
+	return r * r;
+}
+
+/*
+ * S_u(c) of the unit's @m annotations @r into w->s, its leaves into
+ * w->touched: in the order of the annotators when every annotation is one
+ * leaf (*multi = 0: integer masses), else in leaf-id order, each S summed in
+ * the order of the annotators (*multi = 1).  -1: out of memory.
+ */
+static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
+		       const struct tv_rec *const *r, size_t m, int *multi)
+{
+	if (++w->gen == 0) {
+		memset(w->stamp, 0, w->ntags * sizeof *w->stamp);
+		w->gen = 1;
+	}
+	w->ntouched = 0;
+	w->nue = 0;
+	*multi = 0;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		if (n > 1)
+			*multi = 1;
+		if (tv_grow((void **)&w->ue, &w->uecap, w->nue + n, sizeof *w->ue))
+			return -1;
+		for (size_t j = 0; j < n; j++)
+			w->ue[w->nue++] = (struct unit_ent){ e[j].leaf, (uint32_t)i, e[j].p };
+	}
+	if (*multi)
+		qsort(w->ue, w->nue, sizeof *w->ue, by_leaf_ann);
+	for (size_t i = 0; i < w->nue; i++) {
+		uint32_t l = w->ue[i].leaf;
+		if (w->stamp[l] != w->gen) {
+			w->stamp[l] = w->gen;
+			w->s[l] = 0.0;
+			w->touched[w->ntouched++] = l;
+		}
+		w->s[l] += w->ue[i].p;
+	}
+	return 0;
+}
+
+/*
+ * The observed-disagreement term of a unit, sum over c, k of
+ * (S(c) S(k) - sum over i of P_i(c) P_i(k)) d(c, k), for a squared
+ * difference of @x: 2 (m - 1) sum of v_i + 2 m sum of (mu_i - mu)^2, with
+ * mu_i and v_i the mean and variance of x under P_i and mu their mean.
+ */
+static double unit_squared(const struct tageval_annotations *a, struct alpha_ws *w,
+			   const struct tv_rec *const *r, size_t m, const double *x, double *self)
+{
+	double *mu = w->mu, var = 0.0;
+	int exact = 0;
+	struct tv_fsum fv;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		if (n == 1) {
+			mu[i] = x[e[0].leaf];
+			continue;
+		}
+		if (!exact)
+			tv_fsum_init(&fv);
+		exact = 1;
+		struct tv_fsum f;
+		tv_fsum_init(&f);
+		for (size_t j = 0; j < n; j++)
+			tv_fsum_add(&f, e[j].p * x[e[j].leaf]);
+		mu[i] = tv_fsum_result(&f);
+		tv_fsum_init(&f);
+		for (size_t j = 0; j < n; j++) {
+			double d = x[e[j].leaf] - mu[i];
+			tv_fsum_add(&f, e[j].p * d * d);
+		}
+		tv_fsum_add(&fv, tv_fsum_result(&f));
+	}
+	if (exact)
+		var = tv_fsum_result(&fv);
+	double mean = 0.0;
+	for (size_t i = 0; i < m; i++)
+		mean += mu[i];
+	mean /= (double)m;
+	double ss = 0.0;
+	for (size_t i = 0; i < m; i++)
+		ss += (mu[i] - mean) * (mu[i] - mean);
+	*self = 2.0 * var; /* sum over i of the pairs within P_i: 2 v_i */
+	return 2.0 * (double)(m - 1) * var + 2.0 * (double)m * ss;
+}
+
+/* The same term for the ratio distance: the pairs of distinct values of the
+ * unit, less the pairs within each annotation (quadratic in the distinct
+ * values of the unit: the distance does not reduce).  -1: out of memory. */
+static int unit_ratio(const struct tageval_annotations *a, struct alpha_ws *w,
+		      const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	*self = 0.0;
+	int multi;
+	if (unit_masses(a, w, r, m, &multi))
+		return -1;
+	if (!multi) {
+		/* integer masses, values met in the order of the annotators */
+		double sum = 0.0;
+		for (size_t i = 0; i < w->ntouched; i++)
+			for (size_t k = 0; k < i; k++)
+				sum += 2.0 * w->s[w->touched[i]] * w->s[w->touched[k]] *
+				       ratio_d(w->x[w->touched[i]], w->x[w->touched[k]]);
+		*out = sum;
+		return 0;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->ntouched; i++)
+		for (size_t k = 0; k < i; k++)
+			tv_fsum_add(&f, 2.0 * w->s[w->touched[i]] * w->s[w->touched[k]] *
+						ratio_d(w->x[w->touched[i]], w->x[w->touched[k]]));
+	struct tv_fsum g;
+	tv_fsum_init(&g);
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		for (size_t j = 0; j < n; j++)
+			for (size_t k = 0; k < j; k++) {
+				double t = 2.0 * e[j].p * e[k].p *
+					   ratio_d(w->x[e[j].leaf], w->x[e[k].leaf]);
+				tv_fsum_add(&f, -t);
+				tv_fsum_add(&g, t);
+			}
+	}
+	*out = tv_fsum_result(&f);
+	*self = tv_fsum_result(&g);
+	return 0;
+}
+
+/* The nominal term: m^2 - sum of S(c)^2 - (m - sum of |P_i|^2).  -1: out
+ * of memory. */
+static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
+			const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	int multi;
+	*self = 0.0;
+	if (unit_masses(a, w, r, m, &multi))
+		return -1;
+	double md = (double)m;
+	if (!multi) {
+		double sq = 0.0; /* integers: exact in any order */
+		for (size_t i = 0; i < w->ntouched; i++)
+			sq += w->s[w->touched[i]] * w->s[w->touched[i]];
+		*out = md * md - sq;
+		return 0;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	struct tv_fsum g; /* m - sum of |P_i|^2: the pairs within each P_i */
+	tv_fsum_init(&g);
+	tv_fsum_add(&g, md);
+	for (size_t i = 0; i < w->nue; i++)
+		tv_fsum_add(&g, -w->ue[i].p * w->ue[i].p);
+	*self = tv_fsum_result(&g);
+	tv_fsum_add(&f, md * md);
+	for (size_t i = 0; i < w->ntouched; i++)
+		tv_fsum_add(&f, -w->s[w->touched[i]] * w->s[w->touched[i]]);
+	tv_fsum_add(&f, -md);
+	for (size_t i = 0; i < w->nue; i++)
+		tv_fsum_add(&f, w->ue[i].p * w->ue[i].p);
+	*out = tv_fsum_result(&f);
+	return 0;
+}
+
+static int ws_init(struct alpha_ws *w, size_t ntags, size_t nann)
+{
+	size_t n = ntags ? ntags : 1;
+	w->ntags = ntags;
+	w->x = calloc(n, sizeof *w->x);
+	w->rank = calloc(n, sizeof *w->rank);
+	w->num = calloc(n, sizeof *w->num);
+	w->pos = malloc(n * sizeof *w->pos);
+	w->used = malloc(n * sizeof *w->used);
+	w->s = calloc(n, sizeof *w->s);
+	w->stamp = calloc(n, sizeof *w->stamp);
+	w->touched = malloc(n * sizeof *w->touched);
+	w->mu = malloc((nann ? nann : 1) * sizeof *w->mu);
+	if (!w->mu || !w->x || !w->rank || !w->num || !w->pos || !w->used || !w->s || !w->stamp ||
+	    !w->touched)
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		w->pos[i] = TV_NONE;
+	return TAGEVAL_OK;
+}
+
+static void ws_done(struct alpha_ws *w)
+{
+	free(w->x);
+	free(w->rank);
+	free(w->num);
+	free(w->pos);
+	free(w->used);
+	free(w->nc);
+	free(w->s);
+	free(w->stamp);
+	free(w->touched);
+	free(w->mu);
+	free(w->ue);
+}
+
+/* The distinct numeric values, for the mid-ranks and the ratio D_e. */
+struct valmass {
+	double x, n, rank;
+};
+
+static int by_value(const void *p, const void *q)
+{
+	double a = ((const struct valmass *)p)->x, b = ((const struct valmass *)q)->x;
+	return (a > b) - (a < b);
+}
+
+/* sum of n_c (x_c - mean)^2 over the used leaves, x from @x: D_e n (n - 1) / 2n. */
+static double spread(const struct alpha_ws *w, const double *ncv, const double *x, double n)
+{
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->nused; i++)
+		tv_fsum_add(&f, ncv[i] * x[w->used[i]]);
+	double mean = tv_fsum_result(&f) / n;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->nused; i++) {
+		double d = x[w->used[i]] - mean;
+		tv_fsum_add(&f, ncv[i] * d * d);
+	}
+	return tv_fsum_result(&f);
+}
+
+static void set_alpha(struct tageval_alpha_figures *out, int level, double d_o, double d_e)
+{
+	out->d_o[level] = d_o;
+	out->d_e[level] = d_e;
+	if (!(d_e >= TV_ALPHA_EPS))
+		out->undefined[level] = TAGEVAL_UNDEFINED_NO_SPREAD;
+	else
+		out->alpha[level] = 1.0 - d_o / d_e;
+}
+
+/* Pass 1: the units' annotations, n_c, the nominal D_o; 0, 1 (an inner tag)
+ * or -1 (out of memory). */
+static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
+		    const struct tv_rec **r, struct tv_fsum *d_o, struct tv_fsum *self, double *n,
+		    size_t *units)
+{
+	size_t cap = 0;
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc = rec_at(a, c, t);
+			if (rc)
+				r[m++] = rc;
+		}
+		if (m < 2)
+			continue;
+		(*units)++;
+		*n += (double)m;
+		for (size_t i = 0; i < m; i++) {
+			struct tv_leafp one;
+			size_t ne;
+			const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
+			for (size_t j = 0; j < ne; j++) {
+				uint32_t l = e[j].leaf;
+				if (!a->inv->dag && inner_tag(a, l))
+					return 1;
+				if (w->pos[l] == TV_NONE) {
+					if (tv_grow((void **)&w->nc, &cap, w->nused + 1, sizeof *w->nc))
+						return -1;
+					tv_fsum_init(&w->nc[w->nused]);
+					w->pos[l] = (uint32_t)w->nused;
+					w->used[w->nused++] = l;
+				}
+				tv_fsum_add(&w->nc[w->pos[l]], e[j].p);
+			}
+		}
+		double term, within;
+		if (unit_nominal(a, w, r, m, &term, &within))
+			return -1;
+		tv_fsum_add(d_o, term / (double)(m - 1));
+		tv_fsum_add(self, within);
+	}
+	return 0;
+}
+
+/* Reads the labels as numbers: TAGEVAL_DEFINED, or why the numeric levels
+ * are undefined (the ratio level also needs values >= 0: *negative). */
+static int numbers(const struct tageval_annotations *a, struct alpha_ws *w, int *negative)
+{
+	*negative = 0;
+	for (size_t i = 0; i < w->nused; i++) {
+		uint32_t l = w->used[i];
+		if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
+			return TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		if (w->x[l] < 0.0)
+			*negative = 1;
+	}
+	return TAGEVAL_DEFINED;
+}
+
+int tageval_agreement_alpha_levels(const struct tageval_annotations *a,
+				   struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	struct valmass *vals = NULL;
+	double *ncv = NULL;
+	int rc = TAGEVAL_OK;
+	if (r == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	/* the disagreements within each annotation: left out of D_e, as the
+	 * pairs of an annotation with itself are (hkappa's alpha) */
+	struct tv_fsum d_nom, w_nom, w_ord, w_int, w_rat;
+	tv_fsum_init(&d_nom);
+	tv_fsum_init(&w_nom);
+	tv_fsum_init(&w_ord);
+	tv_fsum_init(&w_int);
+	tv_fsum_init(&w_rat);
+	double n = 0.0;
+	size_t units = 0;
+	int inner = pass_one(a, &w, r, &d_nom, &w_nom, &n, &units);
+	if (inner < 0) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	out->items = units;
+	out->annotations = (size_t)n;
+	if (units == 0 || inner) {
+		int why = units == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_UNDEFINED_INNER_TAG;
+		for (int l = 0; l < TAGEVAL_LEVELS; l++)
+			out->undefined[l] = why;
+		goto out;
+	}
+	ncv = malloc(w.nused * sizeof *ncv);
+	vals = malloc(w.nused * sizeof *vals);
+	if (ncv == NULL || vals == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w.nused; i++) {
+		ncv[i] = tv_fsum_result(&w.nc[i]);
+		tv_fsum_add(&f, -ncv[i] * ncv[i]);
+	}
+	tv_fsum_add(&f, n * n);
+	tv_fsum_add(&f, -tv_fsum_result(&w_nom));
+	set_alpha(out, TAGEVAL_NOMINAL, tv_fsum_result(&d_nom) / n,
+		  tv_fsum_result(&f) / (n * (n - 1.0)));
+	int negative;
+	int why = numbers(a, &w, &negative);
+	if (why) {
+		for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++)
+			out->undefined[l] = why;
+		goto out;
+	}
+	/* mid-ranks: a value's rank is the mass below it plus half its own */
+	for (size_t i = 0; i < w.nused; i++)
+		vals[i] = (struct valmass){ w.x[w.used[i]], ncv[i], 0.0 };
+	qsort(vals, w.nused, sizeof *vals, by_value);
+	size_t ng = 0;
+	for (size_t i = 0; i < w.nused; i++) {
+		if (ng > 0 && vals[ng - 1].x == vals[i].x)
+			continue; /* masses summed exactly below */
+		vals[ng++] = (struct valmass){ vals[i].x, 0.0, 0.0 };
+	}
+	{
+		/* the mass of each distinct value, exact whatever the order of the leaves */
+		struct tv_fsum *gm = calloc(ng, sizeof *gm);
+		if (gm == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t i = 0; i < w.nused; i++) {
+			struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+			const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+			tv_fsum_add(&gm[g - vals], ncv[i]);
+		}
+		for (size_t g = 0; g < ng; g++)
+			vals[g].n = tv_fsum_result(&gm[g]);
+		free(gm);
+	}
+	double below = 0.0;
+	for (size_t g = 0; g < ng; g++) {
+		vals[g].rank = below + vals[g].n / 2.0;
+		below += vals[g].n;
+	}
+	for (size_t i = 0; i < w.nused; i++) {
+		struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+		w.rank[w.used[i]] = g->rank;
+	}
+	/* pass 2: the units' terms at the numeric levels */
+	struct tv_fsum d_ord, d_int, d_rat;
+	tv_fsum_init(&d_ord);
+	tv_fsum_init(&d_int);
+	tv_fsum_init(&d_rat);
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2)
+				r[m++] = rc2;
+		}
+		if (m < 2)
+			continue;
+		double den = (double)(m - 1);
+		double within;
+		tv_fsum_add(&d_ord, unit_squared(a, &w, r, m, w.rank, &within) / den);
+		tv_fsum_add(&w_ord, within);
+		tv_fsum_add(&d_int, unit_squared(a, &w, r, m, w.x, &within) / den);
+		tv_fsum_add(&w_int, within);
+		double term;
+		if (negative)
+			continue;
+		if (unit_ratio(a, &w, r, m, &term, &within)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_fsum_add(&d_rat, term / den);
+		tv_fsum_add(&w_rat, within);
+	}
+	double nn = n * (n - 1.0);
+	set_alpha(out, TAGEVAL_ORDINAL, tv_fsum_result(&d_ord) / n,
+		  (2.0 * n * spread(&w, ncv, w.rank, n) - tv_fsum_result(&w_ord)) / nn);
+	set_alpha(out, TAGEVAL_INTERVAL, tv_fsum_result(&d_int) / n,
+		  (2.0 * n * spread(&w, ncv, w.x, n) - tv_fsum_result(&w_int)) / nn);
+	if (negative) {
+		out->undefined[TAGEVAL_RATIO] = TAGEVAL_UNDEFINED_NEGATIVE;
+		goto out;
+	}
+	/* ratio D_e over the pairs of distinct values */
+	tv_fsum_init(&f);
+	for (size_t g = 0; g < ng; g++)
+		for (size_t h = 0; h < g; h++)
+			tv_fsum_add(&f, 2.0 * vals[g].n * vals[h].n * ratio_d(vals[g].x, vals[h].x));
+	tv_fsum_add(&f, -tv_fsum_result(&w_rat));
+	set_alpha(out, TAGEVAL_RATIO, tv_fsum_result(&d_rat) / n, tv_fsum_result(&f) / nn);
+out:
+	free(r);
+	free(vals);
+	free(ncv);
+	ws_done(&w);
+	return rc;
+}
