@@ -333,6 +333,10 @@ const char *tageval_undefined_reason(int why)
 		return "an annotation has a tag with tags below it (give --flat)";
 	case TAGEVAL_UNDEFINED_NEGATIVE:
 		return "a label is negative (the ratio level needs values >= 0)";
+	case TAGEVAL_UNDEFINED_ONE_CATEGORY:
+		return "fewer than two categories";
+	case TAGEVAL_UNDEFINED_TWO_ANNOTATORS:
+		return "needs exactly two annotators";
 	default:
 		return "unknown";
 	}

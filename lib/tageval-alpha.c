@@ -475,7 +475,7 @@ int tageval_agreement_alpha_levels(const struct tageval_annotations *a,
 	out->items = units;
 	out->annotations = (size_t)n;
 	if (units == 0 || inner) {
-		int why = units == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_UNDEFINED_INNER_TAG;
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
 		for (int l = 0; l < TAGEVAL_LEVELS; l++)
 			out->undefined[l] = why;
 		goto out;
@@ -589,6 +589,392 @@ out:
 	free(r);
 	free(vals);
 	free(ncv);
+	ws_done(&w);
+	return rc;
+}
+
+/* ------------------------------------------- chance-corrected coefficients */
+
+/*
+ * Gwet's AC1 and AC2, Brennan-Prediger, Conger's kappa (irrCAC's
+ * conventions for missing data) and Cohen's kappa with linear and quadratic
+ * weights (hkappa(1), "Chance-corrected coefficients").  With r_t the
+ * annotations of item t (P_g each), a the mean over the items with r_t >= 2
+ * of the mean over ordered pairs g != h of their weighted agreement
+ * sum over k, l of w(k, l) P_g(k) P_h(l), pi_k the mean over the items with
+ * r_t >= 1 of (1/r_t) sum over g of P_g(k):
+ *
+ *   AC1: w = identity, p_e = sum over k of pi_k (1 - pi_k) / (q - 1)
+ *   AC2: w = 1 - (x_k - x_l)^2 / (x_max - x_min)^2 over the q' distinct
+ *        values, p_e = T_w sum over k of pi_k (1 - pi_k) / (q' (q' - 1)),
+ *        T_w = sum over k, l of w(k, l)
+ *   Brennan-Prediger: w = identity, p_e = 1/q
+ *   Conger: w = identity, p_gk = the mean of P_g(k) over the items g
+ *        annotated, p_k their mean over the R annotators,
+ *        p_e = sum over k of (p_k^2 - s_k^2 / R),
+ *        s_k^2 = (sum over g of p_gk^2 - R p_k^2) / (R - 1)
+ *
+ * and (p_a - p_e) / (1 - p_e).  The weighted agreement of AC2 is 1 - the
+ * squared difference over the range squared, whose sum over pairs is the
+ * interval term of alpha (unit_squared).  Cohen's weighted kappa, two
+ * annotators, items both annotated: 1 - D_o / D_e, D_o the mean of
+ * sum over k, l of P_1(k) P_2(l) d(k, l), D_e = sum over k, l of
+ * p_1(k) p_2(l) d(k, l) with the marginals p_1, p_2, d = |x_k - x_l| or
+ * (x_k - x_l)^2: moments for the squares, a sweep over the values sorted for
+ * the absolute differences.
+ */
+
+/* sum over i, j of a_i b_j |x_i - y_j| for two lists sorted by value: each
+ * pair counted when its later element is met. */
+static double abs_cross(const struct valmass *a, size_t na, const struct valmass *b, size_t nb)
+{
+	struct tv_fsum t;
+	tv_fsum_init(&t);
+	double ma = 0.0, mva = 0.0, mb = 0.0, mvb = 0.0;
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i].x <= b[j].x)) {
+			tv_fsum_add(&t, a[i].n * (a[i].x * mb - mvb));
+			ma += a[i].n;
+			mva += a[i].n * a[i].x;
+			i++;
+		} else {
+			tv_fsum_add(&t, b[j].n * (b[j].x * ma - mva));
+			mb += b[j].n;
+			mvb += b[j].n * b[j].x;
+			j++;
+		}
+	}
+	return tv_fsum_result(&t);
+}
+
+/* The entries of an annotation as (value, mass), sorted by value, into @out
+ * (room for @n). */
+static void sorted_values(const struct alpha_ws *w, const struct tv_leafp *e, size_t n,
+			  struct valmass *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct valmass){ w->x[e[i].leaf], e[i].p, 0.0 };
+	if (n > 1)
+		qsort(out, n, sizeof *out, by_value);
+}
+
+/* The sums of one pass over the items. */
+struct chance_sums {
+	size_t rated, items, both;      /* r_t >= 1, r_t >= 2, both of two annotators */
+	struct tv_fsum pa, pa_sq;       /* sum of a_t; sum of the squared-difference term */
+	struct tv_fsum lin, quad;       /* Cohen: sums of the item disagreements */
+	size_t *ng;                     /* [annotator] items annotated */
+	struct tv_fsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
+	size_t stride, cap;
+	int numeric;                    /* every label so far a number */
+	struct valmass *va, *vb;        /* scratch for abs_cross */
+	size_t vcap, vbcap;
+};
+
+static void set_chance(struct tageval_chance_figures *out, int c, double pa, double pe,
+		       int undefined_if_one)
+{
+	out->observed[c] = pa;
+	out->chance[c] = pe;
+	if (undefined_if_one && !(1.0 - pe >= TV_ALPHA_EPS))
+		out->undefined[c] = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		out->value[c] = (pa - pe) / (1.0 - pe);
+}
+
+/* A new leaf @l: its row of marginals, its value; -1 out of memory. */
+static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
+		       struct chance_sums *cs, uint32_t l)
+{
+	if (tv_grow((void **)&cs->marg, &cs->cap, (w->nused + 1) * cs->stride, sizeof *cs->marg))
+		return -1;
+	for (size_t j = 0; j < cs->stride; j++)
+		tv_fsum_init(&cs->marg[w->nused * cs->stride + j]);
+	w->pos[l] = (uint32_t)w->nused;
+	w->used[w->nused++] = l;
+	if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
+		cs->numeric = 0;
+	return 0;
+}
+
+/* Cohen's weighted disagreements of one item annotated by both; -1: out of memory. */
+static int cohen_item(const struct tageval_annotations *a, struct alpha_ws *w,
+		      struct chance_sums *cs, const struct tv_rec *const *r)
+{
+	double ignored;
+	tv_fsum_add(&cs->quad, unit_squared(a, w, r, 2, w->x, &ignored) / 2.0);
+	struct tv_leafp one1, one2;
+	size_t n1, n2;
+	const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+	const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+	if (n1 == 1 && n2 == 1) {
+		tv_fsum_add(&cs->lin, fabs(w->x[e1[0].leaf] - w->x[e2[0].leaf]));
+		return 0;
+	}
+	if (tv_grow((void **)&cs->va, &cs->vcap, n1, sizeof *cs->va) ||
+	    tv_grow((void **)&cs->vb, &cs->vbcap, n2, sizeof *cs->vb))
+		return -1;
+	sorted_values(w, e1, n1, cs->va);
+	sorted_values(w, e2, n2, cs->vb);
+	tv_fsum_add(&cs->lin, abs_cross(cs->va, n1, cs->vb, n2));
+	return 0;
+}
+
+/* One item's annotations @r (annotators @who) into @cs: 1 when a tag has
+ * tags below it, -1 out of memory. */
+static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
+		       struct chance_sums *cs, const struct tv_rec *const *r, const size_t *who,
+		       size_t m)
+{
+	cs->rated++;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t ne;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
+		cs->ng[who[i]]++;
+		for (size_t j = 0; j < ne; j++) {
+			uint32_t l = e[j].leaf;
+			if (!a->inv->dag && inner_tag(a, l))
+				return 1;
+			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
+				return -1;
+			struct tv_fsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
+			tv_fsum_add(&row[0], e[j].p / (double)m);
+			tv_fsum_add(&row[1 + who[i]], e[j].p);
+			if (m == 2 && a->nann == 2)
+				tv_fsum_add(&row[1 + a->nann + who[i]], e[j].p);
+		}
+	}
+	if (m < 2)
+		return 0;
+	cs->items++;
+	double term, pairs = (double)m * (double)(m - 1), ignored;
+	if (unit_nominal(a, w, r, m, &term, &ignored))
+		return -1;
+	tv_fsum_add(&cs->pa, 1.0 - term / pairs);
+	if (cs->numeric)
+		tv_fsum_add(&cs->pa_sq, unit_squared(a, w, r, m, w->x, &ignored) / pairs);
+	if (m == 2 && a->nann == 2) {
+		cs->both++;
+		if (cs->numeric && cohen_item(a, w, cs, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* The distinct values of the used leaves with the mass of column @col of
+ * the marginals (exact sums per value): into @vals, sorted; returns their
+ * number. */
+static size_t value_masses(const struct alpha_ws *w, const struct chance_sums *cs, size_t col,
+			   struct valmass *vals, struct tv_fsum *scratch)
+{
+	for (size_t i = 0; i < w->nused; i++)
+		vals[i] = (struct valmass){ w->x[w->used[i]], 0.0, 0.0 };
+	qsort(vals, w->nused, sizeof *vals, by_value);
+	size_t ng = 0;
+	for (size_t i = 0; i < w->nused; i++)
+		if (ng == 0 || vals[ng - 1].x != vals[i].x)
+			vals[ng++] = vals[i];
+	for (size_t g = 0; g < ng; g++)
+		tv_fsum_init(&scratch[g]);
+	for (size_t i = 0; i < w->nused; i++) {
+		struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
+		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+		tv_fsum_add(&scratch[g - vals], tv_fsum_result(&cs->marg[i * cs->stride + col]));
+	}
+	for (size_t g = 0; g < ng; g++)
+		vals[g].n = tv_fsum_result(&scratch[g]);
+	return ng;
+}
+
+/* AC2 and the weighted kappas, from the sums; -1: out of memory. */
+static int numeric_coefficients(const struct tageval_annotations *a, const struct alpha_ws *w,
+				const struct chance_sums *cs, struct tageval_chance_figures *out)
+{
+	struct valmass *vals = malloc((w->nused ? w->nused : 1) * sizeof *vals);
+	struct valmass *v2 = malloc((w->nused ? w->nused : 1) * sizeof *v2);
+	struct tv_fsum *scratch = malloc((w->nused ? w->nused : 1) * sizeof *scratch);
+	if (vals == NULL || v2 == NULL || scratch == NULL) {
+		free(vals);
+		free(v2);
+		free(scratch);
+		return -1;
+	}
+	double n = (double)cs->rated;
+	/* AC2 over the distinct values, pi of each */
+	size_t q = value_masses(w, cs, 0, vals, scratch);
+	if (q < 2) {
+		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+	} else {
+		double range = vals[q - 1].x - vals[0].x, mean = 0.0;
+		for (size_t g = 0; g < q; g++)
+			mean += vals[g].x;
+		mean /= (double)q;
+		struct tv_fsum ss, pp;
+		tv_fsum_init(&ss);
+		tv_fsum_init(&pp);
+		for (size_t g = 0; g < q; g++) {
+			double d = (vals[g].x - mean) / range, pi = vals[g].n / n;
+			tv_fsum_add(&ss, d * d);
+			tv_fsum_add(&pp, pi * (1.0 - pi));
+		}
+		double qd = (double)q;
+		double tw = qd * qd - 2.0 * qd * tv_fsum_result(&ss);
+		double pe = tw * tv_fsum_result(&pp) / (qd * (qd - 1.0));
+		double pa = 1.0 - tv_fsum_result(&cs->pa_sq) / (double)cs->items / (range * range);
+		set_chance(out, TAGEVAL_GWET_AC2, pa, pe, 1);
+	}
+	if (a->nann != 2 || cs->both == 0) {
+		int why = a->nann != 2 ? TAGEVAL_UNDEFINED_TWO_ANNOTATORS : TAGEVAL_UNDEFINED_NO_ITEMS;
+		out->undefined[TAGEVAL_KAPPA_LINEAR] = out->undefined[TAGEVAL_KAPPA_QUADRATIC] = why;
+		goto done;
+	}
+	double both = (double)cs->both;
+	size_t n1 = value_masses(w, cs, 3, vals, scratch);
+	size_t n2 = value_masses(w, cs, 4, v2, scratch);
+	/* moments of the two marginals */
+	double mu[2], var[2];
+	for (int s = 0; s < 2; s++) {
+		const struct valmass *v = s ? v2 : vals;
+		size_t nv = s ? n2 : n1;
+		struct tv_fsum f;
+		tv_fsum_init(&f);
+		for (size_t g = 0; g < nv; g++)
+			tv_fsum_add(&f, v[g].n / both * v[g].x);
+		mu[s] = tv_fsum_result(&f);
+		tv_fsum_init(&f);
+		for (size_t g = 0; g < nv; g++)
+			tv_fsum_add(&f, v[g].n / both * (v[g].x - mu[s]) * (v[g].x - mu[s]));
+		var[s] = tv_fsum_result(&f);
+	}
+	double de[2] = { abs_cross(vals, n1, v2, n2) / (both * both),
+			 var[0] + var[1] + (mu[0] - mu[1]) * (mu[0] - mu[1]) };
+	double dobs[2] = { tv_fsum_result(&cs->lin) / both, tv_fsum_result(&cs->quad) / both };
+	for (int s = 0; s < 2; s++) {
+		int c = s ? TAGEVAL_KAPPA_QUADRATIC : TAGEVAL_KAPPA_LINEAR;
+		out->observed[c] = dobs[s];
+		out->chance[c] = de[s];
+		if (!(de[s] >= TV_ALPHA_EPS))
+			out->undefined[c] = TAGEVAL_UNDEFINED_NO_SPREAD;
+		else
+			out->value[c] = 1.0 - dobs[s] / de[s];
+	}
+done:
+	free(vals);
+	free(v2);
+	free(scratch);
+	return 0;
+}
+
+/* AC1, Brennan-Prediger and Conger's kappa from the sums. */
+static void nominal_coefficients(const struct tageval_annotations *a, const struct alpha_ws *w,
+				 const struct chance_sums *cs, size_t q,
+				 struct tageval_chance_figures *out)
+{
+	double pa = tv_fsum_result(&cs->pa) / (double)cs->items, n = (double)cs->rated;
+	double R = (double)a->nann;
+	struct tv_fsum pp, pc;
+	tv_fsum_init(&pp);
+	tv_fsum_init(&pc);
+	for (size_t i = 0; i < w->nused; i++) {
+		const struct tv_fsum *row = cs->marg + i * cs->stride;
+		double pi = tv_fsum_result(&row[0]) / n;
+		tv_fsum_add(&pp, pi * (1.0 - pi));
+		/* Conger: the annotators' classification probabilities */
+		double sum = 0.0, sumsq = 0.0;
+		for (size_t g = 0; g < a->nann; g++) {
+			double p = tv_fsum_result(&row[1 + g]) / (double)cs->ng[g];
+			sum += p;
+			sumsq += p * p;
+		}
+		double mean = sum / R;
+		tv_fsum_add(&pc, mean * mean - (sumsq - R * mean * mean) / (R * (R - 1.0)));
+	}
+	if (q < 2) {
+		out->undefined[TAGEVAL_GWET_AC1] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+		out->undefined[TAGEVAL_BRENNAN_PREDIGER] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+	} else {
+		double qd = (double)q;
+		set_chance(out, TAGEVAL_GWET_AC1, pa, tv_fsum_result(&pp) / (qd - 1.0), 1);
+		set_chance(out, TAGEVAL_BRENNAN_PREDIGER, pa, 1.0 / qd, 1);
+	}
+	set_chance(out, TAGEVAL_CONGER_KAPPA, pa, tv_fsum_result(&pc), 1);
+}
+
+int tageval_agreement_chance(const struct tageval_annotations *a, size_t categories,
+			     struct tageval_chance_figures *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		out->observed[c] = out->chance[c] = out->value[c] = NAN;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	struct chance_sums cs;
+	memset(&cs, 0, sizeof cs);
+	cs.numeric = 1;
+	cs.stride = 1 + a->nann + (a->nann == 2 ? 2 : 0);
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	size_t *who = malloc((a->nann ? a->nann : 1) * sizeof *who);
+	cs.ng = calloc(a->nann ? a->nann : 1, sizeof *cs.ng);
+	int rc = TAGEVAL_OK, inner = 0;
+	tv_fsum_init(&cs.pa);
+	tv_fsum_init(&cs.pa_sq);
+	tv_fsum_init(&cs.lin);
+	tv_fsum_init(&cs.quad);
+	if (r == NULL || who == NULL || cs.ng == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !inner; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2) {
+				who[m] = c;
+				r[m++] = rc2;
+			}
+		}
+		if (m == 0)
+			continue;
+		inner = chance_item(a, &w, &cs, r, who, m);
+		if (inner < 0) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+	}
+	out->items = cs.items;
+	out->rated = cs.rated;
+	out->categories = categories ? categories : w.nused;
+	if (categories && categories < w.nused) {
+		rc = tv_error(err, TAGEVAL_EINVAL, "", 0,
+			      "%zu categories given, but the annotations have %zu distinct labels",
+			      categories, w.nused);
+		goto out;
+	}
+	if (cs.items == 0 || inner) {
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+			out->undefined[c] = why;
+		goto out;
+	}
+	nominal_coefficients(a, &w, &cs, out->categories, out);
+	if (!cs.numeric) {
+		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_LINEAR] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_QUADRATIC] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+	} else if (numeric_coefficients(a, &w, &cs, out)) {
+		rc = tv_nomem(err);
+	}
+out:
+	free(r);
+	free(who);
+	free(cs.ng);
+	free(cs.marg);
+	free(cs.va);
+	free(cs.vb);
 	ws_done(&w);
 	return rc;
 }

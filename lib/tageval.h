@@ -431,7 +431,9 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_NO_SPREAD = 4,  /**< expected disagreement is 0 */
 	TAGEVAL_UNDEFINED_NOT_NUMBERS = 5, /**< a label is not a number */
 	TAGEVAL_UNDEFINED_INNER_TAG = 6,  /**< an annotation names a tag with tags below it */
-	TAGEVAL_UNDEFINED_NEGATIVE = 7    /**< the ratio level needs values >= 0 */
+	TAGEVAL_UNDEFINED_NEGATIVE = 7,   /**< the ratio level needs values >= 0 */
+	TAGEVAL_UNDEFINED_ONE_CATEGORY = 8, /**< fewer than two categories */
+	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9 /**< needs exactly two annotators */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -552,6 +554,43 @@ struct tageval_alpha_figures {
 TAGEVAL_EXPORT int tageval_agreement_alpha_levels(const struct tageval_annotations *ann,
 						  struct tageval_alpha_figures *out,
 						  struct tageval_error *err);
+
+/** The chance-corrected coefficients of tageval_agreement_chance(). */
+enum tageval_chance_coefficient {
+	TAGEVAL_GWET_AC1 = 0,
+	TAGEVAL_GWET_AC2 = 1,          /**< quadratic weights over the values */
+	TAGEVAL_BRENNAN_PREDIGER = 2,
+	TAGEVAL_CONGER_KAPPA = 3,
+	TAGEVAL_KAPPA_LINEAR = 4,      /**< Cohen's, weights |x - y| */
+	TAGEVAL_KAPPA_QUADRATIC = 5,   /**< Cohen's, weights (x - y)^2 */
+	TAGEVAL_CHANCE_COEFFICIENTS = 6
+};
+
+/**
+ * Indexed by enum tageval_chance_coefficient: observed and chance agreement
+ * (for the weighted kappas: disagreement) and the coefficient, NaN when
+ * undefined[] says why.
+ */
+struct tageval_chance_figures {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t rated;        /**< items annotated by one or more (irrCAC's n) */
+	size_t categories;   /**< q of AC1 and Brennan-Prediger */
+	double observed[TAGEVAL_CHANCE_COEFFICIENTS], chance[TAGEVAL_CHANCE_COEFFICIENTS];
+	double value[TAGEVAL_CHANCE_COEFFICIENTS];
+	int undefined[TAGEVAL_CHANCE_COEFFICIENTS];
+};
+
+/**
+ * Gwet's AC1 and AC2, Brennan-Prediger and Conger's kappa with the missing
+ * data conventions of Gwet's irrCAC, and Cohen's kappa with linear and
+ * quadratic weights (two annotators), over the leaves (hkappa(1)).
+ * @categories: q, 0 for the number of distinct labels (TAGEVAL_EINVAL when
+ * smaller than that).  Linear time in the annotations plus a sort of the
+ * distinct values.
+ */
+TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *ann,
+					    size_t categories, struct tageval_chance_figures *out,
+					    struct tageval_error *err);
 
 /* ---------------------------------------------------- word sense induction */
 

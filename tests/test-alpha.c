@@ -4,7 +4,10 @@
  * (tageval_agreement_alpha_levels, hkappa(1)): Krippendorff's published
  * example, a hand-computed example with a two-tag annotation, the agreement
  * of the nominal level with hkappa's alpha, every undefined case, and the
- * independence from the order of the lines.  Every expected value is the
+ * independence from the order of the lines.  The chance-corrected
+ * coefficients (tageval_agreement_chance): irrCAC's published example, hand
+ * computations with numeric labels, missing data and a two-tag annotation,
+ * every undefined case.  Every expected value is the
  * published figure or computed by hand in the comment next to it.
  */
 #include <math.h>
@@ -296,6 +299,232 @@ START_TEST(line_order)
 }
 END_TEST
 
+/* ------------------------------------------------ chance-corrected coefficients */
+
+static void chance(struct run *r, const char *const *files, size_t n, size_t q,
+		   struct tageval_chance_figures *ch)
+{
+	levels(r, NULL, files, n);
+	ck_assert_int_eq(tageval_agreement_chance(r->ann, q, ch, &r->err), TAGEVAL_OK);
+}
+
+/*
+ * Gwet's irrCAC, vignette "overview", cont3x3abstractors: two abstractors,
+ * 100 women, the table (rows the first, columns the second; E, A, N)
+ * 13 0 0 / 0 20 7 / 0 4 56.  Published: Cohen's kappa 0.7964094, Gwet's
+ * AC1 0.8493305, Brennan-Prediger 0.835.  By hand: p_a = 89/100; pi =
+ * (26, 51, 123)/200, sum of pi (1 - pi) = 0.1131 + 0.189975 + 0.236775 =
+ * 0.53985, AC1 p_e = 0.269925, AC1 = 0.620075 / 0.730075; BP p_e = 1/3,
+ * BP = (0.89 - 1/3) / (2/3) = 0.835; Conger (two annotators, complete data:
+ * Cohen): p_1 = (.13, .27, .60), p_2 = (.13, .24, .63), mean (.13, .255,
+ * .615), s_k^2 = (0, .00045, .00045), p_e = .46015 - .0009/2 = .4597 =
+ * .13 .13 + .27 .24 + .60 .63, kappa = .4303 / .5403.
+ */
+static void abstractors(char *a, char *b, size_t cap)
+{
+	static const struct {
+		const char *x, *y;
+		int n;
+	} cells[] = { { "E", "E", 13 }, { "A", "A", 20 }, { "A", "N", 7 }, { "N", "A", 4 },
+		      { "N", "N", 56 } };
+	size_t la = 0, lb = 0;
+	int item = 0;
+	for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++)
+		for (int k = 0; k < cells[c].n; k++) {
+			item++;
+			la += (size_t)snprintf(a + la, cap - la, "w %d %s\n", item, cells[c].x);
+			lb += (size_t)snprintf(b + lb, cap - lb, "w %d %s\n", item, cells[c].y);
+			ck_assert(la < cap && lb < cap);
+		}
+}
+
+START_TEST(irrcac_abstractors)
+{
+	static char a[2048], b[2048];
+	abstractors(a, b, sizeof a);
+	const char *const f[] = { a, b };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	ck_assert_uint_eq(ch.items, 100);
+	ck_assert_uint_eq(ch.rated, 100);
+	ck_assert_uint_eq(ch.categories, 3);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.620075 / 0.730075, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.8493305, 5e-8);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC1], 0.269925, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 0.835, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 0.4303 / 0.5403, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 0.7964094, 5e-8);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_CONGER_KAPPA], 0.4597, TOL);
+	/* the labels are words: no AC2, no weighted kappa */
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC2], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_double_nan(ch.value[TAGEVAL_GWET_AC2]);
+	/* Conger = Cohen's kappa of hkappa with two annotators, complete data */
+	struct tageval_agreement *ag;
+	ck_assert_int_eq(tageval_agreement_compute(r.ann, NULL, &ag, &r.err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA],
+				tageval_agreement_pooled(ag)->kappa_separate, TOL);
+	tageval_agreement_free(ag);
+	done(&r);
+	/* --categories 4: BP p_e = 1/4, (0.89 - 0.25) / 0.75; AC1 p_e =
+	 * 0.53985 / 3 = 0.17995, (0.89 - 0.17995) / 0.82005 */
+	chance(&r, f, 2, 4, &ch);
+	ck_assert_uint_eq(ch.categories, 4);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 0.64 / 0.75, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.71005 / 0.82005, TOL);
+	done(&r);
+	/* fewer categories than labels: an error */
+	levels(&r, NULL, f, 2);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 2, &ch, &r.err), TAGEVAL_EINVAL);
+	ck_assert_ptr_nonnull(strstr(r.err.message, "3 distinct labels"));
+	done(&r);
+}
+END_TEST
+
+/*
+ * Numeric labels, two annotators: A 1 1 2 2 3, B 1 2 2 3 3.
+ * p_a = 3/5.  pi = (3, 4, 3)/10, sum of pi (1 - pi) = .21 + .24 + .21 = .66.
+ * AC1: p_e = .66/2 = .33, (.6 - .33)/.67 = 27/67.  BP: (.6 - 1/3)/(2/3) = 2/5.
+ * Conger: p_A = (.4, .4, .2), p_B = (.2, .4, .4), mean (.3, .4, .3),
+ *   s^2 = (.02, 0, .02), p_e = .34 - .04/2 = .32, (.6 - .32)/.68 = 7/17.
+ * AC2: w = 1 - ((k - l)/2)^2: w(1,2) = w(2,3) = 3/4, w(1,3) = 0; item
+ *   agreements 1, 3/4, 1, 3/4, 1: p_a = 9/10; T_w = 3 + 4 3/4 = 6,
+ *   p_e = 6 .66 / 6 = .66, AC2 = .24/.34 = 12/17.
+ * kappa_linear: D_o = (0 + 1 + 0 + 1 + 0)/5 = 2/5; D_e = .4 (.4 1 + .4 2)
+ *   + .4 (.2 1 + .4 1) + .2 (.2 2 + .4 1) = .48 + .24 + .16 = .88;
+ *   1 - .4/.88 = 6/11.
+ * kappa_quadratic: D_o = 2/5; D_e = .4 (.4 + 1.6) + .4 (.2 + .4) +
+ *   .2 (.8 + .4) = .8 + .24 + .24 = 1.28; 1 - .4/1.28 = 11/16.
+ */
+START_TEST(numeric_two)
+{
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	static const double want[] = { 27.0 / 67, 12.0 / 17, 2.0 / 5, 7.0 / 17, 6.0 / 11,
+				       11.0 / 16 };
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++) {
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(ch.value[c], want[c], TOL);
+	}
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_KAPPA_LINEAR], 0.4, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_LINEAR], 0.88, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_QUADRATIC], 1.28, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC2], 0.9, TOL);
+	done(&r);
+}
+END_TEST
+
+/*
+ * Missing data as irrCAC: Krippendorff's example above (irrCAC's
+ * cac.raw4raters).  p_a over the 11 items with two or more ratings = 9/11
+ * (items 2, 6, 8 agree 1/2, 0, 1/2; the others 1).  pi over the 12 rated
+ * items (unit 12, one rating, counts): 12 pi = (3, 13/4, 7/2, 5/4, 1),
+ * sum of pi (1 - pi) = 1 - 34.375/144 = 877/1152.
+ * AC1: p_e = 877/4608, (9/11 - 877/4608)/(3731/4608) = 31825/41041 = 0.775444.
+ * BP: (9/11 - 1/5)/(4/5) = 17/22.
+ * Conger: each observer's proportions over the units it rated: A (9 units)
+ *   (3, 3, 2, 1, 0)/9, B (11) (2, 4, 3, 1, 1)/11, C (10) (1, 3, 4, 1, 1)/10,
+ *   D (11) (3, 3, 2, 2, 1)/11; p_e = sum over k of (mean_k^2 - (sum over g
+ *   of p_gk^2 - 4 mean_k^2)/12) = 1541/6534; kappa = 3805/4993 = 0.762067.
+ * AC2: range 4, w = 1 - ((k - l)/4)^2; p_a = mean over the 11 items of the
+ *   mean weighted agreement of their pairs = 515/528 (item 2: 1 - 3 2/(16 12)
+ *   ... each term (k - l)^2/16 averaged over ordered pairs); T_w = 25 - 2 (4
+ *   1/16 + 3 4/16 + 2 9/16 + 16/16) = 75/4, p_e = 75/4 877/1152 / 20 =
+ *   4385/6144; AC2 = 17685/19349 = 0.914001.
+ */
+START_TEST(irrcac_missing)
+{
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, kripp, 4, 0, &ch);
+	ck_assert_uint_eq(ch.items, 11);
+	ck_assert_uint_eq(ch.rated, 12);
+	ck_assert_uint_eq(ch.categories, 5);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC1], 9.0 / 11, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC1], 877.0 / 4608, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 31825.0 / 41041, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 17.0 / 22, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_CONGER_KAPPA], 1541.0 / 6534, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 3805.0 / 4993, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC2], 515.0 / 528, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC2], 4385.0 / 6144, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC2], 17685.0 / 19349, TOL);
+	/* four annotators: no weighted Cohen's kappa */
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	done(&r);
+}
+END_TEST
+
+/* The undefined cases of the chance-corrected coefficients. */
+START_TEST(chance_undefined)
+{
+	struct run r;
+	struct tageval_chance_figures ch;
+	/* one category: q = 1 for AC1, BP, AC2; Conger p_e = 1; no spread */
+	static const char *const same[] = { "w 1 2\nw 2 2\n", "w 1 2\nw 2 2\n" };
+	chance(&r, same, 2, 0, &ch);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC1], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC2], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_BRENNAN_PREDIGER], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_CONGER_KAPPA], TAGEVAL_UNDEFINED_CHANCE);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_NO_SPREAD);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_NO_SPREAD);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_double_nan(ch.value[c]);
+	done(&r);
+	/* --categories 2 with one label: AC1 = (1 - 0)/1, BP = (1 - 1/2)/(1/2) */
+	chance(&r, same, 2, 2, &ch);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 1.0, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 1.0, TOL);
+	done(&r);
+	/* no item with two annotations */
+	static const char *const apart[] = { "w 1 2\n", "w 2 3\n" };
+	chance(&r, apart, 2, 0, &ch);
+	ck_assert_uint_eq(ch.items, 0);
+	ck_assert_uint_eq(ch.rated, 2);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	/* a tag with tags below it */
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	memset(&r, 0, sizeof r);
+	levels(&r, "A.1 A\nA.2 A\n", inner, 2);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 0, &ch, &r.err), TAGEVAL_OK);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	ck_assert_str_ne(tageval_undefined_reason(TAGEVAL_UNDEFINED_ONE_CATEGORY), "unknown");
+	ck_assert_str_ne(tageval_undefined_reason(TAGEVAL_UNDEFINED_TWO_ANNOTATORS), "unknown");
+	ck_assert_int_eq(tageval_agreement_chance(NULL, 0, &ch, &r.err), TAGEVAL_EINVAL);
+}
+END_TEST
+
+/* A two-tag annotation: its distribution.  A: {1, 3}, 2; B: 1, 2.
+ * kappa_linear: D_o = (1/2 0 + 1/2 2 + 0)/2 = 1/2; marginals p_A = (1/4,
+ * 1/2, 1/4) over 1, 2, 3, p_B = (1/2, 1/2, 0); D_e = 1/4 (1/2 1) + 1/2 (1/2
+ * 1) + 1/4 (1/2 2 + 1/2 1) = 1/8 + 1/4 + 3/8 = 3/4; 1 - 2/3 = 1/3.
+ * kappa_quadratic: D_o = (1/2 4)/2 = 1; D_e = 1/8 + 1/4 + 1/4 (2 + 1/2) =
+ * 1, kappa 0.  p_a (unweighted) = (1/2 + 1)/2 = 3/4. */
+START_TEST(chance_two_tags)
+{
+	static const char *const f[] = { "w 1 1 3\nw 2 2\n", "w 1 1\nw 2 2\n" };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_KAPPA_LINEAR], 1.0 / 3, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_LINEAR], 0.75, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_KAPPA_QUADRATIC], 0.0, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_BRENNAN_PREDIGER], 0.75, TOL);
+	done(&r);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -305,6 +534,13 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, nominal_is_alpha);
 	tcase_add_test(tc, undefined_cases);
 	tcase_add_test(tc, line_order);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("chance");
+	tcase_add_test(tc, irrcac_abstractors);
+	tcase_add_test(tc, numeric_two);
+	tcase_add_test(tc, irrcac_missing);
+	tcase_add_test(tc, chance_undefined);
+	tcase_add_test(tc, chance_two_tags);
 	suite_add_tcase(s, tc);
 	return s;
 }

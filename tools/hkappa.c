@@ -40,8 +40,11 @@ static void usage(FILE *fp, const void *ctx)
 		"      --confidence=C        level of the intervals (default 0.95)\n"
 		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
 		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
-		"      --coefficients=LIST   also report these, comma-separated: alpha_nominal,\n"
+		"      --coefficients=LIST   also report these, comma-separated: gwet_ac1,\n"
+		"                            gwet_ac2, brennan_prediger, conger_kappa,\n"
+		"                            kappa_linear, kappa_quadratic, alpha_nominal,\n"
 		"                            alpha_ordinal, alpha_interval, alpha_ratio, or all\n"
+		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -55,13 +58,36 @@ static void usage(FILE *fp, const void *ctx)
  * (JSON key), the label of the text report, the level of alpha. */
 static const struct {
 	const char *key, *label;
-	int level;
+	int level; /* enum tageval_level, or -1 - enum tageval_chance_coefficient */
 } extra_coefs[] = {
+	{ "gwet_ac1", "Gwet's AC1", -1 - TAGEVAL_GWET_AC1 },
+	{ "gwet_ac2", "Gwet's AC2 (quadratic)", -1 - TAGEVAL_GWET_AC2 },
+	{ "brennan_prediger", "Brennan-Prediger", -1 - TAGEVAL_BRENNAN_PREDIGER },
+	{ "conger_kappa", "Conger's kappa", -1 - TAGEVAL_CONGER_KAPPA },
+	{ "kappa_linear", "kappa, linear weights", -1 - TAGEVAL_KAPPA_LINEAR },
+	{ "kappa_quadratic", "kappa, quadratic weights", -1 - TAGEVAL_KAPPA_QUADRATIC },
 	{ "alpha_nominal", "alpha, nominal level", TAGEVAL_NOMINAL },
 	{ "alpha_ordinal", "alpha, ordinal level", TAGEVAL_ORDINAL },
 	{ "alpha_interval", "alpha, interval level", TAGEVAL_INTERVAL },
 	{ "alpha_ratio", "alpha, ratio level", TAGEVAL_RATIO },
 };
+
+/* The extra coefficients' values, from either computation. */
+struct extra_values {
+	struct tageval_alpha_figures lv;
+	struct tageval_chance_figures ch;
+};
+
+static double extra_value(const struct extra_values *ev, size_t i, int *why)
+{
+	int l = extra_coefs[i].level;
+	if (l >= 0) {
+		*why = ev->lv.undefined[l];
+		return ev->lv.alpha[l];
+	}
+	*why = ev->ch.undefined[-1 - l];
+	return ev->ch.value[-1 - l];
+}
 #define N_EXTRA (sizeof extra_coefs / sizeof extra_coefs[0])
 
 struct coef {
@@ -198,7 +224,7 @@ static void json_bootstrap(const struct tageval_agreement *ag,
 
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct tageval_alpha_figures *lv)
+		       const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -220,9 +246,11 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
 	for (size_t i = 0; i < N_EXTRA; i++)
-		if (more & 1u << i)
-			json_member(&top, ",", extra_coefs[i].key, lv->alpha[extra_coefs[i].level],
-				    lv->undefined[extra_coefs[i].level]);
+		if (more & 1u << i) {
+			int why;
+			double v = extra_value(ev, i, &why);
+			json_member(&top, ",", extra_coefs[i].key, v, why);
+		}
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	json_macro(ag);
@@ -290,7 +318,7 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct tageval_alpha_figures *lv)
+		       const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
@@ -331,9 +359,11 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		text_value(coefs[i].label, v, undefined, extra);
 	}
 	for (size_t i = 0; i < N_EXTRA; i++)
-		if (more & 1u << i)
-			text_value(extra_coefs[i].label, lv->alpha[extra_coefs[i].level],
-				   lv->undefined[extra_coefs[i].level], NULL);
+		if (more & 1u << i) {
+			int why;
+			double v = extra_value(ev, i, &why);
+			text_value(extra_coefs[i].label, v, why, NULL);
+		}
 	size_t nlex = tageval_agreement_lexelts(ag);
 	if (nlex > 1) {
 		size_t used, out;
@@ -365,10 +395,11 @@ struct options {
 	size_t nann;
 	const char *senses;   /* the sense map, NULL with --flat */
 	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
+	size_t categories;    /* --categories, 0: the distinct labels */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
-       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS };
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -456,6 +487,14 @@ static int option(void *ctx, int c, char *arg)
 		return parse_smoothing(arg, &o->smoothing);
 	case OPT_COEFFICIENTS:
 		return parse_coefficients(arg, &o->extra);
+	case OPT_CATEGORIES:
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 2) {
+			tools_usage_error(prog, "invalid number of categories \"%s\" (2 to 4294967295)",
+					  arg);
+			return -1;
+		}
+		o->categories = (size_t)v;
+		return 0;
 	default: /* OPT_FORMAT */
 		return tools_parse_format(prog, arg, &o->json);
 	}
@@ -474,6 +513,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "smoothing", required_argument, NULL, OPT_SMOOTHING },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "coefficients", required_argument, NULL, OPT_COEFFICIENTS },
+		{ "categories", required_argument, NULL, OPT_CATEGORIES },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -530,14 +570,16 @@ static int run(const struct options *o)
 			goto fail;
 	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
-	struct tageval_alpha_figures lv;
-	memset(&lv, 0, sizeof lv);
-	if (o->extra && tageval_agreement_alpha_levels(ann, &lv, &err))
+	struct extra_values ev;
+	memset(&ev, 0, sizeof ev);
+	if (o->extra && tageval_agreement_alpha_levels(ann, &ev.lv, &err))
+		goto fail;
+	if (o->extra && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
 		goto fail;
 	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &lv);
+		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	else
-		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &lv);
+		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	status = tools_exit_status(prog);
 	goto out;
 fail:
