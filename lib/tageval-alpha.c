@@ -978,3 +978,230 @@ out:
 	ws_done(&w);
 	return rc;
 }
+
+/* ---------------------------------------------------- alpha over tag sets */
+
+/*
+ * Alpha with a distance between the sets of leaves of two annotations
+ * (hkappa(1), "Alpha over sets of tags"): exact (0 for equal sets, else 1),
+ * Jaccard (1 - |A and B| / |A or B|) and MASI (1 - J M, M = 1, 2/3, 1/3, 0
+ * for equal sets, one inside the other, sets that meet, disjoint sets).
+ * The values are the distinct sets; D_o pairs the annotations of each item,
+ * D_e = (n^2 - sum of n_c^2 - sum over ordered pairs of distinct sets c, k
+ * that meet of n_c n_k (1 - d(c, k))) / (n (n - 1)): disjoint sets are at
+ * distance 1, so only the pairs of sets with a leaf in common are visited
+ * (through the sets of each leaf).
+ */
+
+struct set_table {
+	struct tv_intern ids;    /* the bytes of the sorted leaf ids -> set */
+	uint32_t *off, *len;     /* [set] its leaves in leaves[] */
+	double *count;           /* [set] n_c */
+	size_t nsets, offcap, lencap, countcap;
+	uint32_t *leaves;
+	size_t nleaves, leafcap;
+	uint32_t *key;           /* scratch: one annotation's leaves */
+	size_t keycap;
+};
+
+/* The distance @d of two sets given as sorted leaf ids. */
+static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t i = 0, j = 0, inter = 0;
+	while (i < na && j < nb) {
+		if (a[i] < b[j]) {
+			i++;
+		} else if (a[i] > b[j]) {
+			j++;
+		} else {
+			inter++;
+			i++;
+			j++;
+		}
+	}
+	if (inter == na && inter == nb)
+		return 0.0;
+	if (d == TAGEVAL_DISTANCE_EXACT)
+		return 1.0;
+	double jac = (double)inter / (double)(na + nb - inter);
+	if (d == TAGEVAL_DISTANCE_JACCARD)
+		return 1.0 - jac;
+	double m = inter == na || inter == nb ? 2.0 / 3.0 : inter > 0 ? 1.0 / 3.0 : 0.0;
+	return 1.0 - jac * m;
+}
+
+/* The set of annotation @r: its id in @st (new ones added); 1 when it has a
+ * tag with tags below it, -1 out of memory. */
+static int set_of(const struct tageval_annotations *a, struct set_table *st,
+		  const struct tv_rec *r, uint32_t *id)
+{
+	struct tv_leafp one;
+	size_t n, k = 0;
+	const struct tv_leafp *e = rec_entries(a, r, &one, &n);
+	if (tv_grow((void **)&st->key, &st->keycap, n ? n : 1, sizeof *st->key))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!a->inv->dag && inner_tag(a, e[i].leaf))
+			return 1;
+		if (e[i].p > 0.0)
+			st->key[k++] = e[i].leaf; /* entries are in id order */
+	}
+	int added;
+	if (tv_intern_put(&st->ids, (const char *)st->key, k * sizeof *st->key, id, &added))
+		return -1;
+	if (!added)
+		return 0;
+	if (tv_grow((void **)&st->off, &st->offcap, st->nsets + 1, sizeof *st->off) ||
+	    tv_grow((void **)&st->len, &st->lencap, st->nsets + 1, sizeof *st->len) ||
+	    tv_grow((void **)&st->count, &st->countcap, st->nsets + 1, sizeof *st->count) ||
+	    tv_grow((void **)&st->leaves, &st->leafcap, st->nleaves + k, sizeof *st->leaves))
+		return -1;
+	st->off[st->nsets] = (uint32_t)st->nleaves;
+	st->len[st->nsets] = (uint32_t)k;
+	st->count[st->nsets] = 0.0;
+	memcpy(st->leaves + st->nleaves, st->key, k * sizeof *st->key);
+	st->nleaves += k;
+	st->nsets++;
+	return 0;
+}
+
+/* sum over ordered pairs of distinct sets that meet of n_c n_k (1 - d(c, k)),
+ * for each distance; -1: out of memory. */
+static int meeting_pairs(const struct set_table *st, size_t ntags, struct tv_fsum *sim)
+{
+	/* the sets of each leaf (counting sort) */
+	uint32_t *start = calloc(ntags + 1, sizeof *start);
+	uint32_t *sets = malloc((st->nleaves ? st->nleaves : 1) * sizeof *sets);
+	uint32_t *seen = malloc((st->nsets ? st->nsets : 1) * sizeof *seen);
+	if (start == NULL || sets == NULL || seen == NULL) {
+		free(start);
+		free(sets);
+		free(seen);
+		return -1;
+	}
+	for (size_t i = 0; i < st->nleaves; i++)
+		start[st->leaves[i] + 1]++;
+	for (size_t l = 0; l < ntags; l++)
+		start[l + 1] += start[l];
+	for (size_t c = 0; c < st->nsets; c++) {
+		seen[c] = TV_NONE;
+		for (uint32_t i = 0; i < st->len[c]; i++)
+			sets[start[st->leaves[st->off[c] + i]]++] = (uint32_t)c;
+	}
+	for (size_t l = ntags; l > 0; l--)
+		start[l] = start[l - 1];
+	start[0] = 0;
+	for (size_t c = 0; c < st->nsets; c++) {
+		const uint32_t *a = st->leaves + st->off[c];
+		for (uint32_t i = 0; i < st->len[c]; i++) {
+			uint32_t l = a[i];
+			for (uint32_t s = start[l]; s < start[l + 1]; s++) {
+				uint32_t k = sets[s];
+				if (k <= c || seen[k] == (uint32_t)c)
+					continue;
+				seen[k] = (uint32_t)c;
+				const uint32_t *b = st->leaves + st->off[k];
+				double w = 2.0 * st->count[c] * st->count[k];
+				for (int d = TAGEVAL_DISTANCE_JACCARD; d < TAGEVAL_DISTANCES; d++)
+					tv_fsum_add(&sim[d], w * (1.0 - set_distance(d, a, st->len[c], b,
+											st->len[k])));
+			}
+		}
+	}
+	free(start);
+	free(sets);
+	free(seen);
+	return 0;
+}
+
+int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
+				 struct tageval_set_alpha *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		out->alpha[d] = out->d_o[d] = out->d_e[d] = NAN;
+	TV_NEED(err, a, "ann");
+	struct set_table st;
+	memset(&st, 0, sizeof st);
+	tv_intern_init(&st.ids);
+	uint32_t *sid = malloc((a->nann ? a->nann : 1) * sizeof *sid);
+	struct tv_fsum d_o[TAGEVAL_DISTANCES], sim[TAGEVAL_DISTANCES];
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		tv_fsum_init(&d_o[d]);
+		tv_fsum_init(&sim[d]);
+	}
+	int rc = TAGEVAL_OK, inner = 0;
+	double n = 0.0;
+	size_t units = 0;
+	if (sid == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !inner; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann && !inner; c++) {
+			const struct tv_rec *r = rec_at(a, c, t);
+			if (r == NULL)
+				continue;
+			inner = set_of(a, &st, r, &sid[m]);
+			m++;
+		}
+		if (inner < 0) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		if (inner || m < 2)
+			continue;
+		units++;
+		n += (double)m;
+		for (size_t i = 0; i < m; i++)
+			st.count[sid[i]] += 1.0;
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+			double sum = 0.0; /* pairs in the order of the annotators */
+			for (size_t i = 0; i < m; i++)
+				for (size_t j = 0; j < i; j++)
+					if (sid[i] != sid[j])
+						sum += 2.0 * set_distance(d, st.leaves + st.off[sid[i]],
+									  st.len[sid[i]],
+									  st.leaves + st.off[sid[j]],
+									  st.len[sid[j]]);
+			tv_fsum_add(&d_o[d], sum / (double)(m - 1));
+		}
+	}
+	out->items = units;
+	out->annotations = (size_t)n;
+	if (inner || units == 0) {
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+			out->undefined[d] = why;
+		goto out;
+	}
+	/* sets that appear only on items of one annotation have count 0 */
+	if (meeting_pairs(&st, a->inv->tags.n, sim)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	double sq = 0.0; /* integers */
+	for (size_t c = 0; c < st.nsets; c++)
+		sq += st.count[c] * st.count[c];
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		tv_fsum_add(&sim[d], sq - n * n);
+		double de = -tv_fsum_result(&sim[d]) / (n * (n - 1.0));
+		out->d_o[d] = tv_fsum_result(&d_o[d]) / n;
+		out->d_e[d] = de;
+		if (!(de >= TV_ALPHA_EPS))
+			out->undefined[d] = TAGEVAL_UNDEFINED_NO_SPREAD;
+		else
+			out->alpha[d] = 1.0 - out->d_o[d] / de;
+	}
+out:
+	free(sid);
+	tv_intern_clear(&st.ids);
+	free(st.off);
+	free(st.len);
+	free(st.count);
+	free(st.leaves);
+	free(st.key);
+	return rc;
+}

@@ -592,6 +592,32 @@ TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *an
 					    size_t categories, struct tageval_chance_figures *out,
 					    struct tageval_error *err);
 
+/** The distances between sets of tags of tageval_agreement_alpha_sets(). */
+enum tageval_set_distance {
+	TAGEVAL_DISTANCE_EXACT = 0,    /**< 0 for equal sets, else 1 */
+	TAGEVAL_DISTANCE_JACCARD = 1,  /**< 1 - |A and B| / |A or B| */
+	TAGEVAL_DISTANCE_MASI = 2,     /**< 1 - Jaccard x (1, 2/3, 1/3, 0) */
+	TAGEVAL_DISTANCES = 3
+};
+
+/** Krippendorff's alpha with each set distance, indexed by enum tageval_set_distance. */
+struct tageval_set_alpha {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t annotations;  /**< their annotations: n */
+	double d_o[TAGEVAL_DISTANCES], d_e[TAGEVAL_DISTANCES], alpha[TAGEVAL_DISTANCES];
+	int undefined[TAGEVAL_DISTANCES];
+};
+
+/**
+ * Alpha over all items annotated by two or more annotators, each annotation
+ * read as the set of leaves it gives a positive mass (hkappa(1)).  Time:
+ * linear in the annotations plus, for D_e, the pairs of distinct sets that
+ * have a leaf in common.
+ */
+TAGEVAL_EXPORT int tageval_agreement_alpha_sets(const struct tageval_annotations *ann,
+						struct tageval_set_alpha *out,
+						struct tageval_error *err);
+
 /* ---------------------------------------------------- word sense induction */
 
 /**

@@ -525,6 +525,104 @@ START_TEST(chance_two_tags)
 }
 END_TEST
 
+/* ------------------------------------------------------------- tag sets */
+
+static void sets(struct run *r, const char *map, const char *const *files, size_t n,
+		 struct tageval_set_alpha *sa)
+{
+	levels(r, map, files, n);
+	ck_assert_int_eq(tageval_agreement_alpha_sets(r->ann, sa, &r->err), TAGEVAL_OK);
+}
+
+/*
+ * Three annotators, item 1: {a, b}, {a}, {a, b}; item 2: {c}, {c}, {a}.
+ * Sets S1 = {a, b}, S2 = {a}, S3 = {c}, each n_c = 2, n = 6.  d(S1, S2):
+ * exact 1; Jaccard 1 - 1/2 = 1/2; MASI, S2 inside S1, 1 - 1/2 2/3 = 2/3.
+ * S3 is disjoint from both: 1 for every distance.
+ * D_o = (item 1: 4 d12 / 2 + item 2: 4 / 2) / 6 = (2 d12 + 2) / 6;
+ * D_e = 2 (4 d12 + 4 + 4) / 30.
+ * exact: D_o 2/3, D_e 24/30, alpha 1/6; Jaccard: D_o 1/2, D_e 2/3, alpha
+ * 1/4; MASI: D_o 5/9, D_e 32/45, alpha 1 - 25/32 = 7/32.
+ *
+ * Two annotators, item 1: {a, c}, {b, c}; item 2: {a}, {a}.  X = {a, c},
+ * Y = {b, c}, Z = {a}, n = 1, 1, 2, n = 4.  d(X, Y): meet, neither inside
+ * the other: Jaccard 1 - 1/3 = 2/3, MASI 1 - 1/3 1/3 = 8/9; d(X, Z): Z
+ * inside X: Jaccard 1/2, MASI 2/3; d(Y, Z) = 1.  D_o = d(X, Y)/2, D_e =
+ * 2 (d(X, Y) + 2 d(X, Z) + 2) / 12.  exact: 1/2 / (5/6), alpha 2/5;
+ * Jaccard: 1/3 / (11/18), alpha 5/11; MASI: 4/9 / (19/27), alpha 7/19.
+ * (NLTK's AnnotationTask.alpha with binary_distance, jaccard_distance and
+ * MASI with the weights 2/3, 1/3 gives the same; its masi_distance, with
+ * 0.67 and 0.33, does not.)
+ */
+START_TEST(set_distances)
+{
+	static const char *const three[] = { "w 1 a b\nw 2 c\n", "w 1 a\nw 2 c\n",
+					     "w 1 b a\nw 2 a\n" };
+	struct run r;
+	struct tageval_set_alpha sa;
+	sets(&r, NULL, three, 3, &sa);
+	ck_assert_uint_eq(sa.items, 2);
+	ck_assert_uint_eq(sa.annotations, 6);
+	static const double d_o[] = { 2.0 / 3, 0.5, 5.0 / 9 }, d_e[] = { 0.8, 2.0 / 3, 32.0 / 45 },
+			    alpha[] = { 1.0 / 6, 0.25, 7.0 / 32 };
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(sa.d_o[d], d_o[d], TOL);
+		ck_assert_double_eq_tol(sa.d_e[d], d_e[d], TOL);
+		ck_assert_double_eq_tol(sa.alpha[d], alpha[d], TOL);
+	}
+	done(&r);
+	static const char *const two[] = { "w 1 a c\nw 2 a\n", "w 1 c b\nw 2 a\n" };
+	sets(&r, NULL, two, 2, &sa);
+	static const double alpha2[] = { 2.0 / 5, 5.0 / 11, 7.0 / 19 };
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_double_eq_tol(sa.alpha[d], alpha2[d], TOL);
+	done(&r);
+}
+END_TEST
+
+/* Sets: weights do not matter but a weight 0 leaves its tag out; one tag
+ * per line makes the exact distance nominal alpha; undefined cases. */
+START_TEST(set_cases)
+{
+	struct run r;
+	struct tageval_set_alpha sa;
+	/* a/3 b/1 is the set {a, b}; a/1 b/0 is {a}: item 1 agrees, item 2,
+	 * {a} against {a, b}, does not */
+	static const char *const w[] = { "w 1 a/3 b/1\nw 2 a/1 b/0\n", "w 1 b a\nw 2 a b\n" };
+	sets(&r, NULL, w, 2, &sa);
+	/* sets: {a,b} x 3, {a} x 1; n = 4; D_o exact = 2/4; D_e = 2 3 1 / 12 =
+	 * 1/2; alpha 0 */
+	ck_assert_double_eq_tol(sa.d_o[TAGEVAL_DISTANCE_EXACT], 0.5, TOL);
+	ck_assert_double_eq_tol(sa.alpha[TAGEVAL_DISTANCE_EXACT], 0.0, TOL);
+	done(&r);
+	/* one tag per line: the exact distance is nominal alpha */
+	struct tageval_alpha_figures lv;
+	sets(&r, NULL, kripp, 4, &sa);
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, &lv, &r.err), TAGEVAL_OK);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_double_eq_tol(sa.alpha[d], lv.alpha[TAGEVAL_NOMINAL], TOL);
+	done(&r);
+	/* identical sets everywhere: D_e = 0 */
+	static const char *const same[] = { "w 1 a b\nw 2 b a\n", "w 1 a b\nw 2 a b\n" };
+	sets(&r, NULL, same, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_NO_SPREAD);
+	done(&r);
+	static const char *const apart[] = { "w 1 a\n", "w 2 a\n" };
+	sets(&r, NULL, apart, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	sets(&r, "A.1 A\nA.2 A\n", inner, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	ck_assert_int_eq(tageval_agreement_alpha_sets(NULL, &sa, &r.err), TAGEVAL_EINVAL);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -541,6 +639,10 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, irrcac_missing);
 	tcase_add_test(tc, chance_undefined);
 	tcase_add_test(tc, chance_two_tags);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sets");
+	tcase_add_test(tc, set_distances);
+	tcase_add_test(tc, set_cases);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -43,7 +43,10 @@ static void usage(FILE *fp, const void *ctx)
 		"      --coefficients=LIST   also report these, comma-separated: gwet_ac1,\n"
 		"                            gwet_ac2, brennan_prediger, conger_kappa,\n"
 		"                            kappa_linear, kappa_quadratic, alpha_nominal,\n"
-		"                            alpha_ordinal, alpha_interval, alpha_ratio, or all\n"
+		"                            alpha_ordinal, alpha_interval, alpha_ratio,\n"
+		"                            alpha_exact, alpha_jaccard, alpha_masi, or all\n"
+		"      --distance=D          also alpha between sets of tags: exact, jaccard,\n"
+		"                            masi (inner: the default alpha only)\n"
 		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
@@ -58,7 +61,8 @@ static void usage(FILE *fp, const void *ctx)
  * (JSON key), the label of the text report, the level of alpha. */
 static const struct {
 	const char *key, *label;
-	int level; /* enum tageval_level, or -1 - enum tageval_chance_coefficient */
+	int level; /* enum tageval_level, -1 - enum tageval_chance_coefficient,
+		    * or 100 + enum tageval_set_distance */
 } extra_coefs[] = {
 	{ "gwet_ac1", "Gwet's AC1", -1 - TAGEVAL_GWET_AC1 },
 	{ "gwet_ac2", "Gwet's AC2 (quadratic)", -1 - TAGEVAL_GWET_AC2 },
@@ -70,17 +74,25 @@ static const struct {
 	{ "alpha_ordinal", "alpha, ordinal level", TAGEVAL_ORDINAL },
 	{ "alpha_interval", "alpha, interval level", TAGEVAL_INTERVAL },
 	{ "alpha_ratio", "alpha, ratio level", TAGEVAL_RATIO },
+	{ "alpha_exact", "alpha, exact set distance", 100 + TAGEVAL_DISTANCE_EXACT },
+	{ "alpha_jaccard", "alpha, Jaccard distance", 100 + TAGEVAL_DISTANCE_JACCARD },
+	{ "alpha_masi", "alpha, MASI distance", 100 + TAGEVAL_DISTANCE_MASI },
 };
 
 /* The extra coefficients' values, from either computation. */
 struct extra_values {
 	struct tageval_alpha_figures lv;
 	struct tageval_chance_figures ch;
+	struct tageval_set_alpha sets;
 };
 
 static double extra_value(const struct extra_values *ev, size_t i, int *why)
 {
 	int l = extra_coefs[i].level;
+	if (l >= 100) {
+		*why = ev->sets.undefined[l - 100];
+		return ev->sets.alpha[l - 100];
+	}
 	if (l >= 0) {
 		*why = ev->lv.undefined[l];
 		return ev->lv.alpha[l];
@@ -399,7 +411,7 @@ struct options {
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
-       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES };
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -487,6 +499,18 @@ static int option(void *ctx, int c, char *arg)
 		return parse_smoothing(arg, &o->smoothing);
 	case OPT_COEFFICIENTS:
 		return parse_coefficients(arg, &o->extra);
+	case OPT_DISTANCE:
+		/* inner: the alpha of the report; the others add their alpha */
+		if (strcmp(arg, "inner") == 0)
+			return 0;
+		for (size_t i = 0; i < N_EXTRA; i++)
+			if (extra_coefs[i].level >= 100 && strcmp(arg, extra_coefs[i].key + 6) == 0) {
+				o->extra |= 1u << i;
+				return 0;
+			}
+		tools_usage_error(prog, "invalid distance \"%s\" (inner, exact, jaccard or masi)",
+				  arg);
+		return -1;
 	case OPT_CATEGORIES:
 		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 2) {
 			tools_usage_error(prog, "invalid number of categories \"%s\" (2 to 4294967295)",
@@ -514,6 +538,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "coefficients", required_argument, NULL, OPT_COEFFICIENTS },
 		{ "categories", required_argument, NULL, OPT_CATEGORIES },
+		{ "distance", required_argument, NULL, OPT_DISTANCE },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -575,6 +600,8 @@ static int run(const struct options *o)
 	if (o->extra && tageval_agreement_alpha_levels(ann, &ev.lv, &err))
 		goto fail;
 	if (o->extra && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
+		goto fail;
+	if (o->extra && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->json)
 		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);

@@ -21,7 +21,20 @@ computes it).  Data sets:
                third occurrence (a different third for each): missing data
   binary       WSbest: the 0/1 judgment of each (occurrence, sense)
 
-Values agree within 1e-12.  Exit status 0 if all agree, 1 if one differs,
+and alpha_exact, alpha_jaccard, alpha_masi (hkappa --flat
+--coefficients=alpha_exact,alpha_jaccard,alpha_masi) against AnnotationTask
+with frozensets of tags and binary_distance, jaccard_distance and a MASI
+distance with Passonneau's weights 2/3 and 1/3, on
+
+  wsbest       SHARED/agreement/wsbest/senseval_format/ann_* (8 annotators,
+               some choosing several senses)
+  senseval3    the Senseval-3 English lexical-sample key and the two system
+               answers of SHARED/agreement/senseval3_englishls as three
+               annotators (the key has lines of several tags)
+
+NLTK's own masi_distance rounds the weights to 0.67 and 0.33: alpha_masi is
+compared with it within 1e-3 only (on WSbest, 0.539629 against NLTK's
+0.539875).  Values agree within 1e-12 otherwise.  Exit status 0 if all agree, 1 if one differs,
 77 (skip) when NLTK cannot be imported or SHARED is absent.
 """
 import json
@@ -32,7 +45,8 @@ import tempfile
 
 try:
     from nltk.metrics.agreement import AnnotationTask
-    from nltk.metrics.distance import binary_distance, interval_distance
+    from nltk.metrics.distance import (binary_distance, interval_distance, jaccard_distance,
+                                       masi_distance)
 except ImportError:
     print('NLTK is not available: skipped')
     sys.exit(77)
@@ -114,6 +128,47 @@ def hkappa_alphas(tool, data, scratch, name):
     return json.loads(run.stdout.decode())
 
 
+def masi_exact(a, b):
+    """MASI with the weights 1, 2/3, 1/3, 0 (Passonneau 2006)."""
+    inter = len(a & b)
+    if a == b:
+        m = 1.0
+    elif inter in (len(a), len(b)):
+        m = 2.0 / 3.0
+    elif inter:
+        m = 1.0 / 3.0
+    else:
+        m = 0.0
+    return 1.0 - inter / float(len(a | b)) * m
+
+
+def set_checks(tool, files, name):
+    triples = []
+    for k, path in enumerate(files):
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 3:
+                    tags = frozenset(t.split('/')[0] for t in w[2:])
+                    triples.append((k, w[0] + ' ' + w[1], tags))
+    run = subprocess.run([tool, '--flat', '--format=json',
+                          '--coefficients=alpha_exact,alpha_jaccard,alpha_masi'] + files,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    got = json.loads(run.stdout.decode()) if run.returncode == 0 else {}
+    ok = True
+    for key, dist, tol in (('alpha_exact', binary_distance, TOL),
+                           ('alpha_jaccard', jaccard_distance, TOL),
+                           ('alpha_masi', masi_exact, TOL),
+                           ('alpha_masi', masi_distance, 1e-3)):
+        want = AnnotationTask(data=triples, distance=dist).alpha()
+        g = got.get(key)
+        agree = g is not None and abs(g - want) <= tol
+        ok = ok and agree
+        print('%s %-12s %-15s hkappa %s nltk %.17g (%s, tolerance %g)' %
+              ('agree ' if agree else 'DIFFER', name, key, g, want, dist.__name__, tol))
+    return ok
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.split('\n\n')[1])
@@ -135,6 +190,13 @@ def main():
                 ok = ok and agree
                 print('%s %-12s %-15s hkappa %s nltk %.17g' %
                       ('agree ' if agree else 'DIFFER', name, key, g, want[key]))
+        ws = os.path.join(shared, 'agreement', 'wsbest', 'senseval_format')
+        ok = set_checks(tool, [os.path.join(ws, 'ann_' + a) for a in 'ACDFGHIJ'],
+                        'wsbest') and ok
+        s3 = os.path.join(shared, 'agreement', 'senseval3_englishls')
+        ok = set_checks(tool, [os.path.join(s3, f) for f in (
+            'EnglishLS.test.key', 'system_baseline_responses.txt',
+            'system_common_words_run.txt')], 'senseval3') and ok
     return 0 if ok else 1
 
 
