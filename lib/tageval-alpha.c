@@ -1002,6 +1002,7 @@ struct set_table {
 	size_t nleaves, leafcap;
 	uint32_t *key;           /* scratch: one annotation's leaves */
 	size_t keycap;
+	uint32_t *single;        /* [leaf] the set {leaf}, TV_NONE before it is made */
 };
 
 /* The distance @d of two sets given as sorted leaf ids. */
@@ -1047,8 +1048,14 @@ static int set_of(const struct tageval_annotations *a, struct set_table *st,
 			st->key[k++] = e[i].leaf; /* entries are in id order */
 	}
 	int added;
+	if (k == 1 && st->single[st->key[0]] != TV_NONE) {
+		*id = st->single[st->key[0]]; /* the common case, without hashing */
+		return 0;
+	}
 	if (tv_intern_put(&st->ids, (const char *)st->key, k * sizeof *st->key, id, &added))
 		return -1;
+	if (k == 1)
+		st->single[st->key[0]] = *id;
 	if (!added)
 		return 0;
 	if (tv_grow((void **)&st->off, &st->offcap, st->nsets + 1, sizeof *st->off) ||
@@ -1126,6 +1133,10 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 	memset(&st, 0, sizeof st);
 	tv_intern_init(&st.ids);
 	uint32_t *sid = malloc((a->nann ? a->nann : 1) * sizeof *sid);
+	size_t ntags = a->inv->tags.n;
+	st.single = malloc((ntags ? ntags : 1) * sizeof *st.single);
+	for (size_t l = 0; st.single && l < ntags; l++)
+		st.single[l] = TV_NONE;
 	struct tv_fsum d_o[TAGEVAL_DISTANCES], sim[TAGEVAL_DISTANCES];
 	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
 		tv_fsum_init(&d_o[d]);
@@ -1134,7 +1145,7 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 	int rc = TAGEVAL_OK, inner = 0;
 	double n = 0.0;
 	size_t units = 0;
-	if (sid == NULL) {
+	if (sid == NULL || st.single == NULL) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -1203,5 +1214,6 @@ out:
 	free(st.count);
 	free(st.leaves);
 	free(st.key);
+	free(st.single);
 	return rc;
 }

@@ -597,11 +597,16 @@ static int run(const struct options *o)
 		goto fail;
 	struct extra_values ev;
 	memset(&ev, 0, sizeof ev);
-	if (o->extra && tageval_agreement_alpha_levels(ann, &ev.lv, &err))
+	/* each family computed only when one of its coefficients is asked for */
+	unsigned want = 0;
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (o->extra & 1u << i)
+			want |= extra_coefs[i].level >= 100 ? 4u : extra_coefs[i].level >= 0 ? 1u : 2u;
+	if ((want & 1u) && tageval_agreement_alpha_levels(ann, &ev.lv, &err))
 		goto fail;
-	if (o->extra && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
+	if ((want & 2u) && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
 		goto fail;
-	if (o->extra && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
+	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->json)
 		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
