@@ -337,6 +337,8 @@ const char *tageval_undefined_reason(int why)
 		return "fewer than two categories";
 	case TAGEVAL_UNDEFINED_TWO_ANNOTATORS:
 		return "needs exactly two annotators";
+	case TAGEVAL_UNDEFINED_NOT_ASKED:
+		return "not asked for";
 	default:
 		return "unknown";
 	}

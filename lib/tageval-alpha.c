@@ -439,8 +439,27 @@ static int numbers(const struct tageval_annotations *a, struct alpha_ws *w, int 
 	return TAGEVAL_DEFINED;
 }
 
-int tageval_agreement_alpha_levels(const struct tageval_annotations *a,
+static int alpha_levels(const struct tageval_annotations *a, int ratio,
+			struct tageval_alpha_figures *out, struct tageval_error *err);
+
+int tageval_agreement_alpha_levels(const struct tageval_annotations *a, unsigned levels,
 				   struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	if (levels == 0)
+		levels = (1u << TAGEVAL_LEVELS) - 1;
+	int rc = alpha_levels(a, (levels >> TAGEVAL_RATIO) & 1u, out, err);
+	for (int l = 0; rc == TAGEVAL_OK && l < TAGEVAL_LEVELS; l++)
+		if (!(levels & 1u << l)) {
+			out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
+			out->undefined[l] = TAGEVAL_UNDEFINED_NOT_ASKED;
+		}
+	return rc;
+}
+
+/* The four levels; the ratio level (quadratic in the distinct values) only
+ * when @ratio. */
+static int alpha_levels(const struct tageval_annotations *a, int ratio,
+			struct tageval_alpha_figures *out, struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	memset(out, 0, sizeof *out);
@@ -560,7 +579,7 @@ int tageval_agreement_alpha_levels(const struct tageval_annotations *a,
 		tv_fsum_add(&d_int, unit_squared(a, &w, r, m, w.x, &within) / den);
 		tv_fsum_add(&w_int, within);
 		double term;
-		if (negative)
+		if (negative || !ratio)
 			continue;
 		if (unit_ratio(a, &w, r, m, &term, &within)) {
 			rc = tv_nomem(err);
@@ -578,6 +597,8 @@ int tageval_agreement_alpha_levels(const struct tageval_annotations *a,
 		out->undefined[TAGEVAL_RATIO] = TAGEVAL_UNDEFINED_NEGATIVE;
 		goto out;
 	}
+	if (!ratio)
+		goto out; /* the caller marks it as not asked for */
 	/* ratio D_e over the pairs of distinct values */
 	tv_fsum_init(&f);
 	for (size_t g = 0; g < ng; g++)

@@ -433,7 +433,8 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_INNER_TAG = 6,  /**< an annotation names a tag with tags below it */
 	TAGEVAL_UNDEFINED_NEGATIVE = 7,   /**< the ratio level needs values >= 0 */
 	TAGEVAL_UNDEFINED_ONE_CATEGORY = 8, /**< fewer than two categories */
-	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9 /**< needs exactly two annotators */
+	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9, /**< needs exactly two annotators */
+	TAGEVAL_UNDEFINED_NOT_ASKED = 10  /**< not computed: not asked for */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -550,8 +551,11 @@ struct tageval_alpha_figures {
  * Computes the alphas of @ann from the coincidences of its values, in time
  * linear in the ratings plus a sort of the distinct values (the ratio level:
  * plus the square of the distinct values, overall and on each item).
+ * @levels: the levels to compute, bit (1u << enum tageval_level) each, 0 for
+ * all; the others are TAGEVAL_UNDEFINED_NOT_ASKED.
  */
 TAGEVAL_EXPORT int tageval_agreement_alpha_levels(const struct tageval_annotations *ann,
+						  unsigned levels,
 						  struct tageval_alpha_figures *out,
 						  struct tageval_error *err);
 

@@ -42,7 +42,7 @@ static void levels(struct run *r, const char *map, const char *const *files, siz
 								 name, &r->err),
 				 TAGEVAL_OK);
 	}
-	ck_assert_int_eq(tageval_agreement_alpha_levels(r->ann, &r->lv, &r->err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r->ann, 0, &r->lv, &r->err), TAGEVAL_OK);
 }
 
 static void done(struct run *r)
@@ -123,6 +123,18 @@ START_TEST(krippendorff_example)
 		ck_assert_double_eq_tol(r.lv.alpha[l], alpha[l], TOL);
 		ck_assert_double_eq_tol(r.lv.alpha[l], published[l], 0.0005);
 	}
+	/* only the interval level asked for: the same value, the others not
+	 * computed */
+	struct tageval_alpha_figures one;
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 1u << TAGEVAL_INTERVAL, &one, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(one.alpha[TAGEVAL_INTERVAL], alpha[TAGEVAL_INTERVAL], TOL);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		if (l != TAGEVAL_INTERVAL) {
+			ck_assert_int_eq(one.undefined[l], TAGEVAL_UNDEFINED_NOT_ASKED);
+			ck_assert_double_nan(one.alpha[l]);
+		}
+	ck_assert_str_eq(tageval_undefined_reason(TAGEVAL_UNDEFINED_NOT_ASKED), "not asked for");
 	done(&r);
 }
 END_TEST
@@ -253,7 +265,7 @@ START_TEST(undefined_cases)
 	done(&r);
 	for (int why = TAGEVAL_UNDEFINED_NOT_NUMBERS; why <= TAGEVAL_UNDEFINED_NEGATIVE; why++)
 		ck_assert_str_ne(tageval_undefined_reason(why), "unknown");
-	ck_assert_int_eq(tageval_agreement_alpha_levels(NULL, &r.lv, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_alpha_levels(NULL, 0, &r.lv, &r.err), TAGEVAL_EINVAL);
 }
 END_TEST
 
@@ -599,7 +611,7 @@ START_TEST(set_cases)
 	/* one tag per line: the exact distance is nominal alpha */
 	struct tageval_alpha_figures lv;
 	sets(&r, NULL, kripp, 4, &sa);
-	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, &lv, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 0, &lv, &r.err), TAGEVAL_OK);
 	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
 		ck_assert_double_eq_tol(sa.alpha[d], lv.alpha[TAGEVAL_NOMINAL], TOL);
 	done(&r);

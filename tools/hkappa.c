@@ -598,11 +598,16 @@ static int run(const struct options *o)
 	struct extra_values ev;
 	memset(&ev, 0, sizeof ev);
 	/* each family computed only when one of its coefficients is asked for */
-	unsigned want = 0;
-	for (size_t i = 0; i < N_EXTRA; i++)
-		if (o->extra & 1u << i)
-			want |= extra_coefs[i].level >= 100 ? 4u : extra_coefs[i].level >= 0 ? 1u : 2u;
-	if ((want & 1u) && tageval_agreement_alpha_levels(ann, &ev.lv, &err))
+	unsigned want = 0, levels = 0;
+	for (size_t i = 0; i < N_EXTRA; i++) {
+		if (!(o->extra & 1u << i))
+			continue;
+		int l = extra_coefs[i].level;
+		want |= l >= 100 ? 4u : l >= 0 ? 1u : 2u;
+		if (l >= 0 && l < 100)
+			levels |= 1u << l; /* the ratio level costs the distinct values squared */
+	}
+	if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err))
 		goto fail;
 	if ((want & 2u) && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
 		goto fail;
