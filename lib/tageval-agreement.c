@@ -327,6 +327,18 @@ const char *tageval_undefined_reason(int why)
 		return "no item annotated by two or more annotators";
 	case TAGEVAL_UNDEFINED_NO_SPREAD:
 		return "expected disagreement is 0 (all annotations identical leaves)";
+	case TAGEVAL_UNDEFINED_NOT_NUMBERS:
+		return "the labels are not numbers";
+	case TAGEVAL_UNDEFINED_INNER_TAG:
+		return "an annotation has a tag with tags below it (give --flat)";
+	case TAGEVAL_UNDEFINED_NEGATIVE:
+		return "a label is negative (the ratio level needs values >= 0)";
+	case TAGEVAL_UNDEFINED_ONE_CATEGORY:
+		return "fewer than two categories";
+	case TAGEVAL_UNDEFINED_TWO_ANNOTATORS:
+		return "needs exactly two annotators";
+	case TAGEVAL_UNDEFINED_NOT_ASKED:
+		return "not asked for";
 	default:
 		return "unknown";
 	}

@@ -428,7 +428,13 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_CHANCE = 1,     /**< chance agreement is 1: 0/0 */
 	TAGEVAL_UNDEFINED_INCOMPLETE = 2, /**< needs every annotator on every item */
 	TAGEVAL_UNDEFINED_NO_ITEMS = 3,   /**< no item with two annotations */
-	TAGEVAL_UNDEFINED_NO_SPREAD = 4   /**< expected disagreement is 0 */
+	TAGEVAL_UNDEFINED_NO_SPREAD = 4,  /**< expected disagreement is 0 */
+	TAGEVAL_UNDEFINED_NOT_NUMBERS = 5, /**< a label is not a number */
+	TAGEVAL_UNDEFINED_INNER_TAG = 6,  /**< an annotation names a tag with tags below it */
+	TAGEVAL_UNDEFINED_NEGATIVE = 7,   /**< the ratio level needs values >= 0 */
+	TAGEVAL_UNDEFINED_ONE_CATEGORY = 8, /**< fewer than two categories */
+	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9, /**< needs exactly two annotators */
+	TAGEVAL_UNDEFINED_NOT_ASKED = 10  /**< not computed: not asked for */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -517,6 +523,104 @@ TAGEVAL_EXPORT size_t tageval_agreement_single(const struct tageval_agreement *a
 TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag,
 					      enum tageval_coefficient which, double *low,
 					      double *high, size_t *replicates);
+
+/** The levels of measurement of Krippendorff's alpha. */
+enum tageval_level {
+	TAGEVAL_NOMINAL = 0,
+	TAGEVAL_ORDINAL = 1,
+	TAGEVAL_INTERVAL = 2,
+	TAGEVAL_RATIO = 3,
+	TAGEVAL_LEVELS = 4
+};
+
+/**
+ * Krippendorff's alpha at each level over all items annotated by two or more
+ * annotators (hkappa(1)): the values are the leaves (with no map, the tags),
+ * numbers at the ordinal, interval and ratio levels; an annotation with
+ * several tags counts as the distribution over them.  Indexed by enum
+ * tageval_level; an undefined alpha is NaN with its reason in undefined[].
+ */
+struct tageval_alpha_figures {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t annotations;  /**< their annotations: n */
+	double d_o[TAGEVAL_LEVELS], d_e[TAGEVAL_LEVELS], alpha[TAGEVAL_LEVELS];
+	int undefined[TAGEVAL_LEVELS];
+};
+
+/**
+ * Computes the alphas of @ann from the coincidences of its values, in time
+ * linear in the ratings plus a sort of the distinct values (the ratio level:
+ * plus the square of the distinct values, overall and on each item).
+ * @levels: the levels to compute, bit (1u << enum tageval_level) each, 0 for
+ * all; the others are TAGEVAL_UNDEFINED_NOT_ASKED.
+ */
+TAGEVAL_EXPORT int tageval_agreement_alpha_levels(const struct tageval_annotations *ann,
+						  unsigned levels,
+						  struct tageval_alpha_figures *out,
+						  struct tageval_error *err);
+
+/** The chance-corrected coefficients of tageval_agreement_chance(). */
+enum tageval_chance_coefficient {
+	TAGEVAL_GWET_AC1 = 0,
+	TAGEVAL_GWET_AC2 = 1,          /**< quadratic weights over the values */
+	TAGEVAL_BRENNAN_PREDIGER = 2,
+	TAGEVAL_CONGER_KAPPA = 3,
+	TAGEVAL_KAPPA_LINEAR = 4,      /**< Cohen's, weights |x - y| */
+	TAGEVAL_KAPPA_QUADRATIC = 5,   /**< Cohen's, weights (x - y)^2 */
+	TAGEVAL_CHANCE_COEFFICIENTS = 6
+};
+
+/**
+ * Indexed by enum tageval_chance_coefficient: observed and chance agreement
+ * (for the weighted kappas: disagreement) and the coefficient, NaN when
+ * undefined[] says why.
+ */
+struct tageval_chance_figures {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t rated;        /**< items annotated by one or more (irrCAC's n) */
+	size_t categories;   /**< q of AC1 and Brennan-Prediger */
+	double observed[TAGEVAL_CHANCE_COEFFICIENTS], chance[TAGEVAL_CHANCE_COEFFICIENTS];
+	double value[TAGEVAL_CHANCE_COEFFICIENTS];
+	int undefined[TAGEVAL_CHANCE_COEFFICIENTS];
+};
+
+/**
+ * Gwet's AC1 and AC2, Brennan-Prediger and Conger's kappa with the missing
+ * data conventions of Gwet's irrCAC, and Cohen's kappa with linear and
+ * quadratic weights (two annotators), over the leaves (hkappa(1)).
+ * @categories: q, 0 for the number of distinct labels (TAGEVAL_EINVAL when
+ * smaller than that).  Linear time in the annotations plus a sort of the
+ * distinct values.
+ */
+TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *ann,
+					    size_t categories, struct tageval_chance_figures *out,
+					    struct tageval_error *err);
+
+/** The distances between sets of tags of tageval_agreement_alpha_sets(). */
+enum tageval_set_distance {
+	TAGEVAL_DISTANCE_EXACT = 0,    /**< 0 for equal sets, else 1 */
+	TAGEVAL_DISTANCE_JACCARD = 1,  /**< 1 - |A and B| / |A or B| */
+	TAGEVAL_DISTANCE_MASI = 2,     /**< 1 - Jaccard x (1, 2/3, 1/3, 0) */
+	TAGEVAL_DISTANCES = 3
+};
+
+/** Krippendorff's alpha with each set distance, indexed by enum tageval_set_distance. */
+struct tageval_set_alpha {
+	size_t items;        /**< items annotated by two or more annotators */
+	size_t annotations;  /**< their annotations: n */
+	double d_o[TAGEVAL_DISTANCES], d_e[TAGEVAL_DISTANCES], alpha[TAGEVAL_DISTANCES];
+	int undefined[TAGEVAL_DISTANCES];
+};
+
+/**
+ * Alpha over all items annotated by two or more annotators, each annotation
+ * read as the set of leaves it gives a positive mass (hkappa(1)).  Time:
+ * linear in the annotations plus, for D_e, the pairs of distinct sets that
+ * have a leaf in common.
+ */
+TAGEVAL_EXPORT int tageval_agreement_alpha_sets(const struct tageval_annotations *ann,
+						struct tageval_set_alpha *out,
+						struct tageval_error *err);
 
 /* ---------------------------------------------------- word sense induction */
 

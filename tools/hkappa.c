@@ -40,6 +40,14 @@ static void usage(FILE *fp, const void *ctx)
 		"      --confidence=C        level of the intervals (default 0.95)\n"
 		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
 		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
+		"      --coefficients=LIST   also report these, comma-separated: gwet_ac1,\n"
+		"                            gwet_ac2, brennan_prediger, conger_kappa,\n"
+		"                            kappa_linear, kappa_quadratic, alpha_nominal,\n"
+		"                            alpha_ordinal, alpha_interval, alpha_ratio,\n"
+		"                            alpha_exact, alpha_jaccard, alpha_masi, or all\n"
+		"      --distance=D          also alpha between sets of tags: exact, jaccard,\n"
+		"                            masi (inner: the default alpha only)\n"
+		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -48,6 +56,51 @@ static void usage(FILE *fp, const void *ctx)
 		"See hkappa(1) and tageval-formats(5).\n",
 		prog, prog);
 }
+
+/* The coefficients of --coefficients beyond the default three: the name
+ * (JSON key), the label of the text report, the level of alpha. */
+static const struct {
+	const char *key, *label;
+	int level; /* enum tageval_level, -1 - enum tageval_chance_coefficient,
+		    * or 100 + enum tageval_set_distance */
+} extra_coefs[] = {
+	{ "gwet_ac1", "Gwet's AC1", -1 - TAGEVAL_GWET_AC1 },
+	{ "gwet_ac2", "Gwet's AC2 (quadratic)", -1 - TAGEVAL_GWET_AC2 },
+	{ "brennan_prediger", "Brennan-Prediger", -1 - TAGEVAL_BRENNAN_PREDIGER },
+	{ "conger_kappa", "Conger's kappa", -1 - TAGEVAL_CONGER_KAPPA },
+	{ "kappa_linear", "kappa, linear weights", -1 - TAGEVAL_KAPPA_LINEAR },
+	{ "kappa_quadratic", "kappa, quadratic weights", -1 - TAGEVAL_KAPPA_QUADRATIC },
+	{ "alpha_nominal", "alpha, nominal level", TAGEVAL_NOMINAL },
+	{ "alpha_ordinal", "alpha, ordinal level", TAGEVAL_ORDINAL },
+	{ "alpha_interval", "alpha, interval level", TAGEVAL_INTERVAL },
+	{ "alpha_ratio", "alpha, ratio level", TAGEVAL_RATIO },
+	{ "alpha_exact", "alpha, exact set distance", 100 + TAGEVAL_DISTANCE_EXACT },
+	{ "alpha_jaccard", "alpha, Jaccard distance", 100 + TAGEVAL_DISTANCE_JACCARD },
+	{ "alpha_masi", "alpha, MASI distance", 100 + TAGEVAL_DISTANCE_MASI },
+};
+
+/* The extra coefficients' values, from either computation. */
+struct extra_values {
+	struct tageval_alpha_figures lv;
+	struct tageval_chance_figures ch;
+	struct tageval_set_alpha sets;
+};
+
+static double extra_value(const struct extra_values *ev, size_t i, int *why)
+{
+	int l = extra_coefs[i].level;
+	if (l >= 100) {
+		*why = ev->sets.undefined[l - 100];
+		return ev->sets.alpha[l - 100];
+	}
+	if (l >= 0) {
+		*why = ev->lv.undefined[l];
+		return ev->lv.alpha[l];
+	}
+	*why = ev->ch.undefined[-1 - l];
+	return ev->ch.value[-1 - l];
+}
+#define N_EXTRA (sizeof extra_coefs / sizeof extra_coefs[0])
 
 struct coef {
 	const char *label;
@@ -182,7 +235,8 @@ static void json_bootstrap(const struct tageval_agreement *ag,
 }
 
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o)
+		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
+		       const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -203,6 +257,12 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (more & 1u << i) {
+			int why;
+			double v = extra_value(ev, i, &why);
+			json_member(&top, ",", extra_coefs[i].key, v, why);
+		}
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	json_macro(ag);
@@ -269,7 +329,8 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 }
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o)
+		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
+		       const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
@@ -309,6 +370,12 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		}
 		text_value(coefs[i].label, v, undefined, extra);
 	}
+	for (size_t i = 0; i < N_EXTRA; i++)
+		if (more & 1u << i) {
+			int why;
+			double v = extra_value(ev, i, &why);
+			text_value(extra_coefs[i].label, v, why, NULL);
+		}
 	size_t nlex = tageval_agreement_lexelts(ag);
 	if (nlex > 1) {
 		size_t used, out;
@@ -339,10 +406,45 @@ struct options {
 	char **files;         /* the annotation files */
 	size_t nann;
 	const char *senses;   /* the sense map, NULL with --flat */
+	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
+	size_t categories;    /* --categories, 0: the distinct labels */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
-       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT };
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE };
+
+/* --coefficients=LIST: names separated by commas; the default three are
+ * always reported (naming them changes nothing), "all" names every one. */
+static int parse_coefficients(const char *arg, unsigned *extra)
+{
+	static const char *const always[] = { "kappa", "kappa_cohen", "alpha", "default" };
+	const char *p = arg;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+		if (len == 3 && strncmp(p, "all", 3) == 0) {
+			*extra |= (1u << N_EXTRA) - 1;
+			found = 1;
+		}
+		for (size_t i = 0; !found && i < N_EXTRA; i++)
+			if (strlen(extra_coefs[i].key) == len &&
+			    strncmp(p, extra_coefs[i].key, len) == 0) {
+				*extra |= 1u << i;
+				found = 1;
+			}
+		for (size_t i = 0; !found && i < sizeof always / sizeof always[0]; i++)
+			if (strlen(always[i]) == len && strncmp(p, always[i], len) == 0)
+				found = 1;
+		if (!found) {
+			tools_usage_error(prog, "invalid coefficient \"%.*s\" in \"%s\" (see hkappa(1))",
+					  (int)len, p, arg);
+			return -1;
+		}
+		if (p[len] == '\0')
+			return 0;
+		p += len + 1;
+	}
+}
 
 /* --smoothing=A: a number from 0 to 1e12; 0 or -1 after the usage error. */
 static int parse_smoothing(const char *arg, double *smoothing)
@@ -395,6 +497,28 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_SMOOTHING:
 		return parse_smoothing(arg, &o->smoothing);
+	case OPT_COEFFICIENTS:
+		return parse_coefficients(arg, &o->extra);
+	case OPT_DISTANCE:
+		/* inner: the alpha of the report; the others add their alpha */
+		if (strcmp(arg, "inner") == 0)
+			return 0;
+		for (size_t i = 0; i < N_EXTRA; i++)
+			if (extra_coefs[i].level >= 100 && strcmp(arg, extra_coefs[i].key + 6) == 0) {
+				o->extra |= 1u << i;
+				return 0;
+			}
+		tools_usage_error(prog, "invalid distance \"%s\" (inner, exact, jaccard or masi)",
+				  arg);
+		return -1;
+	case OPT_CATEGORIES:
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 2) {
+			tools_usage_error(prog, "invalid number of categories \"%s\" (2 to 4294967295)",
+					  arg);
+			return -1;
+		}
+		o->categories = (size_t)v;
+		return 0;
 	default: /* OPT_FORMAT */
 		return tools_parse_format(prog, arg, &o->json);
 	}
@@ -412,6 +536,9 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "downward", required_argument, NULL, OPT_DOWNWARD },
 		{ "smoothing", required_argument, NULL, OPT_SMOOTHING },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "coefficients", required_argument, NULL, OPT_COEFFICIENTS },
+		{ "categories", required_argument, NULL, OPT_CATEGORIES },
+		{ "distance", required_argument, NULL, OPT_DISTANCE },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -468,10 +595,28 @@ static int run(const struct options *o)
 			goto fail;
 	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
+	struct extra_values ev;
+	memset(&ev, 0, sizeof ev);
+	/* each family computed only when one of its coefficients is asked for */
+	unsigned want = 0, levels = 0;
+	for (size_t i = 0; i < N_EXTRA; i++) {
+		if (!(o->extra & 1u << i))
+			continue;
+		int l = extra_coefs[i].level;
+		want |= l >= 100 ? 4u : l >= 0 ? 1u : 2u;
+		if (l >= 0 && l < 100)
+			levels |= 1u << l; /* the ratio level costs the distinct values squared */
+	}
+	if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err))
+		goto fail;
+	if ((want & 2u) && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
+		goto fail;
+	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
+		goto fail;
 	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
+		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	else
-		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement);
+		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	status = tools_exit_status(prog);
 	goto out;
 fail:

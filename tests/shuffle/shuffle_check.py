@@ -257,6 +257,10 @@ def agreement(c, shared):
     # the bootstrap draws index the items sorted by lexelt and instance id
     c.check('hkappa --bootstrap wsbest', 'hkappa',
             ['--format=json', '--bootstrap=200', '--seed=3'] + anns + ['senses_lexfile'], files)
+    # every coefficient of --coefficients (sets of tags: several per line)
+    c.check('hkappa --coefficients=all --flat wsbest', 'hkappa',
+            ['--format=json', '--flat', '--coefficients=all'] + anns,
+            {a: files[a] for a in anns})
     c.check('hkappa --per-lexelt wsbest', 'hkappa',
             ['--format=json', '--per-lexelt'] + anns + ['senses_lexfile'], files,
             mode=lambda short: 'grouped' if short.startswith('ann_') else 'full')
@@ -267,6 +271,9 @@ def agreement(c, shared):
     c.check('hkappa senseval3', 'hkappa', ['--format=json', 'gold', 'sys', 'map'], files)
     c.check('hkappa --bootstrap senseval3', 'hkappa',
             ['--format=json', '--bootstrap=200', '--seed=11', 'gold', 'sys', 'map'], files)
+    c.check('hkappa --coefficients=all --flat senseval3', 'hkappa',
+            ['--format=json', '--flat', '--coefficients=all', 'gold', 'sys'],
+            {'gold': files['gold'], 'sys': files['sys']})
     c.check('hkappa --bootstrap --flat senseval3', 'hkappa',
             ['--bootstrap=100', '--seed=0', '--confidence=0.9', '--flat', 'gold', 'sys'],
             {'gold': files['gold'], 'sys': files['sys']})

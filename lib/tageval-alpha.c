@@ -1,0 +1,1240 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Krippendorff's alpha at the nominal, ordinal, interval and ratio levels,
+ * from the coincidence matrix of the values (hkappa(1), "Krippendorff's alpha
+ * at four levels").
+ *
+ * The values are the leaves of the annotations (with --flat, the tags); an
+ * annotation is a distribution P over them, a single value when it has one
+ * tag.  On a unit u with m_u >= 2 annotations and S_u(c) = sum over its
+ * annotations of P(c), the coincidences are
+ *
+ *   o_ck = sum over u of (S_u(c) S_u(k) - sum over i on u of P_i(c) P_i(k)) / (m_u - 1)
+ *
+ * (Krippendorff's o_ck when every annotation is one value), n_c = sum over k
+ * of o_ck = sum over u of S_u(c), n = sum of n_c, and
+ *
+ *   D_o = 1/n sum over c, k of o_ck d(c, k),
+ *   D_e = 1/(n (n - 1)) (sum over c, k of n_c n_k d(c, k) - W),  alpha = 1 - D_o / D_e,
+ *
+ * W = sum over annotations i of sum over c, k of P_i(c) P_i(k) d(c, k), the
+ * pairs of an annotation with itself, 0 when every annotation is one value:
+ * as D_o, D_e then pairs distinct annotations only, and the nominal level is
+ * hkappa's alpha with the distance 1 - <P, Q>.
+ *
+ * The matrix is never stored.  Nominal, interval and ordinal distances are
+ * squared differences (of indicator vectors, of the values, of the values'
+ * mid-ranks), so that both sums reduce to means and variances: linear in the
+ * ratings plus a sort of the distinct values.  The ratio distance
+ * ((c - k) / (c + k))^2 does not reduce: D_e is a sum over the pairs of
+ * distinct values, and a unit's term a sum over the pairs of distinct values
+ * on it.
+ *
+ * Sums over units, over values and over the entries of an annotation (whose
+ * leaf ids follow the order of the lines) are exact (tv_fsum), so that any
+ * order of the lines gives the same bits.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval-agreement.h"
+#include "tageval-fsum.h"
+#include "tageval-intern.h"
+#include "tageval-inventory.h"
+#include "tageval-util.h"
+
+/* A denominator below this counts as zero (as in tageval-agreement.c). */
+#define TV_ALPHA_EPS 1e-12
+
+enum { NUM_UNKNOWN = 0, NUM_YES = 1, NUM_NO = 2 };
+
+/* An entry of a unit's annotation: leaf, annotator, mass. */
+struct unit_ent {
+	uint32_t leaf, ann;
+	double p;
+};
+
+static int by_leaf_ann(const void *x, const void *y)
+{
+	const struct unit_ent *a = x, *b = y;
+	if (a->leaf != b->leaf)
+		return (a->leaf > b->leaf) - (a->leaf < b->leaf);
+	return (a->ann > b->ann) - (a->ann < b->ann);
+}
+
+struct alpha_ws {
+	size_t ntags;
+	double *x;          /* [leaf] its numeric value */
+	double *rank;       /* [leaf] the mid-rank of its value */
+	unsigned char *num; /* [leaf] NUM_* */
+	uint32_t *pos;      /* [leaf] its index in used[], TV_NONE before first use */
+	uint32_t *used;     /* the leaves used, in order of first use */
+	size_t nused;
+	struct tv_fsum *nc; /* [pos] n_c */
+	/* one unit */
+	double *s;          /* [leaf] S_u(c) */
+	uint32_t *stamp, gen;
+	uint32_t *touched;
+	size_t ntouched;
+	double *mu;           /* [annotator] */
+	struct unit_ent *ue;  /* a unit's entries, sorted by leaf */
+	size_t nue, uecap;
+};
+
+static const struct tv_rec *rec_at(const struct tageval_annotations *a, size_t c, size_t item)
+{
+	if (item >= a->nrec[c])
+		return NULL;
+	const struct tv_rec *r = &a->rec[c][item];
+	return r->n ? r : NULL;
+}
+
+static const struct tv_leafp *rec_entries(const struct tageval_annotations *a,
+					  const struct tv_rec *r, struct tv_leafp *one, size_t *n)
+{
+	if (r->n & TV_REC_INLINE) {
+		one->leaf = r->first;
+		one->key = 0;
+		one->p = 1.0;
+		*n = 1;
+		return one;
+	}
+	*n = r->n;
+	return a->pool + r->first;
+}
+
+/* Whether tag @t of a tree-shaped map has tags below it. */
+static int inner_tag(const struct tageval_annotations *a, uint32_t t)
+{
+	return t < a->npre && a->pre_end[t] > a->pre[t] + 1;
+}
+
+/* A label as a number: an optional sign, then a decimal number as
+ * tv_parse_weight reads it (finite). */
+static int parse_label(const char *s, double *out)
+{
+	int neg = 0;
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	} else if (*s == '+') {
+		s++;
+	}
+	if (*s == '+' || *s == '-' || tv_parse_weight(s, out))
+		return -1;
+	if (neg)
+		*out = -*out;
+	return 0;
+}
+
+static double ratio_d(double c, double k)
+{
+	double s = c + k;
+	if (s == 0.0)
+		return 0.0; /* c = k = 0 */
+	double r = (c - k) / s;
+	return r * r;
+}
+
+/*
+ * S_u(c) of the unit's @m annotations @r into w->s, its leaves into
+ * w->touched: in the order of the annotators when every annotation is one
+ * leaf (*multi = 0: integer masses), else in leaf-id order, each S summed in
+ * the order of the annotators (*multi = 1).  -1: out of memory.
+ */
+static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
+		       const struct tv_rec *const *r, size_t m, int *multi)
+{
+	if (++w->gen == 0) {
+		memset(w->stamp, 0, w->ntags * sizeof *w->stamp);
+		w->gen = 1;
+	}
+	w->ntouched = 0;
+	w->nue = 0;
+	*multi = 0;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		if (n > 1)
+			*multi = 1;
+		if (tv_grow((void **)&w->ue, &w->uecap, w->nue + n, sizeof *w->ue))
+			return -1;
+		for (size_t j = 0; j < n; j++)
+			w->ue[w->nue++] = (struct unit_ent){ e[j].leaf, (uint32_t)i, e[j].p };
+	}
+	if (*multi)
+		qsort(w->ue, w->nue, sizeof *w->ue, by_leaf_ann);
+	for (size_t i = 0; i < w->nue; i++) {
+		uint32_t l = w->ue[i].leaf;
+		if (w->stamp[l] != w->gen) {
+			w->stamp[l] = w->gen;
+			w->s[l] = 0.0;
+			w->touched[w->ntouched++] = l;
+		}
+		w->s[l] += w->ue[i].p;
+	}
+	return 0;
+}
+
+/*
+ * The observed-disagreement term of a unit, sum over c, k of
+ * (S(c) S(k) - sum over i of P_i(c) P_i(k)) d(c, k), for a squared
+ * difference of @x: 2 (m - 1) sum of v_i + 2 m sum of (mu_i - mu)^2, with
+ * mu_i and v_i the mean and variance of x under P_i and mu their mean.
+ */
+static double unit_squared(const struct tageval_annotations *a, struct alpha_ws *w,
+			   const struct tv_rec *const *r, size_t m, const double *x, double *self)
+{
+	double *mu = w->mu, var = 0.0;
+	int exact = 0;
+	struct tv_fsum fv;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		if (n == 1) {
+			mu[i] = x[e[0].leaf];
+			continue;
+		}
+		if (!exact)
+			tv_fsum_init(&fv);
+		exact = 1;
+		struct tv_fsum f;
+		tv_fsum_init(&f);
+		for (size_t j = 0; j < n; j++)
+			tv_fsum_add(&f, e[j].p * x[e[j].leaf]);
+		mu[i] = tv_fsum_result(&f);
+		tv_fsum_init(&f);
+		for (size_t j = 0; j < n; j++) {
+			double d = x[e[j].leaf] - mu[i];
+			tv_fsum_add(&f, e[j].p * d * d);
+		}
+		tv_fsum_add(&fv, tv_fsum_result(&f));
+	}
+	if (exact)
+		var = tv_fsum_result(&fv);
+	double mean = 0.0;
+	for (size_t i = 0; i < m; i++)
+		mean += mu[i];
+	mean /= (double)m;
+	double ss = 0.0;
+	for (size_t i = 0; i < m; i++)
+		ss += (mu[i] - mean) * (mu[i] - mean);
+	*self = 2.0 * var; /* sum over i of the pairs within P_i: 2 v_i */
+	return 2.0 * (double)(m - 1) * var + 2.0 * (double)m * ss;
+}
+
+/* The same term for the ratio distance: the pairs of distinct values of the
+ * unit, less the pairs within each annotation (quadratic in the distinct
+ * values of the unit: the distance does not reduce).  -1: out of memory. */
+static int unit_ratio(const struct tageval_annotations *a, struct alpha_ws *w,
+		      const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	*self = 0.0;
+	int multi;
+	if (unit_masses(a, w, r, m, &multi))
+		return -1;
+	if (!multi) {
+		/* integer masses, values met in the order of the annotators */
+		double sum = 0.0;
+		for (size_t i = 0; i < w->ntouched; i++)
+			for (size_t k = 0; k < i; k++)
+				sum += 2.0 * w->s[w->touched[i]] * w->s[w->touched[k]] *
+				       ratio_d(w->x[w->touched[i]], w->x[w->touched[k]]);
+		*out = sum;
+		return 0;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->ntouched; i++)
+		for (size_t k = 0; k < i; k++)
+			tv_fsum_add(&f, 2.0 * w->s[w->touched[i]] * w->s[w->touched[k]] *
+						ratio_d(w->x[w->touched[i]], w->x[w->touched[k]]));
+	struct tv_fsum g;
+	tv_fsum_init(&g);
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &n);
+		for (size_t j = 0; j < n; j++)
+			for (size_t k = 0; k < j; k++) {
+				double t = 2.0 * e[j].p * e[k].p *
+					   ratio_d(w->x[e[j].leaf], w->x[e[k].leaf]);
+				tv_fsum_add(&f, -t);
+				tv_fsum_add(&g, t);
+			}
+	}
+	*out = tv_fsum_result(&f);
+	*self = tv_fsum_result(&g);
+	return 0;
+}
+
+/* The nominal term: m^2 - sum of S(c)^2 - (m - sum of |P_i|^2).  -1: out
+ * of memory. */
+static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
+			const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	int multi;
+	*self = 0.0;
+	if (unit_masses(a, w, r, m, &multi))
+		return -1;
+	double md = (double)m;
+	if (!multi) {
+		double sq = 0.0; /* integers: exact in any order */
+		for (size_t i = 0; i < w->ntouched; i++)
+			sq += w->s[w->touched[i]] * w->s[w->touched[i]];
+		*out = md * md - sq;
+		return 0;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	struct tv_fsum g; /* m - sum of |P_i|^2: the pairs within each P_i */
+	tv_fsum_init(&g);
+	tv_fsum_add(&g, md);
+	for (size_t i = 0; i < w->nue; i++)
+		tv_fsum_add(&g, -w->ue[i].p * w->ue[i].p);
+	*self = tv_fsum_result(&g);
+	tv_fsum_add(&f, md * md);
+	for (size_t i = 0; i < w->ntouched; i++)
+		tv_fsum_add(&f, -w->s[w->touched[i]] * w->s[w->touched[i]]);
+	tv_fsum_add(&f, -md);
+	for (size_t i = 0; i < w->nue; i++)
+		tv_fsum_add(&f, w->ue[i].p * w->ue[i].p);
+	*out = tv_fsum_result(&f);
+	return 0;
+}
+
+static int ws_init(struct alpha_ws *w, size_t ntags, size_t nann)
+{
+	size_t n = ntags ? ntags : 1;
+	w->ntags = ntags;
+	w->x = calloc(n, sizeof *w->x);
+	w->rank = calloc(n, sizeof *w->rank);
+	w->num = calloc(n, sizeof *w->num);
+	w->pos = malloc(n * sizeof *w->pos);
+	w->used = malloc(n * sizeof *w->used);
+	w->s = calloc(n, sizeof *w->s);
+	w->stamp = calloc(n, sizeof *w->stamp);
+	w->touched = malloc(n * sizeof *w->touched);
+	w->mu = malloc((nann ? nann : 1) * sizeof *w->mu);
+	if (!w->mu || !w->x || !w->rank || !w->num || !w->pos || !w->used || !w->s || !w->stamp ||
+	    !w->touched)
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		w->pos[i] = TV_NONE;
+	return TAGEVAL_OK;
+}
+
+static void ws_done(struct alpha_ws *w)
+{
+	free(w->x);
+	free(w->rank);
+	free(w->num);
+	free(w->pos);
+	free(w->used);
+	free(w->nc);
+	free(w->s);
+	free(w->stamp);
+	free(w->touched);
+	free(w->mu);
+	free(w->ue);
+}
+
+/* The distinct numeric values, for the mid-ranks and the ratio D_e. */
+struct valmass {
+	double x, n, rank;
+};
+
+static int by_value(const void *p, const void *q)
+{
+	double a = ((const struct valmass *)p)->x, b = ((const struct valmass *)q)->x;
+	return (a > b) - (a < b);
+}
+
+/* sum of n_c (x_c - mean)^2 over the used leaves, x from @x: D_e n (n - 1) / 2n. */
+static double spread(const struct alpha_ws *w, const double *ncv, const double *x, double n)
+{
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->nused; i++)
+		tv_fsum_add(&f, ncv[i] * x[w->used[i]]);
+	double mean = tv_fsum_result(&f) / n;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w->nused; i++) {
+		double d = x[w->used[i]] - mean;
+		tv_fsum_add(&f, ncv[i] * d * d);
+	}
+	return tv_fsum_result(&f);
+}
+
+static void set_alpha(struct tageval_alpha_figures *out, int level, double d_o, double d_e)
+{
+	out->d_o[level] = d_o;
+	out->d_e[level] = d_e;
+	if (!(d_e >= TV_ALPHA_EPS))
+		out->undefined[level] = TAGEVAL_UNDEFINED_NO_SPREAD;
+	else
+		out->alpha[level] = 1.0 - d_o / d_e;
+}
+
+/* Pass 1: the units' annotations, n_c, the nominal D_o; 0, 1 (an inner tag)
+ * or -1 (out of memory). */
+static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
+		    const struct tv_rec **r, struct tv_fsum *d_o, struct tv_fsum *self, double *n,
+		    size_t *units)
+{
+	size_t cap = 0;
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc = rec_at(a, c, t);
+			if (rc)
+				r[m++] = rc;
+		}
+		if (m < 2)
+			continue;
+		(*units)++;
+		*n += (double)m;
+		for (size_t i = 0; i < m; i++) {
+			struct tv_leafp one;
+			size_t ne;
+			const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
+			for (size_t j = 0; j < ne; j++) {
+				uint32_t l = e[j].leaf;
+				if (!a->inv->dag && inner_tag(a, l))
+					return 1;
+				if (w->pos[l] == TV_NONE) {
+					if (tv_grow((void **)&w->nc, &cap, w->nused + 1, sizeof *w->nc))
+						return -1;
+					tv_fsum_init(&w->nc[w->nused]);
+					w->pos[l] = (uint32_t)w->nused;
+					w->used[w->nused++] = l;
+				}
+				tv_fsum_add(&w->nc[w->pos[l]], e[j].p);
+			}
+		}
+		double term, within;
+		if (unit_nominal(a, w, r, m, &term, &within))
+			return -1;
+		tv_fsum_add(d_o, term / (double)(m - 1));
+		tv_fsum_add(self, within);
+	}
+	return 0;
+}
+
+/* Reads the labels as numbers: TAGEVAL_DEFINED, or why the numeric levels
+ * are undefined (the ratio level also needs values >= 0: *negative). */
+static int numbers(const struct tageval_annotations *a, struct alpha_ws *w, int *negative)
+{
+	*negative = 0;
+	for (size_t i = 0; i < w->nused; i++) {
+		uint32_t l = w->used[i];
+		if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
+			return TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		if (w->x[l] < 0.0)
+			*negative = 1;
+	}
+	return TAGEVAL_DEFINED;
+}
+
+static int alpha_levels(const struct tageval_annotations *a, int ratio,
+			struct tageval_alpha_figures *out, struct tageval_error *err);
+
+int tageval_agreement_alpha_levels(const struct tageval_annotations *a, unsigned levels,
+				   struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	if (levels == 0)
+		levels = (1u << TAGEVAL_LEVELS) - 1;
+	int rc = alpha_levels(a, (levels >> TAGEVAL_RATIO) & 1u, out, err);
+	for (int l = 0; rc == TAGEVAL_OK && l < TAGEVAL_LEVELS; l++)
+		if (!(levels & 1u << l)) {
+			out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
+			out->undefined[l] = TAGEVAL_UNDEFINED_NOT_ASKED;
+		}
+	return rc;
+}
+
+/* The four levels; the ratio level (quadratic in the distinct values) only
+ * when @ratio. */
+static int alpha_levels(const struct tageval_annotations *a, int ratio,
+			struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	struct valmass *vals = NULL;
+	double *ncv = NULL;
+	int rc = TAGEVAL_OK;
+	if (r == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	/* the disagreements within each annotation: left out of D_e, as the
+	 * pairs of an annotation with itself are (hkappa's alpha) */
+	struct tv_fsum d_nom, w_nom, w_ord, w_int, w_rat;
+	tv_fsum_init(&d_nom);
+	tv_fsum_init(&w_nom);
+	tv_fsum_init(&w_ord);
+	tv_fsum_init(&w_int);
+	tv_fsum_init(&w_rat);
+	double n = 0.0;
+	size_t units = 0;
+	int inner = pass_one(a, &w, r, &d_nom, &w_nom, &n, &units);
+	if (inner < 0) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	out->items = units;
+	out->annotations = (size_t)n;
+	if (units == 0 || inner) {
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int l = 0; l < TAGEVAL_LEVELS; l++)
+			out->undefined[l] = why;
+		goto out;
+	}
+	ncv = malloc(w.nused * sizeof *ncv);
+	vals = malloc(w.nused * sizeof *vals);
+	if (ncv == NULL || vals == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	for (size_t i = 0; i < w.nused; i++) {
+		ncv[i] = tv_fsum_result(&w.nc[i]);
+		tv_fsum_add(&f, -ncv[i] * ncv[i]);
+	}
+	tv_fsum_add(&f, n * n);
+	tv_fsum_add(&f, -tv_fsum_result(&w_nom));
+	set_alpha(out, TAGEVAL_NOMINAL, tv_fsum_result(&d_nom) / n,
+		  tv_fsum_result(&f) / (n * (n - 1.0)));
+	int negative;
+	int why = numbers(a, &w, &negative);
+	if (why) {
+		for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++)
+			out->undefined[l] = why;
+		goto out;
+	}
+	/* mid-ranks: a value's rank is the mass below it plus half its own */
+	for (size_t i = 0; i < w.nused; i++)
+		vals[i] = (struct valmass){ w.x[w.used[i]], ncv[i], 0.0 };
+	qsort(vals, w.nused, sizeof *vals, by_value);
+	size_t ng = 0;
+	for (size_t i = 0; i < w.nused; i++) {
+		if (ng > 0 && vals[ng - 1].x == vals[i].x)
+			continue; /* masses summed exactly below */
+		vals[ng++] = (struct valmass){ vals[i].x, 0.0, 0.0 };
+	}
+	{
+		/* the mass of each distinct value, exact whatever the order of the leaves */
+		struct tv_fsum *gm = calloc(ng, sizeof *gm);
+		if (gm == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t i = 0; i < w.nused; i++) {
+			struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+			const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+			tv_fsum_add(&gm[g - vals], ncv[i]);
+		}
+		for (size_t g = 0; g < ng; g++)
+			vals[g].n = tv_fsum_result(&gm[g]);
+		free(gm);
+	}
+	double below = 0.0;
+	for (size_t g = 0; g < ng; g++) {
+		vals[g].rank = below + vals[g].n / 2.0;
+		below += vals[g].n;
+	}
+	for (size_t i = 0; i < w.nused; i++) {
+		struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+		w.rank[w.used[i]] = g->rank;
+	}
+	/* pass 2: the units' terms at the numeric levels */
+	struct tv_fsum d_ord, d_int, d_rat;
+	tv_fsum_init(&d_ord);
+	tv_fsum_init(&d_int);
+	tv_fsum_init(&d_rat);
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2)
+				r[m++] = rc2;
+		}
+		if (m < 2)
+			continue;
+		double den = (double)(m - 1);
+		double within;
+		tv_fsum_add(&d_ord, unit_squared(a, &w, r, m, w.rank, &within) / den);
+		tv_fsum_add(&w_ord, within);
+		tv_fsum_add(&d_int, unit_squared(a, &w, r, m, w.x, &within) / den);
+		tv_fsum_add(&w_int, within);
+		double term;
+		if (negative || !ratio)
+			continue;
+		if (unit_ratio(a, &w, r, m, &term, &within)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		tv_fsum_add(&d_rat, term / den);
+		tv_fsum_add(&w_rat, within);
+	}
+	double nn = n * (n - 1.0);
+	set_alpha(out, TAGEVAL_ORDINAL, tv_fsum_result(&d_ord) / n,
+		  (2.0 * n * spread(&w, ncv, w.rank, n) - tv_fsum_result(&w_ord)) / nn);
+	set_alpha(out, TAGEVAL_INTERVAL, tv_fsum_result(&d_int) / n,
+		  (2.0 * n * spread(&w, ncv, w.x, n) - tv_fsum_result(&w_int)) / nn);
+	if (negative) {
+		out->undefined[TAGEVAL_RATIO] = TAGEVAL_UNDEFINED_NEGATIVE;
+		goto out;
+	}
+	if (!ratio)
+		goto out; /* the caller marks it as not asked for */
+	/* ratio D_e over the pairs of distinct values */
+	tv_fsum_init(&f);
+	for (size_t g = 0; g < ng; g++)
+		for (size_t h = 0; h < g; h++)
+			tv_fsum_add(&f, 2.0 * vals[g].n * vals[h].n * ratio_d(vals[g].x, vals[h].x));
+	tv_fsum_add(&f, -tv_fsum_result(&w_rat));
+	set_alpha(out, TAGEVAL_RATIO, tv_fsum_result(&d_rat) / n, tv_fsum_result(&f) / nn);
+out:
+	free(r);
+	free(vals);
+	free(ncv);
+	ws_done(&w);
+	return rc;
+}
+
+/* ------------------------------------------- chance-corrected coefficients */
+
+/*
+ * Gwet's AC1 and AC2, Brennan-Prediger, Conger's kappa (irrCAC's
+ * conventions for missing data) and Cohen's kappa with linear and quadratic
+ * weights (hkappa(1), "Chance-corrected coefficients").  With r_t the
+ * annotations of item t (P_g each), a the mean over the items with r_t >= 2
+ * of the mean over ordered pairs g != h of their weighted agreement
+ * sum over k, l of w(k, l) P_g(k) P_h(l), pi_k the mean over the items with
+ * r_t >= 1 of (1/r_t) sum over g of P_g(k):
+ *
+ *   AC1: w = identity, p_e = sum over k of pi_k (1 - pi_k) / (q - 1)
+ *   AC2: w = 1 - (x_k - x_l)^2 / (x_max - x_min)^2 over the q' distinct
+ *        values, p_e = T_w sum over k of pi_k (1 - pi_k) / (q' (q' - 1)),
+ *        T_w = sum over k, l of w(k, l)
+ *   Brennan-Prediger: w = identity, p_e = 1/q
+ *   Conger: w = identity, p_gk = the mean of P_g(k) over the items g
+ *        annotated, p_k their mean over the R annotators,
+ *        p_e = sum over k of (p_k^2 - s_k^2 / R),
+ *        s_k^2 = (sum over g of p_gk^2 - R p_k^2) / (R - 1)
+ *
+ * and (p_a - p_e) / (1 - p_e).  The weighted agreement of AC2 is 1 - the
+ * squared difference over the range squared, whose sum over pairs is the
+ * interval term of alpha (unit_squared).  Cohen's weighted kappa, two
+ * annotators, items both annotated: 1 - D_o / D_e, D_o the mean of
+ * sum over k, l of P_1(k) P_2(l) d(k, l), D_e = sum over k, l of
+ * p_1(k) p_2(l) d(k, l) with the marginals p_1, p_2, d = |x_k - x_l| or
+ * (x_k - x_l)^2: moments for the squares, a sweep over the values sorted for
+ * the absolute differences.
+ */
+
+/* sum over i, j of a_i b_j |x_i - y_j| for two lists sorted by value: each
+ * pair counted when its later element is met. */
+static double abs_cross(const struct valmass *a, size_t na, const struct valmass *b, size_t nb)
+{
+	struct tv_fsum t;
+	tv_fsum_init(&t);
+	double ma = 0.0, mva = 0.0, mb = 0.0, mvb = 0.0;
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i].x <= b[j].x)) {
+			tv_fsum_add(&t, a[i].n * (a[i].x * mb - mvb));
+			ma += a[i].n;
+			mva += a[i].n * a[i].x;
+			i++;
+		} else {
+			tv_fsum_add(&t, b[j].n * (b[j].x * ma - mva));
+			mb += b[j].n;
+			mvb += b[j].n * b[j].x;
+			j++;
+		}
+	}
+	return tv_fsum_result(&t);
+}
+
+/* The entries of an annotation as (value, mass), sorted by value, into @out
+ * (room for @n). */
+static void sorted_values(const struct alpha_ws *w, const struct tv_leafp *e, size_t n,
+			  struct valmass *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct valmass){ w->x[e[i].leaf], e[i].p, 0.0 };
+	if (n > 1)
+		qsort(out, n, sizeof *out, by_value);
+}
+
+/* The sums of one pass over the items. */
+struct chance_sums {
+	size_t rated, items, both;      /* r_t >= 1, r_t >= 2, both of two annotators */
+	struct tv_fsum pa, pa_sq;       /* sum of a_t; sum of the squared-difference term */
+	struct tv_fsum lin, quad;       /* Cohen: sums of the item disagreements */
+	size_t *ng;                     /* [annotator] items annotated */
+	struct tv_fsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
+	size_t stride, cap;
+	int numeric;                    /* every label so far a number */
+	struct valmass *va, *vb;        /* scratch for abs_cross */
+	size_t vcap, vbcap;
+};
+
+static void set_chance(struct tageval_chance_figures *out, int c, double pa, double pe,
+		       int undefined_if_one)
+{
+	out->observed[c] = pa;
+	out->chance[c] = pe;
+	if (undefined_if_one && !(1.0 - pe >= TV_ALPHA_EPS))
+		out->undefined[c] = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		out->value[c] = (pa - pe) / (1.0 - pe);
+}
+
+/* A new leaf @l: its row of marginals, its value; -1 out of memory. */
+static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
+		       struct chance_sums *cs, uint32_t l)
+{
+	if (tv_grow((void **)&cs->marg, &cs->cap, (w->nused + 1) * cs->stride, sizeof *cs->marg))
+		return -1;
+	for (size_t j = 0; j < cs->stride; j++)
+		tv_fsum_init(&cs->marg[w->nused * cs->stride + j]);
+	w->pos[l] = (uint32_t)w->nused;
+	w->used[w->nused++] = l;
+	if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
+		cs->numeric = 0;
+	return 0;
+}
+
+/* Cohen's weighted disagreements of one item annotated by both; -1: out of memory. */
+static int cohen_item(const struct tageval_annotations *a, struct alpha_ws *w,
+		      struct chance_sums *cs, const struct tv_rec *const *r)
+{
+	double ignored;
+	tv_fsum_add(&cs->quad, unit_squared(a, w, r, 2, w->x, &ignored) / 2.0);
+	struct tv_leafp one1, one2;
+	size_t n1, n2;
+	const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+	const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+	if (n1 == 1 && n2 == 1) {
+		tv_fsum_add(&cs->lin, fabs(w->x[e1[0].leaf] - w->x[e2[0].leaf]));
+		return 0;
+	}
+	if (tv_grow((void **)&cs->va, &cs->vcap, n1, sizeof *cs->va) ||
+	    tv_grow((void **)&cs->vb, &cs->vbcap, n2, sizeof *cs->vb))
+		return -1;
+	sorted_values(w, e1, n1, cs->va);
+	sorted_values(w, e2, n2, cs->vb);
+	tv_fsum_add(&cs->lin, abs_cross(cs->va, n1, cs->vb, n2));
+	return 0;
+}
+
+/* One item's annotations @r (annotators @who) into @cs: 1 when a tag has
+ * tags below it, -1 out of memory. */
+static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
+		       struct chance_sums *cs, const struct tv_rec *const *r, const size_t *who,
+		       size_t m)
+{
+	cs->rated++;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t ne;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
+		cs->ng[who[i]]++;
+		for (size_t j = 0; j < ne; j++) {
+			uint32_t l = e[j].leaf;
+			if (!a->inv->dag && inner_tag(a, l))
+				return 1;
+			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
+				return -1;
+			struct tv_fsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
+			tv_fsum_add(&row[0], e[j].p / (double)m);
+			tv_fsum_add(&row[1 + who[i]], e[j].p);
+			if (m == 2 && a->nann == 2)
+				tv_fsum_add(&row[1 + a->nann + who[i]], e[j].p);
+		}
+	}
+	if (m < 2)
+		return 0;
+	cs->items++;
+	double term, pairs = (double)m * (double)(m - 1), ignored;
+	if (unit_nominal(a, w, r, m, &term, &ignored))
+		return -1;
+	tv_fsum_add(&cs->pa, 1.0 - term / pairs);
+	if (cs->numeric)
+		tv_fsum_add(&cs->pa_sq, unit_squared(a, w, r, m, w->x, &ignored) / pairs);
+	if (m == 2 && a->nann == 2) {
+		cs->both++;
+		if (cs->numeric && cohen_item(a, w, cs, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* The distinct values of the used leaves with the mass of column @col of
+ * the marginals (exact sums per value): into @vals, sorted; returns their
+ * number. */
+static size_t value_masses(const struct alpha_ws *w, const struct chance_sums *cs, size_t col,
+			   struct valmass *vals, struct tv_fsum *scratch)
+{
+	for (size_t i = 0; i < w->nused; i++)
+		vals[i] = (struct valmass){ w->x[w->used[i]], 0.0, 0.0 };
+	qsort(vals, w->nused, sizeof *vals, by_value);
+	size_t ng = 0;
+	for (size_t i = 0; i < w->nused; i++)
+		if (ng == 0 || vals[ng - 1].x != vals[i].x)
+			vals[ng++] = vals[i];
+	for (size_t g = 0; g < ng; g++)
+		tv_fsum_init(&scratch[g]);
+	for (size_t i = 0; i < w->nused; i++) {
+		struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
+		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
+		tv_fsum_add(&scratch[g - vals], tv_fsum_result(&cs->marg[i * cs->stride + col]));
+	}
+	for (size_t g = 0; g < ng; g++)
+		vals[g].n = tv_fsum_result(&scratch[g]);
+	return ng;
+}
+
+/* AC2 and the weighted kappas, from the sums; -1: out of memory. */
+static int numeric_coefficients(const struct tageval_annotations *a, const struct alpha_ws *w,
+				const struct chance_sums *cs, struct tageval_chance_figures *out)
+{
+	struct valmass *vals = malloc((w->nused ? w->nused : 1) * sizeof *vals);
+	struct valmass *v2 = malloc((w->nused ? w->nused : 1) * sizeof *v2);
+	struct tv_fsum *scratch = malloc((w->nused ? w->nused : 1) * sizeof *scratch);
+	if (vals == NULL || v2 == NULL || scratch == NULL) {
+		free(vals);
+		free(v2);
+		free(scratch);
+		return -1;
+	}
+	double n = (double)cs->rated;
+	/* AC2 over the distinct values, pi of each */
+	size_t q = value_masses(w, cs, 0, vals, scratch);
+	if (q < 2) {
+		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+	} else {
+		double range = vals[q - 1].x - vals[0].x, mean = 0.0;
+		for (size_t g = 0; g < q; g++)
+			mean += vals[g].x;
+		mean /= (double)q;
+		struct tv_fsum ss, pp;
+		tv_fsum_init(&ss);
+		tv_fsum_init(&pp);
+		for (size_t g = 0; g < q; g++) {
+			double d = (vals[g].x - mean) / range, pi = vals[g].n / n;
+			tv_fsum_add(&ss, d * d);
+			tv_fsum_add(&pp, pi * (1.0 - pi));
+		}
+		double qd = (double)q;
+		double tw = qd * qd - 2.0 * qd * tv_fsum_result(&ss);
+		double pe = tw * tv_fsum_result(&pp) / (qd * (qd - 1.0));
+		double pa = 1.0 - tv_fsum_result(&cs->pa_sq) / (double)cs->items / (range * range);
+		set_chance(out, TAGEVAL_GWET_AC2, pa, pe, 1);
+	}
+	if (a->nann != 2 || cs->both == 0) {
+		int why = a->nann != 2 ? TAGEVAL_UNDEFINED_TWO_ANNOTATORS : TAGEVAL_UNDEFINED_NO_ITEMS;
+		out->undefined[TAGEVAL_KAPPA_LINEAR] = out->undefined[TAGEVAL_KAPPA_QUADRATIC] = why;
+		goto done;
+	}
+	double both = (double)cs->both;
+	size_t n1 = value_masses(w, cs, 3, vals, scratch);
+	size_t n2 = value_masses(w, cs, 4, v2, scratch);
+	/* moments of the two marginals */
+	double mu[2], var[2];
+	for (int s = 0; s < 2; s++) {
+		const struct valmass *v = s ? v2 : vals;
+		size_t nv = s ? n2 : n1;
+		struct tv_fsum f;
+		tv_fsum_init(&f);
+		for (size_t g = 0; g < nv; g++)
+			tv_fsum_add(&f, v[g].n / both * v[g].x);
+		mu[s] = tv_fsum_result(&f);
+		tv_fsum_init(&f);
+		for (size_t g = 0; g < nv; g++)
+			tv_fsum_add(&f, v[g].n / both * (v[g].x - mu[s]) * (v[g].x - mu[s]));
+		var[s] = tv_fsum_result(&f);
+	}
+	double de[2] = { abs_cross(vals, n1, v2, n2) / (both * both),
+			 var[0] + var[1] + (mu[0] - mu[1]) * (mu[0] - mu[1]) };
+	double dobs[2] = { tv_fsum_result(&cs->lin) / both, tv_fsum_result(&cs->quad) / both };
+	for (int s = 0; s < 2; s++) {
+		int c = s ? TAGEVAL_KAPPA_QUADRATIC : TAGEVAL_KAPPA_LINEAR;
+		out->observed[c] = dobs[s];
+		out->chance[c] = de[s];
+		if (!(de[s] >= TV_ALPHA_EPS))
+			out->undefined[c] = TAGEVAL_UNDEFINED_NO_SPREAD;
+		else
+			out->value[c] = 1.0 - dobs[s] / de[s];
+	}
+done:
+	free(vals);
+	free(v2);
+	free(scratch);
+	return 0;
+}
+
+/* AC1, Brennan-Prediger and Conger's kappa from the sums. */
+static void nominal_coefficients(const struct tageval_annotations *a, const struct alpha_ws *w,
+				 const struct chance_sums *cs, size_t q,
+				 struct tageval_chance_figures *out)
+{
+	double pa = tv_fsum_result(&cs->pa) / (double)cs->items, n = (double)cs->rated;
+	double R = (double)a->nann;
+	struct tv_fsum pp, pc;
+	tv_fsum_init(&pp);
+	tv_fsum_init(&pc);
+	for (size_t i = 0; i < w->nused; i++) {
+		const struct tv_fsum *row = cs->marg + i * cs->stride;
+		double pi = tv_fsum_result(&row[0]) / n;
+		tv_fsum_add(&pp, pi * (1.0 - pi));
+		/* Conger: the annotators' classification probabilities */
+		double sum = 0.0, sumsq = 0.0;
+		for (size_t g = 0; g < a->nann; g++) {
+			double p = tv_fsum_result(&row[1 + g]) / (double)cs->ng[g];
+			sum += p;
+			sumsq += p * p;
+		}
+		double mean = sum / R;
+		tv_fsum_add(&pc, mean * mean - (sumsq - R * mean * mean) / (R * (R - 1.0)));
+	}
+	if (q < 2) {
+		out->undefined[TAGEVAL_GWET_AC1] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+		out->undefined[TAGEVAL_BRENNAN_PREDIGER] = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+	} else {
+		double qd = (double)q;
+		set_chance(out, TAGEVAL_GWET_AC1, pa, tv_fsum_result(&pp) / (qd - 1.0), 1);
+		set_chance(out, TAGEVAL_BRENNAN_PREDIGER, pa, 1.0 / qd, 1);
+	}
+	set_chance(out, TAGEVAL_CONGER_KAPPA, pa, tv_fsum_result(&pc), 1);
+}
+
+int tageval_agreement_chance(const struct tageval_annotations *a, size_t categories,
+			     struct tageval_chance_figures *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		out->observed[c] = out->chance[c] = out->value[c] = NAN;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	struct chance_sums cs;
+	memset(&cs, 0, sizeof cs);
+	cs.numeric = 1;
+	cs.stride = 1 + a->nann + (a->nann == 2 ? 2 : 0);
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	size_t *who = malloc((a->nann ? a->nann : 1) * sizeof *who);
+	cs.ng = calloc(a->nann ? a->nann : 1, sizeof *cs.ng);
+	int rc = TAGEVAL_OK, inner = 0;
+	tv_fsum_init(&cs.pa);
+	tv_fsum_init(&cs.pa_sq);
+	tv_fsum_init(&cs.lin);
+	tv_fsum_init(&cs.quad);
+	if (r == NULL || who == NULL || cs.ng == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !inner; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2) {
+				who[m] = c;
+				r[m++] = rc2;
+			}
+		}
+		if (m == 0)
+			continue;
+		inner = chance_item(a, &w, &cs, r, who, m);
+		if (inner < 0) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+	}
+	out->items = cs.items;
+	out->rated = cs.rated;
+	out->categories = categories ? categories : w.nused;
+	if (categories && categories < w.nused) {
+		rc = tv_error(err, TAGEVAL_EINVAL, "", 0,
+			      "%zu categories given, but the annotations have %zu distinct labels",
+			      categories, w.nused);
+		goto out;
+	}
+	if (cs.items == 0 || inner) {
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+			out->undefined[c] = why;
+		goto out;
+	}
+	nominal_coefficients(a, &w, &cs, out->categories, out);
+	if (!cs.numeric) {
+		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_LINEAR] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_QUADRATIC] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+	} else if (numeric_coefficients(a, &w, &cs, out)) {
+		rc = tv_nomem(err);
+	}
+out:
+	free(r);
+	free(who);
+	free(cs.ng);
+	free(cs.marg);
+	free(cs.va);
+	free(cs.vb);
+	ws_done(&w);
+	return rc;
+}
+
+/* ---------------------------------------------------- alpha over tag sets */
+
+/*
+ * Alpha with a distance between the sets of leaves of two annotations
+ * (hkappa(1), "Alpha over sets of tags"): exact (0 for equal sets, else 1),
+ * Jaccard (1 - |A and B| / |A or B|) and MASI (1 - J M, M = 1, 2/3, 1/3, 0
+ * for equal sets, one inside the other, sets that meet, disjoint sets).
+ * The values are the distinct sets; D_o pairs the annotations of each item,
+ * D_e = (n^2 - sum of n_c^2 - sum over ordered pairs of distinct sets c, k
+ * that meet of n_c n_k (1 - d(c, k))) / (n (n - 1)): disjoint sets are at
+ * distance 1, so only the pairs of sets with a leaf in common are visited
+ * (through the sets of each leaf).
+ */
+
+struct set_table {
+	struct tv_intern ids;    /* the bytes of the sorted leaf ids -> set */
+	uint32_t *off, *len;     /* [set] its leaves in leaves[] */
+	double *count;           /* [set] n_c */
+	size_t nsets, offcap, lencap, countcap;
+	uint32_t *leaves;
+	size_t nleaves, leafcap;
+	uint32_t *key;           /* scratch: one annotation's leaves */
+	size_t keycap;
+	uint32_t *single;        /* [leaf] the set {leaf}, TV_NONE before it is made */
+};
+
+/* The distance @d of two sets given as sorted leaf ids. */
+static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t i = 0, j = 0, inter = 0;
+	while (i < na && j < nb) {
+		if (a[i] < b[j]) {
+			i++;
+		} else if (a[i] > b[j]) {
+			j++;
+		} else {
+			inter++;
+			i++;
+			j++;
+		}
+	}
+	if (inter == na && inter == nb)
+		return 0.0;
+	if (d == TAGEVAL_DISTANCE_EXACT)
+		return 1.0;
+	double jac = (double)inter / (double)(na + nb - inter);
+	if (d == TAGEVAL_DISTANCE_JACCARD)
+		return 1.0 - jac;
+	double m = inter == na || inter == nb ? 2.0 / 3.0 : inter > 0 ? 1.0 / 3.0 : 0.0;
+	return 1.0 - jac * m;
+}
+
+/* The set of annotation @r: its id in @st (new ones added); 1 when it has a
+ * tag with tags below it, -1 out of memory. */
+static int set_of(const struct tageval_annotations *a, struct set_table *st,
+		  const struct tv_rec *r, uint32_t *id)
+{
+	struct tv_leafp one;
+	size_t n, k = 0;
+	const struct tv_leafp *e = rec_entries(a, r, &one, &n);
+	if (tv_grow((void **)&st->key, &st->keycap, n ? n : 1, sizeof *st->key))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!a->inv->dag && inner_tag(a, e[i].leaf))
+			return 1;
+		if (e[i].p > 0.0)
+			st->key[k++] = e[i].leaf; /* entries are in id order */
+	}
+	int added;
+	if (k == 1 && st->single[st->key[0]] != TV_NONE) {
+		*id = st->single[st->key[0]]; /* the common case, without hashing */
+		return 0;
+	}
+	if (tv_intern_put(&st->ids, (const char *)st->key, k * sizeof *st->key, id, &added))
+		return -1;
+	if (k == 1)
+		st->single[st->key[0]] = *id;
+	if (!added)
+		return 0;
+	if (tv_grow((void **)&st->off, &st->offcap, st->nsets + 1, sizeof *st->off) ||
+	    tv_grow((void **)&st->len, &st->lencap, st->nsets + 1, sizeof *st->len) ||
+	    tv_grow((void **)&st->count, &st->countcap, st->nsets + 1, sizeof *st->count) ||
+	    tv_grow((void **)&st->leaves, &st->leafcap, st->nleaves + k, sizeof *st->leaves))
+		return -1;
+	st->off[st->nsets] = (uint32_t)st->nleaves;
+	st->len[st->nsets] = (uint32_t)k;
+	st->count[st->nsets] = 0.0;
+	memcpy(st->leaves + st->nleaves, st->key, k * sizeof *st->key);
+	st->nleaves += k;
+	st->nsets++;
+	return 0;
+}
+
+/* sum over ordered pairs of distinct sets that meet of n_c n_k (1 - d(c, k)),
+ * for each distance; -1: out of memory. */
+static int meeting_pairs(const struct set_table *st, size_t ntags, struct tv_fsum *sim)
+{
+	/* the sets of each leaf (counting sort) */
+	uint32_t *start = calloc(ntags + 1, sizeof *start);
+	uint32_t *sets = malloc((st->nleaves ? st->nleaves : 1) * sizeof *sets);
+	uint32_t *seen = malloc((st->nsets ? st->nsets : 1) * sizeof *seen);
+	if (start == NULL || sets == NULL || seen == NULL) {
+		free(start);
+		free(sets);
+		free(seen);
+		return -1;
+	}
+	for (size_t i = 0; i < st->nleaves; i++)
+		start[st->leaves[i] + 1]++;
+	for (size_t l = 0; l < ntags; l++)
+		start[l + 1] += start[l];
+	for (size_t c = 0; c < st->nsets; c++) {
+		seen[c] = TV_NONE;
+		for (uint32_t i = 0; i < st->len[c]; i++)
+			sets[start[st->leaves[st->off[c] + i]]++] = (uint32_t)c;
+	}
+	for (size_t l = ntags; l > 0; l--)
+		start[l] = start[l - 1];
+	start[0] = 0;
+	for (size_t c = 0; c < st->nsets; c++) {
+		const uint32_t *a = st->leaves + st->off[c];
+		for (uint32_t i = 0; i < st->len[c]; i++) {
+			uint32_t l = a[i];
+			for (uint32_t s = start[l]; s < start[l + 1]; s++) {
+				uint32_t k = sets[s];
+				if (k <= c || seen[k] == (uint32_t)c)
+					continue;
+				seen[k] = (uint32_t)c;
+				const uint32_t *b = st->leaves + st->off[k];
+				double w = 2.0 * st->count[c] * st->count[k];
+				for (int d = TAGEVAL_DISTANCE_JACCARD; d < TAGEVAL_DISTANCES; d++)
+					tv_fsum_add(&sim[d], w * (1.0 - set_distance(d, a, st->len[c], b,
+											st->len[k])));
+			}
+		}
+	}
+	free(start);
+	free(sets);
+	free(seen);
+	return 0;
+}
+
+int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
+				 struct tageval_set_alpha *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		out->alpha[d] = out->d_o[d] = out->d_e[d] = NAN;
+	TV_NEED(err, a, "ann");
+	struct set_table st;
+	memset(&st, 0, sizeof st);
+	tv_intern_init(&st.ids);
+	uint32_t *sid = malloc((a->nann ? a->nann : 1) * sizeof *sid);
+	size_t ntags = a->inv->tags.n;
+	st.single = malloc((ntags ? ntags : 1) * sizeof *st.single);
+	for (size_t l = 0; st.single && l < ntags; l++)
+		st.single[l] = TV_NONE;
+	struct tv_fsum d_o[TAGEVAL_DISTANCES], sim[TAGEVAL_DISTANCES];
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		tv_fsum_init(&d_o[d]);
+		tv_fsum_init(&sim[d]);
+	}
+	int rc = TAGEVAL_OK, inner = 0;
+	double n = 0.0;
+	size_t units = 0;
+	if (sid == NULL || st.single == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !inner; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann && !inner; c++) {
+			const struct tv_rec *r = rec_at(a, c, t);
+			if (r == NULL)
+				continue;
+			inner = set_of(a, &st, r, &sid[m]);
+			m++;
+		}
+		if (inner < 0) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		if (inner || m < 2)
+			continue;
+		units++;
+		n += (double)m;
+		for (size_t i = 0; i < m; i++)
+			st.count[sid[i]] += 1.0;
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+			double sum = 0.0; /* pairs in the order of the annotators */
+			for (size_t i = 0; i < m; i++)
+				for (size_t j = 0; j < i; j++)
+					if (sid[i] != sid[j])
+						sum += 2.0 * set_distance(d, st.leaves + st.off[sid[i]],
+									  st.len[sid[i]],
+									  st.leaves + st.off[sid[j]],
+									  st.len[sid[j]]);
+			tv_fsum_add(&d_o[d], sum / (double)(m - 1));
+		}
+	}
+	out->items = units;
+	out->annotations = (size_t)n;
+	if (inner || units == 0) {
+		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+			out->undefined[d] = why;
+		goto out;
+	}
+	/* sets that appear only on items of one annotation have count 0 */
+	if (meeting_pairs(&st, a->inv->tags.n, sim)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	double sq = 0.0; /* integers */
+	for (size_t c = 0; c < st.nsets; c++)
+		sq += st.count[c] * st.count[c];
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		tv_fsum_add(&sim[d], sq - n * n);
+		double de = -tv_fsum_result(&sim[d]) / (n * (n - 1.0));
+		out->d_o[d] = tv_fsum_result(&d_o[d]) / n;
+		out->d_e[d] = de;
+		if (!(de >= TV_ALPHA_EPS))
+			out->undefined[d] = TAGEVAL_UNDEFINED_NO_SPREAD;
+		else
+			out->alpha[d] = 1.0 - out->d_o[d] / de;
+	}
+out:
+	free(sid);
+	tv_intern_clear(&st.ids);
+	free(st.off);
+	free(st.len);
+	free(st.count);
+	free(st.leaves);
+	free(st.key);
+	free(st.single);
+	return rc;
+}

@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Krippendorff's alpha at the nominal, ordinal, interval and ratio levels
+ * (tageval_agreement_alpha_levels, hkappa(1)): Krippendorff's published
+ * example, a hand-computed example with a two-tag annotation, the agreement
+ * of the nominal level with hkappa's alpha, every undefined case, and the
+ * independence from the order of the lines.  The chance-corrected
+ * coefficients (tageval_agreement_chance): irrCAC's published example, hand
+ * computations with numeric labels, missing data and a two-tag annotation,
+ * every undefined case.  Every expected value is the
+ * published figure or computed by hand in the comment next to it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test-common.h"
+
+struct run {
+	struct tageval_inventory *inv;
+	struct tageval_annotations *ann;
+	struct tageval_error err;
+	struct tageval_alpha_figures lv;
+};
+
+/* Reads @n files (and @map, NULL for none), computes the alphas. */
+static void levels(struct run *r, const char *map, const char *const *files, size_t n)
+{
+	memset(r, 0, sizeof *r);
+	r->inv = tageval_inventory_new();
+	ck_assert_ptr_nonnull(r->inv);
+	if (map)
+		ck_assert_int_eq(tageval_inventory_read_map_buffer(r->inv, map, strlen(map), "map",
+								   &r->err),
+				 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(r->inv, &r->ann), TAGEVAL_OK);
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "ann%zu", i + 1);
+		ck_assert_int_eq(tageval_annotations_read_buffer(r->ann, files[i], strlen(files[i]),
+								 name, &r->err),
+				 TAGEVAL_OK);
+	}
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r->ann, 0, &r->lv, &r->err), TAGEVAL_OK);
+}
+
+static void done(struct run *r)
+{
+	tageval_annotations_free(r->ann);
+	tageval_inventory_free(r->inv);
+}
+
+/*
+ * Krippendorff, "Computing Krippendorff's Alpha-Reliability" (2011), the
+ * example of section C: observers A..D, units 1-12, "." missing:
+ *
+ *   A  1 2 3 3 2 1 4 1 2 . . .
+ *   B  1 2 3 3 2 2 4 1 2 5 . 3
+ *   C  . 3 3 3 2 3 4 2 2 5 1 .
+ *   D  1 2 3 3 2 4 4 1 2 5 1 .
+ *
+ * (also the "C" data of R's irr::kripp.alpha example; unit 12 has one value
+ * and takes no part).  Published: alpha 0.743 nominal, 0.815 ordinal,
+ * 0.849 interval, 0.797 ratio.
+ */
+static const char *const kripp[] = {
+	"k 1 1\nk 2 2\nk 3 3\nk 4 3\nk 5 2\nk 6 1\nk 7 4\nk 8 1\nk 9 2\n",
+	"k 1 1\nk 2 2\nk 3 3\nk 4 3\nk 5 2\nk 6 2\nk 7 4\nk 8 1\nk 9 2\nk 10 5\nk 12 3\n",
+	"k 2 3\nk 3 3\nk 4 3\nk 5 2\nk 6 3\nk 7 4\nk 8 2\nk 9 2\nk 10 5\nk 11 1\n",
+	"k 1 1\nk 2 2\nk 3 3\nk 4 3\nk 5 2\nk 6 4\nk 7 4\nk 8 1\nk 9 2\nk 10 5\nk 11 1\n",
+};
+
+/*
+ * By hand.  Pairable values: units 1-11, m_u = 3 4 4 4 4 4 4 4 4 3 2, n = 40;
+ * n_c = 9 13 10 5 3 for the values 1..5.  Units with a disagreement: 2 (2 2 3
+ * 2), 6 (1 2 3 4), 8 (1 1 2 1), each m_u = 4, so each term is the sum over
+ * its ordered pairs of d, divided by 3.
+ *
+ * nominal: ordered pairs of different values 6, 12, 6: (6 + 12 + 6) / 3 = 8,
+ *   D_o = 8/40 = 1/5; D_e = (40^2 - (81 + 169 + 100 + 25 + 9)) / (40 39)
+ *   = 1216/1560 = 152/195; alpha = 1 - 39/152 = 113/152 = 0.743421.
+ * interval: unit 2: 6 pairs of (2, 3), 6 / 3 = 2; unit 8: 2; unit 6:
+ *   2 (1 + 4 + 9 + 1 + 4 + 1) / 3 = 40/3; D_o = (4 + 40/3) / 40 = 13/30.
+ *   Mean 100/40 = 5/2, sum of n_c (c - 5/2)^2 = 9 9/4 + 13/4 + 10/4 + 5 9/4
+ *   + 3 25/4 = 56; D_e = 2 40 56 / (40 39) = 112/39; alpha = 1 - 13/30 39/112
+ *   = 951/1120 = 0.849107.
+ * ordinal: mid-ranks 9/2, 9 + 13/2 = 31/2, 22 + 5 = 27, 32 + 5/2 = 69/2,
+ *   37 + 3/2 = 77/2; d(c, k) = (r_c - r_k)^2.  Unit 2: 6 (23/2)^2 / 3 = 529/2;
+ *   unit 8: 6 11^2 / 3 = 242; unit 6: ranks 9/2 31/2 27 69/2, squared
+ *   differences 121 + 2025/4 + 900 + 529/4 + 361 + 225/4 = 8307/4, 2 8307/4 / 3
+ *   = 2769/2; D_o = (529/2 + 242 + 2769/2) / 40 = 1891/40.  Mean rank
+ *   (81/2 + 403/2 + 270 + 345/2 + 231/2) / 40 = 20; sum of n_c (r_c - 20)^2 =
+ *   9 (31/2)^2 + 13 (9/2)^2 + 10 7^2 + 5 (29/2)^2 + 3 (37/2)^2 = 4993.5;
+ *   D_e = 2 40 4993.5 / 1560 = 3329/13; alpha = 1 - 1891/40 13/3329 =
+ *   108577/133160 = 0.815388.
+ * ratio: d(c, k) = ((c - k)/(c + k))^2: d(1,2) = 1/9, d(1,3) = 1/4,
+ *   d(1,4) = 9/25, d(1,5) = 4/9, d(2,3) = 1/25, d(2,4) = 1/9, d(2,5) = 9/49,
+ *   d(3,4) = 1/49, d(3,5) = 1/16, d(4,5) = 1/81.  Unit 2: 2 d(2,3) = 2/25;
+ *   unit 8: 2 d(1,2) = 2/9; unit 6: 2/3 (d(1,2) + d(1,3) + d(1,4) + d(2,3)
+ *   + d(2,4) + d(3,4)) = 2/3 (1/9 + 1/4 + 9/25 + 1/25 + 1/9 + 1/49);
+ *   D_o = 59357/2646000.  D_e = 2 sum over c < k of n_c n_k d(c, k) / 1560
+ *   = 2 (117/9 + 90/4 + 45 9/25 + 27 4/9 + 130/25 + 65/9 + 39 9/49 + 50/49
+ *   + 30/16 + 15/81) / 1560 = 4570493/41277600; alpha = 18222619/22852465
+ *   = 0.797403.
+ */
+START_TEST(krippendorff_example)
+{
+	struct run r;
+	levels(&r, NULL, kripp, 4);
+	ck_assert_uint_eq(r.lv.items, 11);
+	ck_assert_uint_eq(r.lv.annotations, 40);
+	static const double d_o[] = { 1.0 / 5, 1891.0 / 40, 13.0 / 30, 59357.0 / 2646000 };
+	static const double d_e[] = { 152.0 / 195, 3329.0 / 13, 112.0 / 39,
+				      4570493.0 / 41277600 };
+	static const double alpha[] = { 113.0 / 152, 108577.0 / 133160, 951.0 / 1120,
+					18222619.0 / 22852465 };
+	static const double published[] = { 0.743, 0.815, 0.849, 0.797 };
+	for (int l = 0; l < TAGEVAL_LEVELS; l++) {
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(r.lv.d_o[l], d_o[l], TOL * d_o[l]);
+		ck_assert_double_eq_tol(r.lv.d_e[l], d_e[l], TOL * d_e[l]);
+		ck_assert_double_eq_tol(r.lv.alpha[l], alpha[l], TOL);
+		ck_assert_double_eq_tol(r.lv.alpha[l], published[l], 0.0005);
+	}
+	/* only the interval level asked for: the same value, the others not
+	 * computed */
+	struct tageval_alpha_figures one;
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 1u << TAGEVAL_INTERVAL, &one, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(one.alpha[TAGEVAL_INTERVAL], alpha[TAGEVAL_INTERVAL], TOL);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		if (l != TAGEVAL_INTERVAL) {
+			ck_assert_int_eq(one.undefined[l], TAGEVAL_UNDEFINED_NOT_ASKED);
+			ck_assert_double_nan(one.alpha[l]);
+		}
+	ck_assert_str_eq(tageval_undefined_reason(TAGEVAL_UNDEFINED_NOT_ASKED), "not asked for");
+	done(&r);
+}
+END_TEST
+
+/*
+ * A two-tag annotation is the distribution over its tags.  Items 1-3,
+ * annotators A: 1, 2, 3 and B: {1, 3}, 2, 1.  n = 6, n_1 = 1 + 1/2 + 1 =
+ * 5/2, n_2 = 2, n_3 = 1/2 + 1 = 3/2.  W, the pairs of B's {1/2, 1/2} on item
+ * 1 with itself, is 2 1/2 1/2 d(1, 3) = d(1, 3)/2.
+ * interval: item 1: sum over c, k of (S(c) S(k) - P_B(c) P_B(k)) (c - k)^2
+ *   with S = {1: 3/2, 3: 1/2}: 2 (3/2 1/2 - 1/2 1/2) 4 = 4 (m - 1 = 1); item 3:
+ *   2 (3 - 1)^2 = 8; D_o = 12/6 = 2.  Mean (5/2 + 4 + 9/2)/6 = 11/6, sum of
+ *   n_c (c - 11/6)^2 = (5/2 25 + 2 1 + 3/2 49)/36 = 23/6; W = 4/2 = 2;
+ *   D_e = (2 6 23/6 - 2) / 30 = 44/30 = 22/15; alpha = 1 - 30/22 = -4/11.
+ * nominal: item 1: 2 (3/4 - 1/4) = 1, item 3: 2; D_o = 3/6 = 1/2; W = 1/2;
+ *   D_e = (36 - 25/4 - 4 - 9/4 - 1/2) / 30 = 23/30; alpha = 1 - 15/23 = 8/23.
+ * ordinal: mid-ranks 5/4, 5/2 + 1 = 7/2, 9/2 + 3/4 = 21/4.  Item 1:
+ *   2 1/2 (21/4 - 5/4)^2 = 16, item 3: 2 16 = 32; D_o = 48/6 = 8.  Mean rank
+ *   (25/8 + 7 + 63/8)/6 = 3, sum of n_c (r_c - 3)^2 = 5/2 49/16 + 2 1/4 +
+ *   3/2 81/16 = 245/32 + 1/2 + 243/32 = 63/4; W = 16/2 = 8; D_e =
+ *   (2 6 63/4 - 8) / 30 = 181/30; alpha = 1 - 240/181 = -59/181.
+ * ratio: d(1, 3) = 1/4: item 1: 2 1/2 1/4 = 1/4, item 3: 2 1/4 = 1/2;
+ *   D_o = (3/4)/6 = 1/8.  2 sum over c < k of n_c n_k d(c, k) = 2 (5/2 2 1/9
+ *   + 5/2 3/2 1/4 + 2 3/2 1/25) = 2 (2000 + 3375 + 432)/3600 = 5807/1800;
+ *   W = 1/8 = 225/1800; D_e = 5582/1800 / 30 = 2791/27000; alpha =
+ *   1 - 3375/2791 = -584/2791.
+ */
+START_TEST(two_tags)
+{
+	static const char *const f[] = { "w 1 1\nw 2 2\nw 3 3\n", "w 1 1 3\nw 2 2\nw 3 1\n" };
+	struct run r;
+	levels(&r, NULL, f, 2);
+	static const double alpha[] = { 8.0 / 23, -59.0 / 181, -4.0 / 11, -584.0 / 2791 };
+	static const double d_o[] = { 0.5, 8.0, 2.0, 0.125 };
+	static const double d_e[] = { 23.0 / 30, 181.0 / 30, 22.0 / 15, 2791.0 / 27000 };
+	for (int l = 0; l < TAGEVAL_LEVELS; l++) {
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(r.lv.d_o[l], d_o[l], TOL);
+		ck_assert_double_eq_tol(r.lv.d_e[l], d_e[l], TOL);
+		ck_assert_double_eq_tol(r.lv.alpha[l], alpha[l], TOL);
+	}
+	done(&r);
+}
+END_TEST
+
+/* The nominal level is hkappa's alpha (distance 1 - <P, Q>) whenever every
+ * annotation is over leaves: the same D_o and D_e, to rounding. */
+START_TEST(nominal_is_alpha)
+{
+	static const char *const f[] = {
+		"w 1 a b\nw 2 b\nw 3 c/3 a/1\nw 4 a\nv 1 x\n",
+		"w 1 a\nw 2 b c\nw 3 c\nv 1 x y\nv 2 y\n",
+		"w 1 b\nw 3 a c\nw 4 a\nv 1 y\nv 2 y/0.25 x/0.5\n",
+	};
+	struct run r;
+	levels(&r, NULL, f, 3);
+	struct tageval_agreement *ag;
+	ck_assert_int_eq(tageval_agreement_compute(r.ann, NULL, &ag, &r.err), TAGEVAL_OK);
+	const struct tageval_agreement_figures *g = tageval_agreement_pooled(ag);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_DEFINED);
+	ck_assert_uint_eq(r.lv.items, g->items);
+	ck_assert_uint_eq(r.lv.annotations, g->annotations);
+	ck_assert_double_eq_tol(r.lv.d_o[TAGEVAL_NOMINAL], g->d_o, TOL);
+	ck_assert_double_eq_tol(r.lv.d_e[TAGEVAL_NOMINAL], g->d_e, TOL);
+	ck_assert_double_eq_tol(r.lv.alpha[TAGEVAL_NOMINAL], g->alpha, TOL);
+	/* the labels are not numbers: the other levels say so */
+	for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++) {
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+		ck_assert_double_nan(r.lv.alpha[l]);
+	}
+	tageval_agreement_free(ag);
+	done(&r);
+}
+END_TEST
+
+/* Every undefined case. */
+START_TEST(undefined_cases)
+{
+	struct run r;
+	/* identical values: D_e = 0 at every level */
+	static const char *const same[] = { "w 1 2\nw 2 2\n", "w 1 2\nw 2 2\n" };
+	levels(&r, NULL, same, 2);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++) {
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_UNDEFINED_NO_SPREAD);
+		ck_assert_double_nan(r.lv.alpha[l]);
+		ck_assert_double_eq(r.lv.d_e[l], 0.0);
+	}
+	done(&r);
+	/* no item with two annotations */
+	static const char *const apart[] = { "w 1 2\n", "w 2 2\n" };
+	levels(&r, NULL, apart, 2);
+	ck_assert_uint_eq(r.lv.items, 0);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	/* a negative value: the ratio level only.  Values -1, 1 on item 1 and
+	 * 1, 1 on item 2: interval D_o = 2 4 / 4 = 2, mean 1/2, D_e = 2 4 (9/4 +
+	 * 3/4) / 12 = 2, alpha 0 */
+	static const char *const neg[] = { "w 1 -1\nw 2 1\n", "w 1 1\nw 2 +1\n" };
+	levels(&r, NULL, neg, 2);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_RATIO], TAGEVAL_UNDEFINED_NEGATIVE);
+	ck_assert_double_nan(r.lv.alpha[TAGEVAL_RATIO]);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_INTERVAL], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(r.lv.d_o[TAGEVAL_INTERVAL], 2.0, TOL);
+	ck_assert_double_eq_tol(r.lv.d_e[TAGEVAL_INTERVAL], 2.0, TOL);
+	ck_assert_double_eq_tol(r.lv.alpha[TAGEVAL_INTERVAL], 0.0, TOL);
+	done(&r);
+	/* one label not a number: every level but the nominal */
+	static const char *const word[] = { "w 1 1\nw 2 2\n", "w 1 1\nw 2 2x\n" };
+	levels(&r, NULL, word, 2);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_DEFINED);
+	for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++)
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	done(&r);
+	/* a tag with tags below it in a tree-shaped map */
+	static const char *const inner[] = { "w 1 A\nw 2 B.1\n", "w 1 A.1\nw 2 B.2\n" };
+	levels(&r, "A.1 A\nA.2 A\nB.1 B\nB.2 B\n", inner, 2);
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	/* only leaves of that map: defined.  Nominal: item 2 disagrees, 2
+	 * ordered pairs / (2 - 1), D_o = 2/4; n_A.1 = 2, n_B.1 = n_B.2 = 1,
+	 * D_e = (16 - 4 - 1 - 1) / 12 = 5/6, alpha = 1 - 3/5 = 2/5 */
+	static const char *const leaves[] = { "w 1 A.1\nw 2 B.1\n", "w 1 A.1\nw 2 B.2\n" };
+	levels(&r, "A.1 A\nA.2 A\nB.1 B\nB.2 B\n", leaves, 2);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(r.lv.alpha[TAGEVAL_NOMINAL], 0.4, TOL);
+	done(&r);
+	for (int why = TAGEVAL_UNDEFINED_NOT_NUMBERS; why <= TAGEVAL_UNDEFINED_NEGATIVE; why++)
+		ck_assert_str_ne(tageval_undefined_reason(why), "unknown");
+	ck_assert_int_eq(tageval_agreement_alpha_levels(NULL, 0, &r.lv, &r.err), TAGEVAL_EINVAL);
+}
+END_TEST
+
+/* The lines of @text in the order i * @step mod n (step prime to n). */
+static void reorder(char *out, size_t cap, const char *const *lines, size_t n, size_t step)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int k = snprintf(out + len, cap - len, "%s", lines[(i * step) % n]);
+		ck_assert(k > 0 && (size_t)k < cap - len);
+		len += (size_t)k;
+	}
+}
+
+/* Any order of the lines gives the same bits (fractional masses, several
+ * lexelts, values 0.1 apart so that sums round). */
+START_TEST(line_order)
+{
+	static const char *const a[] = { "w 1 0.1 0.7\n", "w 2 0.2\n", "w 3 0.3/2 0.9/1\n",
+					 "v 1 0.4\n", "v 2 1.1\n", "w 4 0.7 0.2 0.4\n",
+					 "v 3 0.9\n" };
+	static const char *const b[] = { "v 3 0.3\n", "w 1 0.1\n", "w 2 0.7 0.3\n", "w 3 0.9\n",
+					 "v 1 0.4 1.1\n", "v 2 0.2\n", "w 4 0.4\n" };
+	struct tageval_alpha_figures base;
+	for (size_t s = 1; s <= 6; s++) {
+		char fa[512], fb[512];
+		reorder(fa, sizeof fa, a, 7, s);
+		reorder(fb, sizeof fb, b, 7, 7 - s == 0 ? 1 : 7 - s);
+		const char *const f[] = { fa, fb };
+		struct run r;
+		levels(&r, NULL, f, 2);
+		if (s == 1)
+			base = r.lv;
+		for (int l = 0; l < TAGEVAL_LEVELS; l++) {
+			ck_assert_int_eq(r.lv.undefined[l], TAGEVAL_DEFINED);
+			ck_assert_mem_eq(&r.lv.alpha[l], &base.alpha[l], sizeof(double));
+			ck_assert_mem_eq(&r.lv.d_o[l], &base.d_o[l], sizeof(double));
+			ck_assert_mem_eq(&r.lv.d_e[l], &base.d_e[l], sizeof(double));
+		}
+		done(&r);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------ chance-corrected coefficients */
+
+static void chance(struct run *r, const char *const *files, size_t n, size_t q,
+		   struct tageval_chance_figures *ch)
+{
+	levels(r, NULL, files, n);
+	ck_assert_int_eq(tageval_agreement_chance(r->ann, q, ch, &r->err), TAGEVAL_OK);
+}
+
+/*
+ * Gwet's irrCAC, vignette "overview", cont3x3abstractors: two abstractors,
+ * 100 women, the table (rows the first, columns the second; E, A, N)
+ * 13 0 0 / 0 20 7 / 0 4 56.  Published: Cohen's kappa 0.7964094, Gwet's
+ * AC1 0.8493305, Brennan-Prediger 0.835.  By hand: p_a = 89/100; pi =
+ * (26, 51, 123)/200, sum of pi (1 - pi) = 0.1131 + 0.189975 + 0.236775 =
+ * 0.53985, AC1 p_e = 0.269925, AC1 = 0.620075 / 0.730075; BP p_e = 1/3,
+ * BP = (0.89 - 1/3) / (2/3) = 0.835; Conger (two annotators, complete data:
+ * Cohen): p_1 = (.13, .27, .60), p_2 = (.13, .24, .63), mean (.13, .255,
+ * .615), s_k^2 = (0, .00045, .00045), p_e = .46015 - .0009/2 = .4597 =
+ * .13 .13 + .27 .24 + .60 .63, kappa = .4303 / .5403.
+ */
+static void abstractors(char *a, char *b, size_t cap)
+{
+	static const struct {
+		const char *x, *y;
+		int n;
+	} cells[] = { { "E", "E", 13 }, { "A", "A", 20 }, { "A", "N", 7 }, { "N", "A", 4 },
+		      { "N", "N", 56 } };
+	size_t la = 0, lb = 0;
+	int item = 0;
+	for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++)
+		for (int k = 0; k < cells[c].n; k++) {
+			item++;
+			la += (size_t)snprintf(a + la, cap - la, "w %d %s\n", item, cells[c].x);
+			lb += (size_t)snprintf(b + lb, cap - lb, "w %d %s\n", item, cells[c].y);
+			ck_assert(la < cap && lb < cap);
+		}
+}
+
+START_TEST(irrcac_abstractors)
+{
+	static char a[2048], b[2048];
+	abstractors(a, b, sizeof a);
+	const char *const f[] = { a, b };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	ck_assert_uint_eq(ch.items, 100);
+	ck_assert_uint_eq(ch.rated, 100);
+	ck_assert_uint_eq(ch.categories, 3);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.620075 / 0.730075, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.8493305, 5e-8);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC1], 0.269925, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 0.835, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 0.4303 / 0.5403, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 0.7964094, 5e-8);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_CONGER_KAPPA], 0.4597, TOL);
+	/* the labels are words: no AC2, no weighted kappa */
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC2], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_double_nan(ch.value[TAGEVAL_GWET_AC2]);
+	/* Conger = Cohen's kappa of hkappa with two annotators, complete data */
+	struct tageval_agreement *ag;
+	ck_assert_int_eq(tageval_agreement_compute(r.ann, NULL, &ag, &r.err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA],
+				tageval_agreement_pooled(ag)->kappa_separate, TOL);
+	tageval_agreement_free(ag);
+	done(&r);
+	/* --categories 4: BP p_e = 1/4, (0.89 - 0.25) / 0.75; AC1 p_e =
+	 * 0.53985 / 3 = 0.17995, (0.89 - 0.17995) / 0.82005 */
+	chance(&r, f, 2, 4, &ch);
+	ck_assert_uint_eq(ch.categories, 4);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 0.64 / 0.75, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 0.71005 / 0.82005, TOL);
+	done(&r);
+	/* fewer categories than labels: an error */
+	levels(&r, NULL, f, 2);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 2, &ch, &r.err), TAGEVAL_EINVAL);
+	ck_assert_ptr_nonnull(strstr(r.err.message, "3 distinct labels"));
+	done(&r);
+}
+END_TEST
+
+/*
+ * Numeric labels, two annotators: A 1 1 2 2 3, B 1 2 2 3 3.
+ * p_a = 3/5.  pi = (3, 4, 3)/10, sum of pi (1 - pi) = .21 + .24 + .21 = .66.
+ * AC1: p_e = .66/2 = .33, (.6 - .33)/.67 = 27/67.  BP: (.6 - 1/3)/(2/3) = 2/5.
+ * Conger: p_A = (.4, .4, .2), p_B = (.2, .4, .4), mean (.3, .4, .3),
+ *   s^2 = (.02, 0, .02), p_e = .34 - .04/2 = .32, (.6 - .32)/.68 = 7/17.
+ * AC2: w = 1 - ((k - l)/2)^2: w(1,2) = w(2,3) = 3/4, w(1,3) = 0; item
+ *   agreements 1, 3/4, 1, 3/4, 1: p_a = 9/10; T_w = 3 + 4 3/4 = 6,
+ *   p_e = 6 .66 / 6 = .66, AC2 = .24/.34 = 12/17.
+ * kappa_linear: D_o = (0 + 1 + 0 + 1 + 0)/5 = 2/5; D_e = .4 (.4 1 + .4 2)
+ *   + .4 (.2 1 + .4 1) + .2 (.2 2 + .4 1) = .48 + .24 + .16 = .88;
+ *   1 - .4/.88 = 6/11.
+ * kappa_quadratic: D_o = 2/5; D_e = .4 (.4 + 1.6) + .4 (.2 + .4) +
+ *   .2 (.8 + .4) = .8 + .24 + .24 = 1.28; 1 - .4/1.28 = 11/16.
+ */
+START_TEST(numeric_two)
+{
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	static const double want[] = { 27.0 / 67, 12.0 / 17, 2.0 / 5, 7.0 / 17, 6.0 / 11,
+				       11.0 / 16 };
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++) {
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(ch.value[c], want[c], TOL);
+	}
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_KAPPA_LINEAR], 0.4, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_LINEAR], 0.88, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_QUADRATIC], 1.28, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC2], 0.9, TOL);
+	done(&r);
+}
+END_TEST
+
+/*
+ * Missing data as irrCAC: Krippendorff's example above (irrCAC's
+ * cac.raw4raters).  p_a over the 11 items with two or more ratings = 9/11
+ * (items 2, 6, 8 agree 1/2, 0, 1/2; the others 1).  pi over the 12 rated
+ * items (unit 12, one rating, counts): 12 pi = (3, 13/4, 7/2, 5/4, 1),
+ * sum of pi (1 - pi) = 1 - 34.375/144 = 877/1152.
+ * AC1: p_e = 877/4608, (9/11 - 877/4608)/(3731/4608) = 31825/41041 = 0.775444.
+ * BP: (9/11 - 1/5)/(4/5) = 17/22.
+ * Conger: each observer's proportions over the units it rated: A (9 units)
+ *   (3, 3, 2, 1, 0)/9, B (11) (2, 4, 3, 1, 1)/11, C (10) (1, 3, 4, 1, 1)/10,
+ *   D (11) (3, 3, 2, 2, 1)/11; p_e = sum over k of (mean_k^2 - (sum over g
+ *   of p_gk^2 - 4 mean_k^2)/12) = 1541/6534; kappa = 3805/4993 = 0.762067.
+ * AC2: range 4, w = 1 - ((k - l)/4)^2; p_a = mean over the 11 items of the
+ *   mean weighted agreement of their pairs = 515/528 (item 2: 1 - 3 2/(16 12)
+ *   ... each term (k - l)^2/16 averaged over ordered pairs); T_w = 25 - 2 (4
+ *   1/16 + 3 4/16 + 2 9/16 + 16/16) = 75/4, p_e = 75/4 877/1152 / 20 =
+ *   4385/6144; AC2 = 17685/19349 = 0.914001.
+ */
+START_TEST(irrcac_missing)
+{
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, kripp, 4, 0, &ch);
+	ck_assert_uint_eq(ch.items, 11);
+	ck_assert_uint_eq(ch.rated, 12);
+	ck_assert_uint_eq(ch.categories, 5);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC1], 9.0 / 11, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC1], 877.0 / 4608, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 31825.0 / 41041, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 17.0 / 22, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_CONGER_KAPPA], 1541.0 / 6534, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_CONGER_KAPPA], 3805.0 / 4993, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_GWET_AC2], 515.0 / 528, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_GWET_AC2], 4385.0 / 6144, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC2], 17685.0 / 19349, TOL);
+	/* four annotators: no weighted Cohen's kappa */
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	done(&r);
+}
+END_TEST
+
+/* The undefined cases of the chance-corrected coefficients. */
+START_TEST(chance_undefined)
+{
+	struct run r;
+	struct tageval_chance_figures ch;
+	/* one category: q = 1 for AC1, BP, AC2; Conger p_e = 1; no spread */
+	static const char *const same[] = { "w 1 2\nw 2 2\n", "w 1 2\nw 2 2\n" };
+	chance(&r, same, 2, 0, &ch);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC1], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_GWET_AC2], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_BRENNAN_PREDIGER], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_CONGER_KAPPA], TAGEVAL_UNDEFINED_CHANCE);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_LINEAR], TAGEVAL_UNDEFINED_NO_SPREAD);
+	ck_assert_int_eq(ch.undefined[TAGEVAL_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_NO_SPREAD);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_double_nan(ch.value[c]);
+	done(&r);
+	/* --categories 2 with one label: AC1 = (1 - 0)/1, BP = (1 - 1/2)/(1/2) */
+	chance(&r, same, 2, 2, &ch);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_GWET_AC1], 1.0, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_BRENNAN_PREDIGER], 1.0, TOL);
+	done(&r);
+	/* no item with two annotations */
+	static const char *const apart[] = { "w 1 2\n", "w 2 3\n" };
+	chance(&r, apart, 2, 0, &ch);
+	ck_assert_uint_eq(ch.items, 0);
+	ck_assert_uint_eq(ch.rated, 2);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	/* a tag with tags below it */
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	memset(&r, 0, sizeof r);
+	levels(&r, "A.1 A\nA.2 A\n", inner, 2);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 0, &ch, &r.err), TAGEVAL_OK);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		ck_assert_int_eq(ch.undefined[c], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	ck_assert_str_ne(tageval_undefined_reason(TAGEVAL_UNDEFINED_ONE_CATEGORY), "unknown");
+	ck_assert_str_ne(tageval_undefined_reason(TAGEVAL_UNDEFINED_TWO_ANNOTATORS), "unknown");
+	ck_assert_int_eq(tageval_agreement_chance(NULL, 0, &ch, &r.err), TAGEVAL_EINVAL);
+}
+END_TEST
+
+/* A two-tag annotation: its distribution.  A: {1, 3}, 2; B: 1, 2.
+ * kappa_linear: D_o = (1/2 0 + 1/2 2 + 0)/2 = 1/2; marginals p_A = (1/4,
+ * 1/2, 1/4) over 1, 2, 3, p_B = (1/2, 1/2, 0); D_e = 1/4 (1/2 1) + 1/2 (1/2
+ * 1) + 1/4 (1/2 2 + 1/2 1) = 1/8 + 1/4 + 3/8 = 3/4; 1 - 2/3 = 1/3.
+ * kappa_quadratic: D_o = (1/2 4)/2 = 1; D_e = 1/8 + 1/4 + 1/4 (2 + 1/2) =
+ * 1, kappa 0.  p_a (unweighted) = (1/2 + 1)/2 = 3/4. */
+START_TEST(chance_two_tags)
+{
+	static const char *const f[] = { "w 1 1 3\nw 2 2\n", "w 1 1\nw 2 2\n" };
+	struct run r;
+	struct tageval_chance_figures ch;
+	chance(&r, f, 2, 0, &ch);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_KAPPA_LINEAR], 1.0 / 3, TOL);
+	ck_assert_double_eq_tol(ch.chance[TAGEVAL_KAPPA_LINEAR], 0.75, TOL);
+	ck_assert_double_eq_tol(ch.value[TAGEVAL_KAPPA_QUADRATIC], 0.0, TOL);
+	ck_assert_double_eq_tol(ch.observed[TAGEVAL_BRENNAN_PREDIGER], 0.75, TOL);
+	done(&r);
+}
+END_TEST
+
+/* ------------------------------------------------------------- tag sets */
+
+static void sets(struct run *r, const char *map, const char *const *files, size_t n,
+		 struct tageval_set_alpha *sa)
+{
+	levels(r, map, files, n);
+	ck_assert_int_eq(tageval_agreement_alpha_sets(r->ann, sa, &r->err), TAGEVAL_OK);
+}
+
+/*
+ * Three annotators, item 1: {a, b}, {a}, {a, b}; item 2: {c}, {c}, {a}.
+ * Sets S1 = {a, b}, S2 = {a}, S3 = {c}, each n_c = 2, n = 6.  d(S1, S2):
+ * exact 1; Jaccard 1 - 1/2 = 1/2; MASI, S2 inside S1, 1 - 1/2 2/3 = 2/3.
+ * S3 is disjoint from both: 1 for every distance.
+ * D_o = (item 1: 4 d12 / 2 + item 2: 4 / 2) / 6 = (2 d12 + 2) / 6;
+ * D_e = 2 (4 d12 + 4 + 4) / 30.
+ * exact: D_o 2/3, D_e 24/30, alpha 1/6; Jaccard: D_o 1/2, D_e 2/3, alpha
+ * 1/4; MASI: D_o 5/9, D_e 32/45, alpha 1 - 25/32 = 7/32.
+ *
+ * Two annotators, item 1: {a, c}, {b, c}; item 2: {a}, {a}.  X = {a, c},
+ * Y = {b, c}, Z = {a}, n = 1, 1, 2, n = 4.  d(X, Y): meet, neither inside
+ * the other: Jaccard 1 - 1/3 = 2/3, MASI 1 - 1/3 1/3 = 8/9; d(X, Z): Z
+ * inside X: Jaccard 1/2, MASI 2/3; d(Y, Z) = 1.  D_o = d(X, Y)/2, D_e =
+ * 2 (d(X, Y) + 2 d(X, Z) + 2) / 12.  exact: 1/2 / (5/6), alpha 2/5;
+ * Jaccard: 1/3 / (11/18), alpha 5/11; MASI: 4/9 / (19/27), alpha 7/19.
+ * (NLTK's AnnotationTask.alpha with binary_distance, jaccard_distance and
+ * MASI with the weights 2/3, 1/3 gives the same; its masi_distance, with
+ * 0.67 and 0.33, does not.)
+ */
+START_TEST(set_distances)
+{
+	static const char *const three[] = { "w 1 a b\nw 2 c\n", "w 1 a\nw 2 c\n",
+					     "w 1 b a\nw 2 a\n" };
+	struct run r;
+	struct tageval_set_alpha sa;
+	sets(&r, NULL, three, 3, &sa);
+	ck_assert_uint_eq(sa.items, 2);
+	ck_assert_uint_eq(sa.annotations, 6);
+	static const double d_o[] = { 2.0 / 3, 0.5, 5.0 / 9 }, d_e[] = { 0.8, 2.0 / 3, 32.0 / 45 },
+			    alpha[] = { 1.0 / 6, 0.25, 7.0 / 32 };
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(sa.d_o[d], d_o[d], TOL);
+		ck_assert_double_eq_tol(sa.d_e[d], d_e[d], TOL);
+		ck_assert_double_eq_tol(sa.alpha[d], alpha[d], TOL);
+	}
+	done(&r);
+	static const char *const two[] = { "w 1 a c\nw 2 a\n", "w 1 c b\nw 2 a\n" };
+	sets(&r, NULL, two, 2, &sa);
+	static const double alpha2[] = { 2.0 / 5, 5.0 / 11, 7.0 / 19 };
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_double_eq_tol(sa.alpha[d], alpha2[d], TOL);
+	done(&r);
+}
+END_TEST
+
+/* Sets: weights do not matter but a weight 0 leaves its tag out; one tag
+ * per line makes the exact distance nominal alpha; undefined cases. */
+START_TEST(set_cases)
+{
+	struct run r;
+	struct tageval_set_alpha sa;
+	/* a/3 b/1 is the set {a, b}; a/1 b/0 is {a}: item 1 agrees, item 2,
+	 * {a} against {a, b}, does not */
+	static const char *const w[] = { "w 1 a/3 b/1\nw 2 a/1 b/0\n", "w 1 b a\nw 2 a b\n" };
+	sets(&r, NULL, w, 2, &sa);
+	/* sets: {a,b} x 3, {a} x 1; n = 4; D_o exact = 2/4; D_e = 2 3 1 / 12 =
+	 * 1/2; alpha 0 */
+	ck_assert_double_eq_tol(sa.d_o[TAGEVAL_DISTANCE_EXACT], 0.5, TOL);
+	ck_assert_double_eq_tol(sa.alpha[TAGEVAL_DISTANCE_EXACT], 0.0, TOL);
+	done(&r);
+	/* one tag per line: the exact distance is nominal alpha */
+	struct tageval_alpha_figures lv;
+	sets(&r, NULL, kripp, 4, &sa);
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 0, &lv, &r.err), TAGEVAL_OK);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_double_eq_tol(sa.alpha[d], lv.alpha[TAGEVAL_NOMINAL], TOL);
+	done(&r);
+	/* identical sets everywhere: D_e = 0 */
+	static const char *const same[] = { "w 1 a b\nw 2 b a\n", "w 1 a b\nw 2 a b\n" };
+	sets(&r, NULL, same, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_NO_SPREAD);
+	done(&r);
+	static const char *const apart[] = { "w 1 a\n", "w 2 a\n" };
+	sets(&r, NULL, apart, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	sets(&r, "A.1 A\nA.2 A\n", inner, 2, &sa);
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	ck_assert_int_eq(tageval_agreement_alpha_sets(NULL, &sa, &r.err), TAGEVAL_EINVAL);
+}
+END_TEST
+
+static Suite *alpha_suite(void)
+{
+	Suite *s = suite_create("alpha");
+	TCase *tc = tcase_create("levels");
+	tcase_add_test(tc, krippendorff_example);
+	tcase_add_test(tc, two_tags);
+	tcase_add_test(tc, nominal_is_alpha);
+	tcase_add_test(tc, undefined_cases);
+	tcase_add_test(tc, line_order);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("chance");
+	tcase_add_test(tc, irrcac_abstractors);
+	tcase_add_test(tc, numeric_two);
+	tcase_add_test(tc, irrcac_missing);
+	tcase_add_test(tc, chance_undefined);
+	tcase_add_test(tc, chance_two_tags);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sets");
+	tcase_add_test(tc, set_distances);
+	tcase_add_test(tc, set_cases);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(alpha_suite());
+}
