@@ -219,6 +219,27 @@ void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			const char *gold);
 
 /*
+ * The body of the tools that score a clustering against a gold key
+ * (vmeasure, fscore, bcubed, nmi, ari): reads @gold, then @clusters, into a
+ * new struct tageval_wsi; @evaluate stores its result in *@res (a tageval
+ * status, @err filled on failure); @print writes the notes and the output
+ * and returns 0, or -1 after a message of its own (exit status 1);
+ * @free_result releases the result (also NULL).  Errors of reading and
+ * evaluating are printed as tools_print_error() does.  Returns the exit
+ * status: 0, or 1 on bad data, out of memory or a write error.
+ */
+struct tools_wsi_run {
+	const char *prog, *clusters, *gold;
+	int (*evaluate)(const struct tageval_wsi *wsi, const void *ctx, void **res,
+			struct tageval_error *err);
+	int (*print)(const struct tageval_wsi *wsi, const void *ctx, void *res);
+	void (*free_result)(void *res);
+	const void *ctx;
+};
+
+int tools_wsi_run(const struct tools_wsi_run *run);
+
+/*
  * The official supervised-evaluation split files of @dir for part of speech
  * @pos (NULL: all words), as the SemEval-2010 distribution lays them out: the
  * pairs mapping.[TAG.]N.key and test.[TAG.]N.key of DIR/all, DIR/nouns or
