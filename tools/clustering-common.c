@@ -278,6 +278,7 @@ static void print_text(const struct options *o, const struct tageval_clustering_
 		if (len > wname)
 			wname = len;
 	}
+	tools_printf("%s\n", TOOLS_FRACTIONS_HEAD);
 	tools_printf("%-*s %9s", wname, "word", "instances");
 	for (size_t i = 0; i < v->ncol; i++) {
 		int w = (int)strlen(v->cols[i].head);

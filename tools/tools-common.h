@@ -169,6 +169,11 @@ int tools_parse_count(const char *s, unsigned long long max, unsigned long long 
 /* A finite real number (C locale); -1 if invalid. */
 int tools_parse_real(const char *s, double *out);
 
+/* The first line of the text output of vmeasure, fscore, bcubed, nmi, ari
+ * and wsd-graded, above the column titles: the unit of their figures
+ * (tageval-formats(5), UNITS). */
+#define TOOLS_FRACTIONS_HEAD "scores are fractions (1 = 100 %)"
+
 /* Prints "PROG (tageval) VERSION" and closes stdout: the exit status. */
 int tools_version(const char *prog);
 

@@ -156,6 +156,7 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 		if (len > wname)
 			wname = len;
 	}
+	tools_printf("%s\n", TOOLS_FRACTIONS_HEAD);
 	tools_printf("%-*s %9s %8s %7s", wname, "word", "instances", "clusters", "senses");
 	for (size_t i = 0; i < 3; i++) {
 		int w = (int)strlen(cols[i].head);
