@@ -278,6 +278,7 @@ static void print_text(const struct options *o, const struct tageval_clustering_
 		if (len > wname)
 			wname = len;
 	}
+	tools_printf("%s\n", TOOLS_FRACTIONS_HEAD);
 	tools_printf("%-*s %9s", wname, "word", "instances");
 	for (size_t i = 0; i < v->ncol; i++) {
 		int w = (int)strlen(v->cols[i].head);
@@ -423,42 +424,41 @@ static int parse(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* Reads the files, evaluates and prints; returns the exit status. */
-static int run(const struct options *o)
+static int evaluate(const struct tageval_wsi *wsi, const void *ctx, void **res,
+		    struct tageval_error *err)
 {
+	const struct options *o = ctx;
+	struct tageval_clustering_result *r = NULL;
+	int status = tageval_clustering_evaluate(wsi, &o->clustering, &r, err);
+	*res = r;
+	return status;
+}
+
+/* The notes, then the table or JSON; -1 when the pair-counting metrics are
+ * asked of graded input. */
+static int print(const struct tageval_wsi *wsi, const void *ctx, void *res)
+{
+	const struct options *o = ctx;
 	const char *prog = o->tool->name;
-	int status = EXIT_DATA;
-	struct tageval_error err = { 0 };
-	struct tageval_wsi *wsi = tageval_wsi_new();
-	struct tageval_clustering_result *res = NULL;
-	if (wsi == NULL) {
-		status = tools_out_of_memory(prog);
-		goto out;
-	}
-	if (tageval_wsi_read_gold(wsi, o->gold, &err) ||
-	    tageval_wsi_read_clusters(wsi, o->clusters, &err) ||
-	    tageval_clustering_evaluate(wsi, &o->clustering, &res, &err)) {
-		tools_print_error(prog, &err);
-		goto out;
-	}
 	struct view v;
 	make_view(o, res, &v);
 	if (v.fuzzy && (o->clustering.metrics & TAGEVAL_CLUSTERING_PAIRS)) {
 		fprintf(stderr, "%s: the input is graded (fuzzy) and ARI, Rand and "
 				"Fowlkes-Mallows are crisp only: run ari for them\n",
 			prog);
-		goto out;
+		return -1;
 	}
 	size_t ignored = print_notes(o, wsi, res, v.fuzzy);
 	if (o->json)
 		print_json(o, res, &v, ignored);
 	else
 		print_text(o, res, &v);
-	status = tools_exit_status(prog);
-out:
+	return 0;
+}
+
+static void free_result(void *res)
+{
 	tageval_clustering_result_free(res);
-	tageval_wsi_free(wsi);
-	return status;
 }
 
 int clustering_tool_main(const struct clustering_tool *tool, int argc, char **argv)
@@ -468,5 +468,9 @@ int clustering_tool_main(const struct clustering_tool *tool, int argc, char **ar
 	if (tool->kind == CLUSTERING_ARI)
 		o.clustering.mode = TAGEVAL_CLUSTERING_CRISP;
 	int status = parse(argc, argv, &o);
-	return status >= 0 ? status : run(&o);
+	if (status >= 0)
+		return status;
+	const struct tools_wsi_run run = { tool->name, o.clusters, o.gold, evaluate, print,
+					   free_result, &o };
+	return tools_wsi_run(&run);
 }

@@ -493,6 +493,30 @@ void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			ignored == 1 ? "s" : "", tools_file_name(gold));
 }
 
+int tools_wsi_run(const struct tools_wsi_run *run)
+{
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_wsi *wsi = tageval_wsi_new();
+	void *res = NULL;
+	if (wsi == NULL) {
+		status = tools_out_of_memory(run->prog);
+		goto out;
+	}
+	if (tageval_wsi_read_gold(wsi, run->gold, &err) ||
+	    tageval_wsi_read_clusters(wsi, run->clusters, &err) ||
+	    run->evaluate(wsi, run->ctx, &res, &err)) {
+		tools_print_error(run->prog, &err);
+		goto out;
+	}
+	if (run->print(wsi, run->ctx, res) == 0)
+		status = tools_exit_status(run->prog);
+out:
+	run->free_result(res);
+	tageval_wsi_free(wsi);
+	return status;
+}
+
 static int split_cmp(const void *a, const void *b)
 {
 	const struct tools_split_file *x = a, *y = b;

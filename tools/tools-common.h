@@ -169,6 +169,11 @@ int tools_parse_count(const char *s, unsigned long long max, unsigned long long 
 /* A finite real number (C locale); -1 if invalid. */
 int tools_parse_real(const char *s, double *out);
 
+/* The first line of the text output of vmeasure, fscore, bcubed, nmi, ari
+ * and wsd-graded, above the column titles: the unit of their figures
+ * (tageval-formats(5), UNITS). */
+#define TOOLS_FRACTIONS_HEAD "scores are fractions (1 = 100 %)"
+
 /* Prints "PROG (tageval) VERSION" and closes stdout: the exit status. */
 int tools_version(const char *prog);
 
@@ -217,6 +222,27 @@ void tools_note_no_answers(const char *prog, const char *file);
  * when @ignored is 0). */
 void tools_note_ignored(const char *prog, size_t ignored, const char *clusters,
 			const char *gold);
+
+/*
+ * The body of the tools that score a clustering against a gold key
+ * (vmeasure, fscore, bcubed, nmi, ari): reads @gold, then @clusters, into a
+ * new struct tageval_wsi; @evaluate stores its result in *@res (a tageval
+ * status, @err filled on failure); @print writes the notes and the output
+ * and returns 0, or -1 after a message of its own (exit status 1);
+ * @free_result releases the result (also NULL).  Errors of reading and
+ * evaluating are printed as tools_print_error() does.  Returns the exit
+ * status: 0, or 1 on bad data, out of memory or a write error.
+ */
+struct tools_wsi_run {
+	const char *prog, *clusters, *gold;
+	int (*evaluate)(const struct tageval_wsi *wsi, const void *ctx, void **res,
+			struct tageval_error *err);
+	int (*print)(const struct tageval_wsi *wsi, const void *ctx, void *res);
+	void (*free_result)(void *res);
+	const void *ctx;
+};
+
+int tools_wsi_run(const struct tools_wsi_run *run);
 
 /*
  * The official supervised-evaluation split files of @dir for part of speech

@@ -184,6 +184,7 @@ static void print_text(struct tageval_graded_result *const res[3], int per_word,
 {
 	const struct tageval_graded_result *r = res[0];
 	size_t nw = tageval_graded_result_words(r);
+	tools_printf("%s\n", TOOLS_FRACTIONS_HEAD);
 	if (per_word) {
 		int wname = 5;
 		for (size_t i = 0; i < nw; i++) {

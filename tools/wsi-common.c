@@ -156,6 +156,7 @@ static void print_text(const struct wsi_tool *tool, const struct tageval_wsi_res
 		if (len > wname)
 			wname = len;
 	}
+	tools_printf("%s\n", TOOLS_FRACTIONS_HEAD);
 	tools_printf("%-*s %9s %8s %7s", wname, "word", "instances", "clusters", "senses");
 	for (size_t i = 0; i < 3; i++) {
 		int w = (int)strlen(cols[i].head);
@@ -259,24 +260,21 @@ static int parse(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* Reads the files, evaluates and prints; returns the exit status. */
-static int run(const struct options *o)
+static int evaluate(const struct tageval_wsi *wsi, const void *ctx, void **res,
+		    struct tageval_error *err)
 {
+	const struct options *o = ctx;
+	struct tageval_wsi_result *r = NULL;
+	int status = tageval_wsi_evaluate(wsi, &o->wsi, &r, err);
+	*res = r;
+	return status;
+}
+
+/* The notes, then the table or JSON. */
+static int print(const struct tageval_wsi *wsi, const void *ctx, void *res)
+{
+	const struct options *o = ctx;
 	const char *prog = o->tool->name;
-	int status = EXIT_DATA;
-	struct tageval_error err = { 0 };
-	struct tageval_wsi *wsi = tageval_wsi_new();
-	struct tageval_wsi_result *res = NULL;
-	if (wsi == NULL) {
-		status = tools_out_of_memory(prog);
-		goto out;
-	}
-	if (tageval_wsi_read_gold(wsi, o->gold, &err) ||
-	    tageval_wsi_read_clusters(wsi, o->clusters, &err) ||
-	    tageval_wsi_evaluate(wsi, &o->wsi, &res, &err)) {
-		tools_print_error(prog, &err);
-		goto out;
-	}
 	size_t ignored = tageval_wsi_ignored(wsi);
 	if (ignored + tageval_wsi_answered(wsi) == 0)
 		tools_note_no_answers(prog, o->clusters);
@@ -286,11 +284,12 @@ static int run(const struct options *o)
 		print_json(res, o->wsi.pos, o->per_word, ignored);
 	else
 		print_text(o->tool, res, o->per_word, o->paired, o->digits);
-	status = tools_exit_status(prog);
-out:
+	return 0;
+}
+
+static void free_result(void *res)
+{
 	tageval_wsi_result_free(res);
-	tageval_wsi_free(wsi);
-	return status;
 }
 
 int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
@@ -298,5 +297,9 @@ int wsi_tool_main(const struct wsi_tool *tool, int argc, char **argv)
 	struct options o = { .tool = tool, .digits = 3 };
 	tageval_wsi_options_init(&o.wsi);
 	int status = parse(argc, argv, &o);
-	return status >= 0 ? status : run(&o);
+	if (status >= 0)
+		return status;
+	const struct tools_wsi_run run = { tool->name, o.clusters, o.gold, evaluate, print,
+					   free_result, &o };
+	return tools_wsi_run(&run);
 }

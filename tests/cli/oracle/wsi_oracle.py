@@ -295,7 +295,9 @@ def render(metric, rows, total, per_word, digits):
     if per_word:
         wname = max([wname] + [len(r[0]) for r in rows])
     widths = [max(len(h), digits + 2) for h in heads]
-    out = ['%-*s %9s %8s %7s' % (wname, 'word', 'instances', 'clusters', 'senses') +
+    # the unit line of tageval-formats(5), UNITS, then the column titles
+    out = ['scores are fractions (1 = 100 %)',
+           '%-*s %9s %8s %7s' % (wname, 'word', 'instances', 'clusters', 'senses') +
            ''.join('  %*s' % (w, h) for w, h in zip(widths, heads))]
 
     def row(r, is_total):
