@@ -72,14 +72,16 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		l->id = NULL;
 		l->idlen = 0;
 		l->seps = r->seps;
-		if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
-			    sizeof *b->field)) {
-			rc = tv_nomem(err);
-			break;
-		}
 		l->field = (char **)(uintptr_t)b->nfield; /* an index until the array is final */
-		memcpy(b->field + b->nfield, r->field, r->nfield * sizeof *r->field);
-		b->nfield += r->nfield;
+		if (r->nfield > 0) { /* a blank line (keep_blank) has none */
+			if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
+				    sizeof *b->field)) {
+				rc = tv_nomem(err);
+				break;
+			}
+			memcpy(b->field + b->nfield, r->field, r->nfield * sizeof *r->field);
+			b->nfield += r->nfield;
+		}
 		if (r->nfield >= 2 && b->id == TV_ID_JOINED) {
 			if (join_into(b, r->field[0], r->field[1], &idoff[b->n], &l->idlen)) {
 				rc = tv_nomem(err);
@@ -96,7 +98,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 	}
 	for (size_t k = 0; k < b->n; k++) {
 		struct tv_line *l = &b->line[k];
-		l->field = b->field + (size_t)(uintptr_t)l->field;
+		l->field = b->field ? b->field + (size_t)(uintptr_t)l->field : NULL;
 		if (l->idlen > 0 && b->id == TV_ID_JOINED)
 			l->id = b->text + idoff[k];
 		if (l->idlen > 0 && b->ids)

@@ -41,6 +41,7 @@
 #define FUZZ_NMI 9
 #define FUZZ_ARI 10
 #define FUZZ_WSD_GRADED 16 /* apart from the numbers other targets may take */
+#define FUZZ_WSD_SCORE 17
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -299,6 +300,24 @@ static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline
 		add(c, "--pos=v");
 	if (flags & 64)
 		add(c, "--digits=17");
+	add(c, "%s", path[0]);
+	add(c, "%s", path[1]);
+}
+#elif FUZZ_TOOL == FUZZ_WSD_SCORE
+#define TOOL "wsd-score"
+#define TOOL_MAIN tool_wsd_score_main
+/* GOLD SYSTEM; bit 0 --format=json, 1 --breakdown, 2 --subset */
+static void build_argv(unsigned flags, size_t n, char path[][32], struct cmdline *c)
+{
+	(void)n;
+	if (flags & 1) {
+		add(c, "--format=json");
+		c->json = 1;
+	}
+	if (flags & 2)
+		add(c, "--breakdown");
+	if (flags & 4)
+		add(c, "--subset");
 	add(c, "%s", path[0]);
 	add(c, "%s", path[1]);
 }

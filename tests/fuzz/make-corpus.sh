@@ -156,6 +156,12 @@ done
 seed wsd-graded 002 "$data/graded-gold.key" "$data/graded-gold.key"
 seed wsd-graded 002 /dev/null "$data/graded-gold.key"
 seed wsd-graded 003 "$tmp/bom.clusters" "$data/graded-gold.key"
+# wsd-score: GOLD SYSTEM (flags: see fuzz-tool.c)
+for flags in 000 001 002 004 007; do
+	seed wsd-score $flags "$data/wsd-gold.key" "$data/wsd-system.key"
+done
+seed wsd-score 001 "$data/wsd-gold.key" "$data/wsd-gold.key"
+seed wsd-score 000 "$data/wsd-gold.key" /dev/null
 # the clustering metrics (graded and crisp): the library target and the tools
 for pair in crisp-clusters.key:crisp-gold.key fuzzy-clusters.key:fuzzy-gold.key \
 	graded-induced.key:graded-gold.key graded-wn.key:graded-gold.key \

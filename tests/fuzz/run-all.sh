@@ -19,7 +19,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/../.." && pwd)
 [ $# -gt 0 ] || set -- key map answers annotations wsi split clustering \
 	scorer2 hkappa vmeasure fscore wsi-baseline wsi-supervised wsd-report bcubed nmi ari \
-	wsd-graded
+	wsd-graded wsd-score
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
