@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * _tageval: the CPython extension under the tageval package (python/tageval/
+ * __init__.py and metrics.py are its public face).  It only turns Python
+ * objects into the library's inputs and the library's results into plain
+ * Python objects; every figure is computed by libtageval, with the GIL
+ * released while the library works.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tageval.h"
+
+/* the module's state: the FormatError type */
+struct module_state {
+	PyObject *format_error;
+};
+
+static struct module_state *state_of(PyObject *module)
+{
+	return PyModule_GetState(module);
+}
+
+/*
+ * Raises the Python exception for a library error: FormatError (a
+ * ValueError) with .file, .line, .message for TAGEVAL_EFORMAT, OSError for
+ * TAGEVAL_EIO, MemoryError for TAGEVAL_ENOMEM, ValueError otherwise.
+ * Returns NULL.
+ */
+static PyObject *raise_error(PyObject *module, int code, const struct tageval_error *err)
+{
+	const char *msg = err->message[0] ? err->message : tageval_strerror(code);
+	PyObject *text;
+	if (err->file[0] && err->line)
+		text = PyUnicode_FromFormat("%s:%llu: %s", err->file,
+					    (unsigned long long)err->line, msg);
+	else if (err->file[0])
+		text = PyUnicode_FromFormat("%s: %s", err->file, msg);
+	else
+		text = PyUnicode_FromString(msg);
+	if (text == NULL)
+		return NULL;
+	if (code == TAGEVAL_ENOMEM) {
+		Py_DECREF(text);
+		return PyErr_NoMemory();
+	}
+	PyObject *type = code == TAGEVAL_EFORMAT ? state_of(module)->format_error
+			 : code == TAGEVAL_EIO	 ? PyExc_OSError
+						 : PyExc_ValueError;
+	PyObject *exc = PyObject_CallOneArg(type, text);
+	Py_DECREF(text);
+	if (exc == NULL)
+		return NULL;
+	if (code == TAGEVAL_EFORMAT) {
+		PyObject *file = err->file[0] ? PyUnicode_DecodeFSDefault(err->file) : Py_NewRef(Py_None);
+		PyObject *line = err->line ? PyLong_FromUnsignedLongLong(err->line) : Py_NewRef(Py_None);
+		PyObject *message = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+		int bad = file == NULL || line == NULL || message == NULL ||
+			  PyObject_SetAttrString(exc, "file", file) ||
+			  PyObject_SetAttrString(exc, "line", line) ||
+			  PyObject_SetAttrString(exc, "message", message);
+		Py_XDECREF(file);
+		Py_XDECREF(line);
+		Py_XDECREF(message);
+		if (bad) {
+			Py_DECREF(exc);
+			return NULL;
+		}
+	}
+	PyErr_SetObject(type, exc);
+	Py_DECREF(exc);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ dict helpers */
+
+/* A figure as a Python number: NaN and infinities become None (as null in
+ * the tools' JSON) when @json, else a float. */
+static PyObject *number(double v, int json)
+{
+	if (json && !isfinite(v))
+		return Py_NewRef(Py_None);
+	return PyFloat_FromDouble(v);
+}
+
+/* d[key] = value, stealing @value; -1 on error. */
+static int set_steal(PyObject *d, const char *key, PyObject *value)
+{
+	if (value == NULL)
+		return -1;
+	int rc = PyDict_SetItemString(d, key, value);
+	Py_DECREF(value);
+	return rc;
+}
+
+/* ------------------------------------------------------ in-memory labels */
+
+/* A growable byte buffer (malloc'd: filled with the GIL held, read without). */
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static int buf_reserve(struct buf *b, size_t more)
+{
+	if (b->cap - b->n >= more)
+		return 0;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap - b->n < more)
+		cap *= 2;
+	char *p = realloc(b->p, cap);
+	if (p == NULL)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+/* Writes @v in decimal; the room is reserved by the caller. */
+static void put_size(struct buf *b, size_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		b->p[b->n++] = tmp[--n];
+}
+
+/*
+ * The lines "w i id\n" of a labelling, where id is the label's number in
+ * order of first appearance (its name in the library's WSI format: any
+ * hashable label becomes a token).  @items: the PySequence_Fast items.
+ */
+static int label_lines(PyObject **items, Py_ssize_t n, struct buf *b)
+{
+	PyObject *ids = PyDict_New();
+	if (ids == NULL)
+		return -1;
+	int rc = -1;
+	for (Py_ssize_t i = 0; i < n; i++) {
+		PyObject *id = PyDict_GetItemWithError(ids, items[i]);
+		size_t v;
+		if (id == NULL) {
+			if (PyErr_Occurred())
+				goto out;
+			v = (size_t)PyDict_GET_SIZE(ids);
+			PyObject *nid = PyLong_FromSize_t(v);
+			if (nid == NULL)
+				goto out;
+			int bad = PyDict_SetItem(ids, items[i], nid);
+			Py_DECREF(nid);
+			if (bad)
+				goto out;
+		} else {
+			v = PyLong_AsSize_t(id);
+		}
+		if (buf_reserve(b, 2 + 2 * 21 + 2)) {
+			PyErr_NoMemory();
+			goto out;
+		}
+		b->p[b->n++] = 'w';
+		b->p[b->n++] = ' ';
+		put_size(b, (size_t)i);
+		b->p[b->n++] = ' ';
+		put_size(b, v);
+		b->p[b->n++] = '\n';
+	}
+	rc = 0;
+out:
+	Py_DECREF(ids);
+	return rc;
+}
+
+static PyObject *wsi_figures_dict(const struct tageval_wsi_figures *f, int json)
+{
+	PyObject *d = PyDict_New();
+	if (d == NULL)
+		return NULL;
+	const struct {
+		const char *name;
+		double v;
+	} fig[] = { { "clusters", f->clusters },
+		    { "clusters_2007", f->clusters_2007 },
+		    { "classes", f->classes },
+		    { "v_measure", f->v_measure },
+		    { "homogeneity", f->homogeneity },
+		    { "completeness", f->completeness },
+		    { "fscore", f->fscore },
+		    { "purity", f->purity },
+		    { "entropy", f->entropy },
+		    { "paired_precision", f->paired_precision },
+		    { "paired_recall", f->paired_recall },
+		    { "paired_fscore", f->paired_fscore } };
+	if (set_steal(d, "instances", PyLong_FromSize_t(f->instances)))
+		goto fail;
+	for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
+		if (set_steal(d, fig[i].name, number(fig[i].v, json)))
+			goto fail;
+	return d;
+fail:
+	Py_DECREF(d);
+	return NULL;
+}
+
+static PyObject *clustering_figures_dict(const struct tageval_clustering_figures *f)
+{
+	PyObject *d = PyDict_New();
+	if (d == NULL)
+		return NULL;
+	const struct {
+		const char *name;
+		double v;
+	} fig[] = { { "ari", f->ari },
+		    { "rand", f->rand },
+		    { "fowlkes_mallows", f->fowlkes_mallows },
+		    { "nmi", f->nmi },
+		    { "ami", f->ami },
+		    { "bcubed_precision", f->bcubed_precision },
+		    { "bcubed_recall", f->bcubed_recall },
+		    { "bcubed_fscore", f->bcubed_fscore } };
+	if (set_steal(d, "instances", PyLong_FromSize_t(f->instances)))
+		goto fail;
+	for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++)
+		if (set_steal(d, fig[i].name, number(fig[i].v, 0)))
+			goto fail;
+	return d;
+fail:
+	Py_DECREF(d);
+	return NULL;
+}
+
+#define FAMILY_WSI 0x100u
+
+/*
+ * labels(labels_true, labels_pred, beta, normalizer, families) ->
+ * (wsi figures dict or None, clustering figures dict or None)
+ */
+static PyObject *py_labels(PyObject *module, PyObject *args)
+{
+	PyObject *true_obj, *pred_obj;
+	double beta;
+	int normalizer;
+	unsigned families;
+	if (!PyArg_ParseTuple(args, "OOdiI:labels", &true_obj, &pred_obj, &beta, &normalizer,
+			      &families))
+		return NULL;
+	if (normalizer < TAGEVAL_NORMALIZER_DEFAULT || normalizer > TAGEVAL_NORMALIZER_MAX) {
+		PyErr_SetString(PyExc_ValueError, "invalid normalizer");
+		return NULL;
+	}
+	PyObject *ts = NULL, *ps = NULL, *result = NULL;
+	struct buf gold = { 0 }, sys = { 0 };
+	struct tageval_wsi *wsi = NULL;
+	struct tageval_wsi_result *wr = NULL;
+	struct tageval_clustering_result *cr = NULL;
+	ts = PySequence_Fast(true_obj, "labels_true must be a sequence");
+	if (ts == NULL)
+		goto out;
+	ps = PySequence_Fast(pred_obj, "labels_pred must be a sequence");
+	if (ps == NULL)
+		goto out;
+	Py_ssize_t n = PySequence_Fast_GET_SIZE(ts);
+	if (PySequence_Fast_GET_SIZE(ps) != n) {
+		PyErr_Format(PyExc_ValueError,
+			     "labels_true and labels_pred differ in length: %zd and %zd", n,
+			     PySequence_Fast_GET_SIZE(ps));
+		goto out;
+	}
+	if (n == 0) {
+		PyErr_SetString(PyExc_ValueError, "no labels");
+		goto out;
+	}
+	if (label_lines(PySequence_Fast_ITEMS(ts), n, &gold) ||
+	    label_lines(PySequence_Fast_ITEMS(ps), n, &sys))
+		goto out;
+	struct tageval_error err = { 0 };
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	rc = TAGEVAL_ENOMEM;
+	wsi = tageval_wsi_new();
+	if (wsi) {
+		rc = tageval_wsi_read_gold_buffer(wsi, gold.p, gold.n, "labels_true", &err);
+		if (rc == 0)
+			rc = tageval_wsi_read_clusters_buffer(wsi, sys.p, sys.n, "labels_pred",
+							      &err);
+	}
+	if (rc == 0 && (families & FAMILY_WSI)) {
+		struct tageval_wsi_options o;
+		tageval_wsi_options_init(&o);
+		o.beta = beta;
+		rc = tageval_wsi_evaluate(wsi, &o, &wr, &err);
+	}
+	if (rc == 0 && (families & ~FAMILY_WSI)) {
+		struct tageval_clustering_options o;
+		tageval_clustering_options_init(&o);
+		o.mode = TAGEVAL_CLUSTERING_CRISP;
+		o.normalizer = (enum tageval_normalizer)normalizer;
+		o.metrics = families & ~FAMILY_WSI;
+		rc = tageval_clustering_evaluate(wsi, &o, &cr, &err);
+	}
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_error(module, rc, &err);
+		goto out;
+	}
+	PyObject *w = wr ? wsi_figures_dict(tageval_wsi_result_figures(wr, 0), 0)
+			 : Py_NewRef(Py_None);
+	if (w == NULL)
+		goto out;
+	PyObject *c = cr ? clustering_figures_dict(tageval_clustering_result_figures(cr, 0))
+			 : Py_NewRef(Py_None);
+	if (c == NULL) {
+		Py_DECREF(w);
+		goto out;
+	}
+	result = PyTuple_Pack(2, w, c);
+	Py_DECREF(w);
+	Py_DECREF(c);
+out:
+	tageval_clustering_result_free(cr);
+	tageval_wsi_result_free(wr);
+	tageval_wsi_free(wsi);
+	free(gold.p);
+	free(sys.p);
+	Py_XDECREF(ts);
+	Py_XDECREF(ps);
+	return result;
+}
+
+/* ------------------------------------------------------------ file level */
+
+/* wsi(clusters, gold, pos, beta, per_word) -> the dict of vmeasure --format json */
+static PyObject *py_wsi(PyObject *module, PyObject *args)
+{
+	PyObject *cpath = NULL, *gpath = NULL, *result = NULL;
+	const char *pos;
+	double beta;
+	int per_word;
+	if (!PyArg_ParseTuple(args, "O&O&zdp:wsi", PyUnicode_FSConverter, &cpath,
+			      PyUnicode_FSConverter, &gpath, &pos, &beta, &per_word))
+		goto out;
+	if (!(beta >= 0.0) || !isfinite(beta)) {
+		PyErr_SetString(PyExc_ValueError, "beta must be a finite number >= 0");
+		goto out;
+	}
+	struct tageval_error err = { 0 };
+	struct tageval_wsi_result *r = NULL;
+	struct tageval_wsi *wsi = NULL;
+	const char *cp = PyBytes_AS_STRING(cpath), *gp = PyBytes_AS_STRING(gpath);
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	rc = TAGEVAL_ENOMEM;
+	wsi = tageval_wsi_new();
+	if (wsi) {
+		struct tageval_wsi_options o;
+		tageval_wsi_options_init(&o);
+		o.pos = pos;
+		o.beta = beta;
+		rc = tageval_wsi_read_gold(wsi, gp, &err);
+		if (rc == 0)
+			rc = tageval_wsi_read_clusters(wsi, cp, &err);
+		if (rc == 0)
+			rc = tageval_wsi_evaluate(wsi, &o, &r, &err);
+	}
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_error(module, rc, &err);
+		goto done;
+	}
+	PyObject *d = PyDict_New(), *words = NULL;
+	if (d == NULL)
+		goto done;
+	size_t nw = tageval_wsi_result_words(r);
+	if (set_steal(d, "pos", PyUnicode_FromString(pos ? pos : "all")) ||
+	    set_steal(d, "words", PyLong_FromSize_t(nw)) ||
+	    set_steal(d, "ignored_lines", PyLong_FromSize_t(tageval_wsi_ignored(wsi))) ||
+	    set_steal(d, "total", wsi_figures_dict(tageval_wsi_result_total(r), 1)))
+		goto fail;
+	if (per_word) {
+		words = PyDict_New();
+		if (words == NULL)
+			goto fail;
+		for (size_t i = 0; i < nw; i++) {
+			PyObject *f = wsi_figures_dict(tageval_wsi_result_figures(r, i), 1);
+			const char *name = tageval_wsi_result_word(r, i);
+			PyObject *key = f ? PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name),
+								 "surrogateescape")
+					  : NULL;
+			int bad = key == NULL || PyDict_SetItem(words, key, f);
+			Py_XDECREF(key);
+			Py_XDECREF(f);
+			if (bad)
+				goto fail;
+		}
+		if (set_steal(d, "per_word", words))
+			goto fail;
+	} else if (PyDict_SetItemString(d, "per_word", Py_None)) {
+		goto fail;
+	}
+	result = d;
+	goto done;
+fail:
+	Py_DECREF(d);
+done:
+	tageval_wsi_result_free(r);
+	tageval_wsi_free(wsi);
+out:
+	Py_XDECREF(cpath);
+	Py_XDECREF(gpath);
+	return result;
+}
+
+/* Why recall is undefined (as scorer2's JSON says). */
+static const char *no_instance(int minimal, int filtered)
+{
+	if (minimal && filtered)
+		return "no instance evaluated (minimal scoring and the filters left out every "
+		       "instance of the key)";
+	if (minimal)
+		return "no instance evaluated (every instance of the key has several tags: "
+		       "minimal scoring leaves it out)";
+	if (filtered)
+		return "no instance evaluated (the filters left out every instance of the key)";
+	return "no instance in the key";
+}
+
+/* d[member] = num / den, or None with undefined[member] = reason. */
+static int ratio(PyObject *d, PyObject *undefined, const char *member, double num, double den,
+		 const char *reason)
+{
+	double v = den == 0.0 ? NAN : num / den;
+	if (!isfinite(v) && set_steal(undefined, member, PyUnicode_FromString(reason)))
+		return -1;
+	return set_steal(d, member, number(v, 1));
+}
+
+/* An optional path argument: None or a path. */
+static int opt_path(PyObject *obj, void *out)
+{
+	if (obj == Py_None) {
+		*(PyObject **)out = NULL;
+		return 1;
+	}
+	return PyUnicode_FSConverter(obj, out);
+}
+
+#define PATH(o) ((o) ? PyBytes_AS_STRING(o) : NULL)
+
+/*
+ * score(answers, key, sensemap, granularity, minimal, conjunctive,
+ *       instances, tags) -> the dict of scorer2 --format json
+ */
+static PyObject *py_score(PyObject *module, PyObject *args)
+{
+	PyObject *apath = NULL, *kpath = NULL, *mpath = NULL, *ipath = NULL, *tpath = NULL;
+	PyObject *result = NULL;
+	int granularity, minimal, conjunctive;
+	if (!PyArg_ParseTuple(args, "O&O&O&ippO&O&:score", PyUnicode_FSConverter, &apath,
+			      PyUnicode_FSConverter, &kpath, opt_path, &mpath, &granularity,
+			      &minimal, &conjunctive, opt_path, &ipath, opt_path, &tpath))
+		goto out;
+	if (granularity < TAGEVAL_FINE || granularity > TAGEVAL_MIXED) {
+		PyErr_SetString(PyExc_ValueError, "invalid granularity");
+		goto out;
+	}
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *inv = NULL;
+	struct tageval_key *key = NULL;
+	struct tageval_filter *filter = NULL;
+	struct tageval_scorer *scorer = NULL;
+	struct tageval_score s;
+	struct tageval_score_options opts;
+	tageval_score_options_init(&opts);
+	opts.granularity = (enum tageval_granularity)granularity;
+	opts.minimal = minimal;
+	opts.conjunctive = conjunctive;
+	const char *ap = PATH(apath), *kp = PATH(kpath), *mp = PATH(mpath), *ip = PATH(ipath),
+		   *tp = PATH(tpath);
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	rc = TAGEVAL_ENOMEM;
+	inv = tageval_inventory_new();
+	if (inv) {
+		rc = mp ? tageval_inventory_read_map(inv, mp, &err) : 0;
+		if (rc == 0)
+			rc = tageval_key_read(inv, kp, &key, &err);
+		if (rc == 0 && (ip || tp)) {
+			filter = tageval_filter_new();
+			rc = filter ? 0 : TAGEVAL_ENOMEM;
+			if (rc == 0 && ip)
+				rc = tageval_filter_read_instances(filter, ip, &err);
+			if (rc == 0 && tp)
+				rc = tageval_filter_read_tags(filter, inv, tp, &err);
+		}
+		opts.filter = filter;
+		if (rc == 0)
+			rc = tageval_scorer_new(inv, key, &opts, &scorer, &err);
+		if (rc == 0)
+			rc = tageval_scorer_read(scorer, ap, &err);
+		if (rc == 0)
+			tageval_scorer_result(scorer, &s);
+	}
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_error(module, rc, &err);
+		goto done;
+	}
+	static const char *const gran[] = { "fine", "coarse", "mixed" };
+	PyObject *d = PyDict_New(), *u = PyDict_New();
+	if (d == NULL || u == NULL)
+		goto fail;
+	const char *none = no_instance(minimal, filter != NULL);
+	if (set_steal(d, "granularity", PyUnicode_FromString(gran[granularity])) ||
+	    PyDict_SetItemString(d, "minimal", minimal ? Py_True : Py_False) ||
+	    PyDict_SetItemString(d, "conjunctive", conjunctive ? Py_True : Py_False) ||
+	    set_steal(d, "answers", PyUnicode_DecodeFSDefault(ap)) ||
+	    set_steal(d, "key", PyUnicode_DecodeFSDefault(kp)) ||
+	    set_steal(d, "correct", number(s.correct, 1)) ||
+	    set_steal(d, "attempted", number(s.attempted, 1)) ||
+	    set_steal(d, "total", number(s.total, 1)) ||
+	    ratio(d, u, "precision", s.correct, s.attempted,
+		  "nothing attempted (no answer scored)") ||
+	    ratio(d, u, "recall", s.correct, s.total, none) ||
+	    ratio(d, u, "attempted_percent", 100.0 * s.attempted, s.total, none) ||
+	    set_steal(d, "instances", PyLong_FromSize_t(s.instances)) ||
+	    set_steal(d, "scored", PyLong_FromSize_t(s.scored)) ||
+	    set_steal(d, "not_in_key", PyLong_FromSize_t(s.not_in_key)) ||
+	    set_steal(d, "invalid", PyLong_FromSize_t(s.invalid)) ||
+	    set_steal(d, "excluded", PyLong_FromSize_t(s.excluded)) ||
+	    set_steal(d, "filtered", PyLong_FromSize_t(s.filtered)))
+		goto fail;
+	if (PyDict_GET_SIZE(u) && PyDict_SetItemString(d, "undefined", u))
+		goto fail;
+	Py_DECREF(u);
+	result = d;
+	goto done;
+fail:
+	Py_XDECREF(d);
+	Py_XDECREF(u);
+done:
+	tageval_scorer_free(scorer);
+	tageval_key_free(key);
+	tageval_filter_free(filter);
+	tageval_inventory_free(inv);
+out:
+	Py_XDECREF(apath);
+	Py_XDECREF(kpath);
+	Py_XDECREF(mpath);
+	Py_XDECREF(ipath);
+	Py_XDECREF(tpath);
+	return result;
+}
+
+/* ------------------------------------------------------------------ module */
+
+static PyMethodDef methods[] = {
+	{ "labels", py_labels, METH_VARARGS,
+	  "labels(labels_true, labels_pred, beta, normalizer, families) -> (wsi, clustering)\n\n"
+	  "The library's figures of two labellings of the same items (the engine of\n"
+	  "tageval.metrics): a dict of the WSI figures when families has bit 0x100, a\n"
+	  "dict of the clustering figures when it has any of the bits 1 (B-cubed), 2\n"
+	  "(NMI, AMI), 4 (ARI, Rand, Fowlkes-Mallows); None otherwise." },
+	{ "wsi", py_wsi, METH_VARARGS,
+	  "wsi(clusters, gold, pos, beta, per_word) -> dict (see tageval.wsi)" },
+	{ "score", py_score, METH_VARARGS,
+	  "score(answers, key, sensemap, granularity, minimal, conjunctive, instances, tags)"
+	  " -> dict (see tageval.score)" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static int traverse(PyObject *module, visitproc visit, void *arg)
+{
+	Py_VISIT(state_of(module)->format_error);
+	return 0;
+}
+
+static int clear(PyObject *module)
+{
+	Py_CLEAR(state_of(module)->format_error);
+	return 0;
+}
+
+static void free_module(void *module)
+{
+	clear(module);
+}
+
+static int exec_module(PyObject *module)
+{
+	struct module_state *st = state_of(module);
+	st->format_error = PyErr_NewExceptionWithDoc(
+		"tageval.FormatError",
+		"Malformed or inconsistent data in a file: a ValueError with the\n"
+		"attributes file (the file's name, or None), line (1-based, or None)\n"
+		"and message (what is wrong, without the file and line).",
+		PyExc_ValueError, NULL);
+	if (st->format_error == NULL)
+		return -1;
+	if (PyModule_AddObjectRef(module, "FormatError", st->format_error) ||
+	    PyModule_AddStringConstant(module, "library_version", tageval_version()) ||
+	    PyModule_AddIntConstant(module, "FAMILY_WSI", FAMILY_WSI) ||
+	    PyModule_AddIntConstant(module, "FAMILY_BCUBED", TAGEVAL_CLUSTERING_BCUBED) ||
+	    PyModule_AddIntConstant(module, "FAMILY_NMI", TAGEVAL_CLUSTERING_NMI) ||
+	    PyModule_AddIntConstant(module, "FAMILY_PAIRS", TAGEVAL_CLUSTERING_PAIRS))
+		return -1;
+	return 0;
+}
+
+static struct PyModuleDef moduledef = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "tageval._tageval",
+	.m_doc = "The C part of the tageval package: use tageval and tageval.metrics.",
+	.m_size = sizeof(struct module_state),
+	.m_methods = methods,
+	.m_traverse = traverse,
+	.m_clear = clear,
+	.m_free = free_module,
+};
+
+PyMODINIT_FUNC PyInit__tageval(void);
+
+PyMODINIT_FUNC PyInit__tageval(void)
+{
+	PyObject *module = PyModule_Create(&moduledef);
+	if (module && exec_module(module)) {
+		Py_DECREF(module);
+		return NULL;
+	}
+	return module;
+}
