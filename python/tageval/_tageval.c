@@ -134,48 +134,54 @@ static void put_size(struct buf *b, size_t v)
 }
 
 /*
- * The lines "w i id\n" of a labelling, where id is the label's number in
- * order of first appearance (its name in the library's WSI format: any
- * hashable label becomes a token).  @items: the PySequence_Fast items.
+ * Numbers the labels of a labelling in order of first appearance (any
+ * hashable label; two labels are one when equal as dict keys): @ids[i] the
+ * number of item i, *@count the labels.  @items: PySequence_Fast items.
  */
-static int label_lines(PyObject **items, Py_ssize_t n, struct buf *b)
+static int intern_labels(PyObject **items, Py_ssize_t n, size_t *ids, size_t *count)
 {
-	PyObject *ids = PyDict_New();
-	if (ids == NULL)
+	PyObject *dict = PyDict_New();
+	if (dict == NULL)
 		return -1;
 	int rc = -1;
 	for (Py_ssize_t i = 0; i < n; i++) {
-		PyObject *id = PyDict_GetItemWithError(ids, items[i]);
-		size_t v;
+		PyObject *id = PyDict_GetItemWithError(dict, items[i]);
 		if (id == NULL) {
 			if (PyErr_Occurred())
 				goto out;
-			v = (size_t)PyDict_GET_SIZE(ids);
-			PyObject *nid = PyLong_FromSize_t(v);
+			ids[i] = (size_t)PyDict_GET_SIZE(dict);
+			PyObject *nid = PyLong_FromSize_t(ids[i]);
 			if (nid == NULL)
 				goto out;
-			int bad = PyDict_SetItem(ids, items[i], nid);
+			int bad = PyDict_SetItem(dict, items[i], nid);
 			Py_DECREF(nid);
 			if (bad)
 				goto out;
 		} else {
-			v = PyLong_AsSize_t(id);
+			ids[i] = PyLong_AsSize_t(id);
 		}
-		if (buf_reserve(b, 2 + 2 * 21 + 2)) {
-			PyErr_NoMemory();
-			goto out;
-		}
-		b->p[b->n++] = 'w';
-		b->p[b->n++] = ' ';
-		put_size(b, (size_t)i);
-		b->p[b->n++] = ' ';
-		put_size(b, v);
-		b->p[b->n++] = '\n';
 	}
+	*count = (size_t)PyDict_GET_SIZE(dict);
 	rc = 0;
 out:
-	Py_DECREF(ids);
+	Py_DECREF(dict);
 	return rc;
+}
+
+/* The lines "w i id\n" of a labelling: the library's WSI format, one word. */
+static int label_lines(const size_t *ids, size_t n, struct buf *b)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf_reserve(b, 2 + 2 * 21 + 2))
+			return -1;
+		b->p[b->n++] = 'w';
+		b->p[b->n++] = ' ';
+		put_size(b, i);
+		b->p[b->n++] = ' ';
+		put_size(b, ids[i]);
+		b->p[b->n++] = '\n';
+	}
+	return 0;
 }
 
 static PyObject *wsi_figures_dict(const struct tageval_wsi_figures *f, int json)
@@ -237,6 +243,91 @@ fail:
 }
 
 #define FAMILY_WSI 0x100u
+#define FAMILY_ALL (FAMILY_WSI | TAGEVAL_CLUSTERING_BCUBED | TAGEVAL_CLUSTERING_NMI | \
+		    TAGEVAL_CLUSTERING_PAIRS)
+
+/* The figures of two labellings, computed without the GIL. */
+struct labels_work {
+	const size_t *t, *p;     /* the items' class and cluster numbers */
+	size_t n, nt, np;        /* items, classes, clusters */
+	double beta;
+	int normalizer;
+	unsigned families;
+	struct tageval_wsi_figures wf;
+	struct tageval_clustering_figures cf;
+	struct tageval_error err;
+};
+
+/*
+ * The library's dense tables when they are small (at most 2n + 65536
+ * cells: time and memory linear in n), else the two labellings as WSI
+ * files in memory (sparse: linear whatever the labels).  The dense
+ * clustering table computes every family, NMI and AMI included (the
+ * expected mutual information is the costly part), so it serves only the
+ * calls that ask for NMI.
+ */
+static int labels_compute(struct labels_work *w)
+{
+	const size_t limit = 2 * w->n + 65536;
+	int dense = w->np <= limit / w->nt;
+	int dense_clustering = dense && (w->families & TAGEVAL_CLUSTERING_NMI);
+	unsigned clustering = w->families & ~FAMILY_WSI;
+	int rc = TAGEVAL_OK;
+	if (dense && ((w->families & FAMILY_WSI) || dense_clustering)) {
+		/* n[k * nclasses + c]: clusters k, classes c */
+		double *table = calloc(w->np * w->nt, sizeof *table);
+		if (table == NULL)
+			return TAGEVAL_ENOMEM;
+		for (size_t i = 0; i < w->n; i++)
+			table[w->p[i] * w->nt + w->t[i]] += 1.0;
+		if (w->families & FAMILY_WSI)
+			rc = tageval_wsi_table_figures(table, w->np, w->nt, w->beta, &w->wf);
+		if (rc == TAGEVAL_OK && dense_clustering)
+			rc = tageval_clustering_table(table, w->np, w->nt,
+						      (enum tageval_normalizer)w->normalizer,
+						      &w->cf);
+		free(table);
+		w->wf.instances = w->cf.instances = w->n;
+		if (rc || !clustering || dense_clustering)
+			return rc;
+	}
+	struct buf gold = { 0 }, sys = { 0 };
+	struct tageval_wsi *wsi = NULL;
+	struct tageval_wsi_result *wr = NULL;
+	struct tageval_clustering_result *cr = NULL;
+	rc = TAGEVAL_ENOMEM;
+	if (label_lines(w->t, w->n, &gold) || label_lines(w->p, w->n, &sys) ||
+	    (wsi = tageval_wsi_new()) == NULL)
+		goto out;
+	rc = tageval_wsi_read_gold_buffer(wsi, gold.p, gold.n, "labels_true", &w->err);
+	if (rc == 0)
+		rc = tageval_wsi_read_clusters_buffer(wsi, sys.p, sys.n, "labels_pred", &w->err);
+	if (rc == 0 && !dense && (w->families & FAMILY_WSI)) {
+		struct tageval_wsi_options o;
+		tageval_wsi_options_init(&o);
+		o.beta = w->beta;
+		rc = tageval_wsi_evaluate(wsi, &o, &wr, &w->err);
+		if (rc == 0)
+			w->wf = *tageval_wsi_result_figures(wr, 0);
+	}
+	if (rc == 0 && clustering) {
+		struct tageval_clustering_options o;
+		tageval_clustering_options_init(&o);
+		o.mode = TAGEVAL_CLUSTERING_CRISP;
+		o.normalizer = (enum tageval_normalizer)w->normalizer;
+		o.metrics = clustering;
+		rc = tageval_clustering_evaluate(wsi, &o, &cr, &w->err);
+		if (rc == 0)
+			w->cf = *tageval_clustering_result_figures(cr, 0);
+	}
+out:
+	tageval_clustering_result_free(cr);
+	tageval_wsi_result_free(wr);
+	tageval_wsi_free(wsi);
+	free(gold.p);
+	free(sys.p);
+	return rc;
+}
 
 /*
  * labels(labels_true, labels_pred, beta, normalizer, families) ->
@@ -245,21 +336,21 @@ fail:
 static PyObject *py_labels(PyObject *module, PyObject *args)
 {
 	PyObject *true_obj, *pred_obj;
-	double beta;
-	int normalizer;
-	unsigned families;
-	if (!PyArg_ParseTuple(args, "OOdiI:labels", &true_obj, &pred_obj, &beta, &normalizer,
-			      &families))
+	struct labels_work w = { .beta = 1.0 };
+	if (!PyArg_ParseTuple(args, "OOdiI:labels", &true_obj, &pred_obj, &w.beta, &w.normalizer,
+			      &w.families))
 		return NULL;
-	if (normalizer < TAGEVAL_NORMALIZER_DEFAULT || normalizer > TAGEVAL_NORMALIZER_MAX) {
-		PyErr_SetString(PyExc_ValueError, "invalid normalizer");
+	if (w.normalizer < TAGEVAL_NORMALIZER_DEFAULT || w.normalizer > TAGEVAL_NORMALIZER_MAX ||
+	    w.families == 0 || (w.families & ~(unsigned)FAMILY_ALL)) {
+		PyErr_SetString(PyExc_ValueError, "invalid normalizer or families");
+		return NULL;
+	}
+	if (!(w.beta >= 0.0) || !isfinite(w.beta)) {
+		PyErr_SetString(PyExc_ValueError, "beta must be a finite number >= 0");
 		return NULL;
 	}
 	PyObject *ts = NULL, *ps = NULL, *result = NULL;
-	struct buf gold = { 0 }, sys = { 0 };
-	struct tageval_wsi *wsi = NULL;
-	struct tageval_wsi_result *wr = NULL;
-	struct tageval_clustering_result *cr = NULL;
+	size_t *ids = NULL;
 	ts = PySequence_Fast(true_obj, "labels_true must be a sequence");
 	if (ts == NULL)
 		goto out;
@@ -277,58 +368,39 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "no labels");
 		goto out;
 	}
-	if (label_lines(PySequence_Fast_ITEMS(ts), n, &gold) ||
-	    label_lines(PySequence_Fast_ITEMS(ps), n, &sys))
+	ids = PyMem_RawMalloc(2 * (size_t)n * sizeof *ids);
+	if (ids == NULL) {
+		PyErr_NoMemory();
 		goto out;
-	struct tageval_error err = { 0 };
+	}
+	w.n = (size_t)n;
+	w.t = ids;
+	w.p = ids + n;
+	if (intern_labels(PySequence_Fast_ITEMS(ts), n, ids, &w.nt) ||
+	    intern_labels(PySequence_Fast_ITEMS(ps), n, ids + n, &w.np))
+		goto out;
 	int rc;
 	Py_BEGIN_ALLOW_THREADS
-	rc = TAGEVAL_ENOMEM;
-	wsi = tageval_wsi_new();
-	if (wsi) {
-		rc = tageval_wsi_read_gold_buffer(wsi, gold.p, gold.n, "labels_true", &err);
-		if (rc == 0)
-			rc = tageval_wsi_read_clusters_buffer(wsi, sys.p, sys.n, "labels_pred",
-							      &err);
-	}
-	if (rc == 0 && (families & FAMILY_WSI)) {
-		struct tageval_wsi_options o;
-		tageval_wsi_options_init(&o);
-		o.beta = beta;
-		rc = tageval_wsi_evaluate(wsi, &o, &wr, &err);
-	}
-	if (rc == 0 && (families & ~FAMILY_WSI)) {
-		struct tageval_clustering_options o;
-		tageval_clustering_options_init(&o);
-		o.mode = TAGEVAL_CLUSTERING_CRISP;
-		o.normalizer = (enum tageval_normalizer)normalizer;
-		o.metrics = families & ~FAMILY_WSI;
-		rc = tageval_clustering_evaluate(wsi, &o, &cr, &err);
-	}
+	rc = labels_compute(&w);
 	Py_END_ALLOW_THREADS
 	if (rc) {
-		raise_error(module, rc, &err);
+		raise_error(module, rc, &w.err);
 		goto out;
 	}
-	PyObject *w = wr ? wsi_figures_dict(tageval_wsi_result_figures(wr, 0), 0)
-			 : Py_NewRef(Py_None);
-	if (w == NULL)
+	PyObject *wd = (w.families & FAMILY_WSI) ? wsi_figures_dict(&w.wf, 0) : Py_NewRef(Py_None);
+	if (wd == NULL)
 		goto out;
-	PyObject *c = cr ? clustering_figures_dict(tageval_clustering_result_figures(cr, 0))
-			 : Py_NewRef(Py_None);
-	if (c == NULL) {
-		Py_DECREF(w);
+	PyObject *cd = (w.families & ~FAMILY_WSI) ? clustering_figures_dict(&w.cf)
+						  : Py_NewRef(Py_None);
+	if (cd == NULL) {
+		Py_DECREF(wd);
 		goto out;
 	}
-	result = PyTuple_Pack(2, w, c);
-	Py_DECREF(w);
-	Py_DECREF(c);
+	result = PyTuple_Pack(2, wd, cd);
+	Py_DECREF(wd);
+	Py_DECREF(cd);
 out:
-	tageval_clustering_result_free(cr);
-	tageval_wsi_result_free(wr);
-	tageval_wsi_free(wsi);
-	free(gold.p);
-	free(sys.p);
+	PyMem_RawFree(ids);
 	Py_XDECREF(ts);
 	Py_XDECREF(ps);
 	return result;
