@@ -4,8 +4,9 @@
 Two layers over libtageval:
 
 * files, mirroring the tools: wsi() returns what ``vmeasure --format json``
-  prints and score() what ``scorer2 --format json`` prints, as plain Python
-  objects (a JSON null is None);
+  prints, clustering() what ``bcubed``, ``nmi`` and ``ari`` print and
+  score() what ``scorer2 --format json`` prints, as plain Python objects (a
+  JSON null is None);
 * in memory, in scikit-learn's shape: tageval.metrics (V-measure,
   homogeneity, completeness, ARI, NMI, AMI, Fowlkes-Mallows, B-cubed, ...)
   of two labellings whose labels are any hashable values.
@@ -20,7 +21,7 @@ import warnings as _warnings
 from . import _tageval
 from ._tageval import FormatError
 
-__all__ = ["FormatError", "wsi", "score", "metrics", "__version__"]
+__all__ = ["FormatError", "wsi", "clustering", "score", "metrics", "__version__"]
 
 #: the version of the libtageval the module runs on
 __version__ = _tageval.library_version
@@ -80,6 +81,117 @@ def score(answers, key, sensemap=None, granularity="fine", minimal=False,
         g = 0
     return _tageval.score(answers, key, sensemap, g, bool(minimal), bool(conjunctive),
                           instances, tags)
+
+
+_MODES = {"auto": 0, "crisp": 1, "fuzzy": 2}
+_NORMALIZERS = {None: 0, "default": 0, "arithmetic": 1, "geometric": 2, "min": 3, "max": 4}
+# the families of the clustering tools' --metrics, in the order of their
+# columns, with the library's bits
+_FAMILIES = (("bcubed", 1, ("bcubed_fscore", "bcubed_precision", "bcubed_recall")),
+             ("nmi", 2, ("nmi", "ami")),
+             ("ari", 4, ("ari", "rand", "fowlkes_mallows")))
+
+
+def _why_undefined(member, fuzzy, norm, undef_words, nw):
+    """Why a clustering figure is null: the reasons bcubed(1), nmi(1) and ari(1) give."""
+    if member == "avg":
+        return "the geometric mean of the B-cubed F-score and NMI, one of which is undefined"
+    if fuzzy and member == "ami":
+        return "no adjusted mutual information for graded memberships (fuzzy mode)"
+    if undef_words:
+        return "the mean over the words of a figure undefined for %d word%s of %d" % (
+            undef_words, "" if undef_words == 1 else "s", nw)
+    if fuzzy and member == "nmi":
+        return ("the normalizer (%s) of the entropies of the gold senses and of the clusters "
+                "is 0" % norm)
+    if not fuzzy and member == "ami":
+        return ("the normalizer (%s) equals the expected mutual information and the two "
+                "partitions differ" % norm)
+    return "not computed"
+
+
+def _none(v):
+    return None if v != v or v in (float("inf"), float("-inf")) else v
+
+
+def clustering(clusters, gold, metrics="all", pos=None, normalizer=None, mode="auto"):
+    """The clustering metrics of a system's clusters against a gold key, per word.
+
+    clusters, gold: paths of "word instance label[/weight] ..." files, the
+    system's first.  metrics: "all", or a comma-separated string or a
+    sequence of "bcubed" (B-cubed precision, recall, F), "nmi" (NMI and AMI)
+    and "ari" (ARI, Rand, Fowlkes-Mallows).  normalizer: the mean of the
+    entropies that divides the mutual information, "arithmetic",
+    "geometric", "min" or "max" (None: arithmetic when crisp, max when
+    fuzzy).  mode: "auto" (fuzzy when either file has a line with several
+    labels or a weight), "crisp" or "fuzzy"; ARI, Rand and Fowlkes-Mallows
+    are crisp only (ValueError when the input is read as fuzzy).
+
+    Returns the dict that ``bcubed --format json --metrics=...`` (or nmi, or
+    ari: the three print the same) prints: pos, words, ignored_lines,
+    total (with mode, averaging and, with NMI, normalizer), pooled (crisp,
+    with NMI or ARI), per_word; a null figure (None) is explained in its
+    object's "undefined".  The ari tool reads every file as crisp: pass
+    mode="crisp" for its figures.
+    """
+    if metrics == "all":
+        names = [f[0] for f in _FAMILIES]
+    else:
+        names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+    known = {f[0] for f in _FAMILIES}
+    if not names or any(n not in known for n in names):
+        raise ValueError("invalid metrics %r (bcubed, nmi, ari or all)" % (metrics,))
+    bits = 0
+    for name, bit, _ in _FAMILIES:
+        if name in names:
+            bits |= bit
+    try:
+        m = _MODES[mode]
+        nz = _NORMALIZERS[normalizer]
+    except (KeyError, TypeError):
+        raise ValueError("invalid mode %r or normalizer %r" % (mode, normalizer)) from None
+    if pos == "all":
+        pos = None
+    r = _tageval.clustering(clusters, gold, pos, m, nz, bits)
+    fuzzy = r["fuzzy"]
+    if fuzzy and bits & 4:
+        raise ValueError("the input is graded (fuzzy) and ARI, Rand and Fowlkes-Mallows are "
+                         "crisp only")
+    cols = []
+    for name, bit, members in _FAMILIES:
+        if bits & bit:
+            cols += members
+        if name == "nmi" and bits & 1 and bits & 2:
+            cols.append("avg")
+    with_nmi = bool(bits & 2)
+    norm = [k for k, v in _NORMALIZERS.items() if v == nz and k not in (None, "default")]
+    norm = norm[0] if nz else ("max" if fuzzy else "arithmetic")
+    words = r["per_word"]
+    nw = len(words)
+
+    def figures(f, extra=None, undef=None):
+        out = {"instances": f["instances"]}
+        for c in cols:
+            out[c] = _none(f[c])
+        if extra:
+            out.update(extra)
+        nulls = {c: _why_undefined(c, fuzzy, norm, undef[c] if undef else 0, nw)
+                 for c in cols if out[c] is None}
+        if nulls:
+            out["undefined"] = nulls
+        return out
+
+    extra = {"mode": "fuzzy" if fuzzy else "crisp",
+             "averaging": "word-mean" if fuzzy else "instance-weighted"}
+    if with_nmi:
+        extra["normalizer"] = norm
+    undef = {c: sum(1 for _, f in words if _none(f[c]) is None) for c in cols}
+    out = {"pos": pos if pos else "all", "words": nw, "ignored_lines": r["ignored_lines"],
+           "total": figures(r["total"], extra, undef)}
+    if not fuzzy and bits & (2 | 4):
+        out["pooled"] = figures(r["pooled"])
+    out["per_word"] = {w: figures(f) for w, f in words}
+    return out
 
 
 from . import metrics  # noqa: E402  (after the names it uses)

@@ -489,6 +489,107 @@ out:
 	return result;
 }
 
+static PyObject *clustering_all_dict(const struct tageval_clustering_figures *f)
+{
+	PyObject *d = clustering_figures_dict(f);
+	if (d && set_steal(d, "avg", PyFloat_FromDouble(f->avg))) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/*
+ * clustering(clusters, gold, pos, mode, normalizer, metrics) -> dict of the
+ * raw figures (NaN kept): fuzzy, repeated, ignored_lines, total, pooled (None
+ * when fuzzy), per_word (a list of (word, figures) pairs in the result's order)
+ */
+static PyObject *py_clustering(PyObject *module, PyObject *args)
+{
+	PyObject *cpath = NULL, *gpath = NULL, *result = NULL;
+	const char *pos;
+	int mode, normalizer;
+	unsigned metrics;
+	if (!PyArg_ParseTuple(args, "O&O&ziiI:clustering", PyUnicode_FSConverter, &cpath,
+			      PyUnicode_FSConverter, &gpath, &pos, &mode, &normalizer, &metrics))
+		goto out;
+	if (mode < TAGEVAL_CLUSTERING_AUTO || mode > TAGEVAL_CLUSTERING_FUZZY ||
+	    normalizer < TAGEVAL_NORMALIZER_DEFAULT || normalizer > TAGEVAL_NORMALIZER_MAX ||
+	    metrics == 0 || (metrics & ~(unsigned)(FAMILY_ALL & ~FAMILY_WSI))) {
+		PyErr_SetString(PyExc_ValueError, "invalid mode, normalizer or metrics");
+		goto out;
+	}
+	struct tageval_error err = { 0 };
+	struct tageval_clustering_result *r = NULL;
+	struct tageval_wsi *wsi = NULL;
+	const char *cp = PyBytes_AS_STRING(cpath), *gp = PyBytes_AS_STRING(gpath);
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	rc = TAGEVAL_ENOMEM;
+	wsi = tageval_wsi_new();
+	if (wsi) {
+		struct tageval_clustering_options o;
+		tageval_clustering_options_init(&o);
+		o.pos = pos;
+		o.mode = (enum tageval_clustering_mode)mode;
+		o.normalizer = (enum tageval_normalizer)normalizer;
+		o.metrics = metrics;
+		rc = tageval_wsi_read_gold(wsi, gp, &err);
+		if (rc == 0)
+			rc = tageval_wsi_read_clusters(wsi, cp, &err);
+		if (rc == 0)
+			rc = tageval_clustering_evaluate(wsi, &o, &r, &err);
+	}
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_error(module, rc, &err);
+		goto done;
+	}
+	PyObject *d = PyDict_New(), *words = NULL;
+	if (d == NULL)
+		goto done;
+	const struct tageval_clustering_figures *pooled = tageval_clustering_result_pooled(r);
+	size_t nw = tageval_clustering_result_words(r);
+	if (PyDict_SetItemString(d, "fuzzy",
+				 tageval_clustering_result_fuzzy(r) ? Py_True : Py_False) ||
+	    set_steal(d, "repeated", PyLong_FromSize_t(tageval_clustering_result_repeated(r))) ||
+	    set_steal(d, "ignored_lines", PyLong_FromSize_t(tageval_wsi_ignored(wsi))) ||
+	    set_steal(d, "total", clustering_all_dict(tageval_clustering_result_total(r))) ||
+	    set_steal(d, "pooled", pooled ? clustering_all_dict(pooled) : Py_NewRef(Py_None)))
+		goto fail;
+	words = PyList_New((Py_ssize_t)nw);
+	if (words == NULL)
+		goto fail;
+	for (size_t i = 0; i < nw; i++) {
+		const char *name = tageval_clustering_result_word(r, i);
+		PyObject *key = PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name),
+						     "surrogateescape");
+		PyObject *f = key ? clustering_all_dict(tageval_clustering_result_figures(r, i))
+				  : NULL;
+		PyObject *pair = f ? PyTuple_Pack(2, key, f) : NULL;
+		Py_XDECREF(key);
+		Py_XDECREF(f);
+		if (pair == NULL) {
+			Py_DECREF(words);
+			goto fail;
+		}
+		PyList_SET_ITEM(words, (Py_ssize_t)i, pair);
+	}
+	if (set_steal(d, "per_word", words))
+		goto fail;
+	result = d;
+	goto done;
+fail:
+	Py_DECREF(d);
+done:
+	tageval_clustering_result_free(r);
+	tageval_wsi_free(wsi);
+out:
+	Py_XDECREF(cpath);
+	Py_XDECREF(gpath);
+	return result;
+}
+
 /* Why recall is undefined (as scorer2's JSON says). */
 static const char *no_instance(int minimal, int filtered)
 {
@@ -641,6 +742,9 @@ static PyMethodDef methods[] = {
 	  "(NMI, AMI), 4 (ARI, Rand, Fowlkes-Mallows); None otherwise." },
 	{ "wsi", py_wsi, METH_VARARGS,
 	  "wsi(clusters, gold, pos, beta, per_word) -> dict (see tageval.wsi)" },
+	{ "clustering", py_clustering, METH_VARARGS,
+	  "clustering(clusters, gold, pos, mode, normalizer, metrics) -> dict (see"
+	  " tageval.clustering)" },
 	{ "score", py_score, METH_VARARGS,
 	  "score(answers, key, sensemap, granularity, minimal, conjunctive, instances, tags)"
 	  " -> dict (see tageval.score)" },

@@ -87,6 +87,13 @@ def same_wsi(clusters, gold, per_word=False, pos=None, beta=None):
     check(got == want, "wsi(%s, %s, %s) == vmeasure: %s != %s" % (clusters, gold, kw, got, want))
 
 
+def same_clustering(tool, clusters, gold, args=(), **kw):
+    want = tool_json(tool, *(list(args) + [clusters, gold]))
+    got = tageval.clustering(clusters, gold, **kw)
+    check(got == want, "clustering(%s, %s, %s) == %s %s: %s != %s"
+          % (clusters, gold, kw, tool, args, got, want))
+
+
 def same_score(answers, key, sensemap=None, granularity="fine", **kw):
     args = ["--granularity=" + granularity]
     if kw.get("minimal"):
@@ -116,6 +123,24 @@ for c, g in [("wsi-clusters.key", "wsi-gold.key"), ("crisp-clusters.key", "crisp
     same_wsi(d(c), d(g), per_word=True, beta=0.5)
 same_wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True, pos="n")
 
+# the clustering tools: bcubed, nmi and ari print the same JSON for the same
+# --metrics; ari reads every file as crisp
+for c, g in [("crisp-clusters.key", "crisp-gold.key"), ("wsi-clusters.key", "wsi-gold.key"),
+             ("fuzzy-clusters.key", "fuzzy-gold.key"), ("sup-clusters.key", "sup-gold.key")]:
+    same_clustering("bcubed", d(c), d(g), metrics="bcubed")
+    same_clustering("nmi", d(c), d(g), metrics="nmi")
+    same_clustering("nmi", d(c), d(g), ["--normalizer=geometric"], metrics="nmi",
+                    normalizer="geometric")
+    same_clustering("bcubed", d(c), d(g), ["--metrics=bcubed,nmi", "--pos=n"],
+                    metrics=["bcubed", "nmi"], pos="n")
+    same_clustering("ari", d(c), d(g), metrics="ari", mode="crisp")
+    same_clustering("ari", d(c), d(g), ["--metrics=all"], mode="crisp")
+try:
+    tageval.clustering(d("fuzzy-clusters.key"), d("fuzzy-gold.key"))
+    check(False, "ARI of fuzzy input raises")
+except ValueError:
+    pass
+
 for a, k, m in [("sampletask.answers", "sampletask.key", "sampletask.sensemap"),
                 ("doc-table.answers", "doc-table.key", "doc-table.sensemap"),
                 ("melamed-resnik.answers", "melamed-resnik.key", "melamed-resnik.sensemap"),
@@ -143,6 +168,13 @@ if os.path.isdir(semeval):
                         os.path.join(semeval, "baselines", "mfs_all.key")]:
         same_wsi(s, gold, per_word=True)
     same_wsi(systems[0], gold, pos="v")
+    for s in systems[:2]:
+        same_clustering("ari", s, gold, ["--metrics=all"], mode="crisp")
+sem13 = os.path.join(SHARED, "wsi", "semeval2013")
+if os.path.isdir(sem13):
+    same_clustering("bcubed", os.path.join(sem13, "baselines", "random.3-senses.induced.key"),
+                    os.path.join(sem13, "gold", "all.key"), ["--metrics=bcubed,nmi"],
+                    metrics="bcubed,nmi")
 else:
     print("note: no ../shared/data: the real-data comparisons are skipped")
 senseval = os.path.join(SHARED, "senseval", "senseval3_englishls")
@@ -176,6 +208,27 @@ with tempfile.TemporaryDirectory() as tmp:
         check(False, "score() on a missing file raises")
     except OSError as e:
         check(os.path.join(tmp, "missing") in str(e), "OSError names the file: %s" % e)
+    # scorer2's errors too: a weight that is not a number, on line 3
+    badans = os.path.join(tmp, "bad.answers")
+    with open(badans, "w") as f:
+        f.write("art art.1 art%1:06:00::\nart art.2 art%1:06:00::\nart art.3 art%1:04:00::/x\n")
+    line, status = tool_error("scorer2", badans, d("sampletask.key"))
+    try:
+        tageval.score(badans, d("sampletask.key"))
+        check(False, "score() on a bad weight raises")
+    except tageval.FormatError as e:
+        check(status == 1 and e.file == badans and e.line == 3
+              and line == "scorer2: %s:3: %s" % (badans, e.message),
+              "score()'s FormatError %r %r %r as the tool's %r" % (e.file, e.line, e.message, line))
+# coarse without a sense map: fine-grained with a warning, as scorer2 (which
+# says so on standard error and prints "granularity":"fine")
+import warnings  # noqa: E402
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = tageval.score(d("sampletask.answers"), d("sampletask.key"), granularity="coarse")
+check(len(caught) == 1 and got == tool_json("scorer2", "--granularity=coarse",
+                                            d("sampletask.answers"), d("sampletask.key")),
+      "coarse without a sense map: %r" % got)
 try:
     tageval.score(d("sampletask.answers"), d("sampletask.key"), granularity="medium")
     check(False, "an invalid granularity raises")
@@ -332,7 +385,15 @@ rss_before = rss() if measure_rss else 0
 for _ in range(10000):
     tm.v_measure(labels_t, labels_p)
     tm.clustering_figures(labels_t, labels_p)
-    tageval.wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True) if _ % 100 == 0 else None
+    if _ % 100 == 0:
+        tageval.wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True)
+        tageval.clustering(d("crisp-clusters.key"), d("crisp-gold.key"))
+        tageval.score(d("sampletask.answers"), d("sampletask.key"), d("sampletask.sensemap"),
+                      "mixed")
+        try:
+            tageval.wsi(d("wsi-clusters.key"), d("sampletask.sensemap"))
+        except tageval.FormatError:
+            pass
     try:
         tm.v_measure(labels_t, labels_p[:1])
     except ValueError:
