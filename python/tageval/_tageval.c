@@ -10,6 +10,7 @@
 #include <Python.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -590,6 +591,125 @@ out:
 	return result;
 }
 
+/*
+ * agreement(annotations) -> (pr_a, pr_e, kappa, pr_e_separate, kappa_separate,
+ * d_o, d_e, alpha, items): the pooled figures of annotators' flat labels.
+ * @annotations: a sequence (annotators) of sequences (items) of labels, None
+ * for an item the annotator left out; labels are any hashable values, each
+ * its own top-level tag.
+ */
+static PyObject *py_agreement(PyObject *module, PyObject *args)
+{
+	PyObject *ann_obj, *outer = NULL, *dict = NULL, *result = NULL;
+	struct buf *bufs = NULL;
+	Py_ssize_t na = 0;
+	if (!PyArg_ParseTuple(args, "O:agreement", &ann_obj))
+		return NULL;
+	outer = PySequence_Fast(ann_obj, "annotations must be a sequence of sequences");
+	if (outer == NULL)
+		return NULL;
+	na = PySequence_Fast_GET_SIZE(outer);
+	if (na < 2) {
+		PyErr_SetString(PyExc_ValueError, "at least two annotators are needed");
+		goto out;
+	}
+	bufs = calloc((size_t)na, sizeof *bufs);
+	dict = PyDict_New();
+	if (bufs == NULL || dict == NULL) {
+		if (bufs == NULL)
+			PyErr_NoMemory();
+		goto out;
+	}
+	Py_ssize_t nitems = -1;
+	for (Py_ssize_t a = 0; a < na; a++) {
+		PyObject *seq = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, a),
+						"each annotator's labels must be a sequence");
+		if (seq == NULL)
+			goto out;
+		Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+		if (nitems >= 0 && n != nitems) {
+			PyErr_Format(PyExc_ValueError,
+				     "annotators label different numbers of items: %zd and %zd",
+				     nitems, n);
+			Py_DECREF(seq);
+			goto out;
+		}
+		nitems = n;
+		PyObject **items = PySequence_Fast_ITEMS(seq);
+		int bad = 0;
+		for (Py_ssize_t i = 0; i < n && !bad; i++) {
+			if (items[i] == Py_None)
+				continue;
+			PyObject *id = PyDict_GetItemWithError(dict, items[i]);
+			size_t v;
+			if (id == NULL) {
+				if (PyErr_Occurred()) {
+					bad = 1;
+					break;
+				}
+				v = (size_t)PyDict_GET_SIZE(dict);
+				PyObject *nid = PyLong_FromSize_t(v);
+				bad = nid == NULL || PyDict_SetItem(dict, items[i], nid);
+				Py_XDECREF(nid);
+			} else {
+				v = PyLong_AsSize_t(id);
+			}
+			if (!bad && buf_reserve(&bufs[a], 2 + 2 * 21 + 3)) {
+				PyErr_NoMemory();
+				bad = 1;
+			}
+			if (bad)
+				break;
+			/* "x i t<id>": every label a tag of its own */
+			struct buf *b = &bufs[a];
+			b->p[b->n++] = 'x';
+			b->p[b->n++] = ' ';
+			put_size(b, (size_t)i);
+			b->p[b->n++] = ' ';
+			b->p[b->n++] = 't';
+			put_size(b, v);
+			b->p[b->n++] = '\n';
+		}
+		Py_DECREF(seq);
+		if (bad)
+			goto out;
+	}
+	struct tageval_error err = { 0 };
+	struct tageval_agreement_figures f = { 0 };
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_annotations *ann = NULL;
+	struct tageval_agreement *ag = NULL;
+	rc = inv ? tageval_annotations_new(inv, &ann) : TAGEVAL_ENOMEM;
+	for (Py_ssize_t a = 0; rc == 0 && a < na; a++) {
+		char name[32];
+		snprintf(name, sizeof name, "annotator %zd", a + 1);
+		rc = tageval_annotations_read_buffer(ann, bufs[a].p, bufs[a].n, name, &err);
+	}
+	if (rc == 0)
+		rc = tageval_agreement_compute(ann, NULL, &ag, &err);
+	if (rc == 0)
+		f = *tageval_agreement_pooled(ag);
+	tageval_agreement_free(ag);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+	Py_END_ALLOW_THREADS
+	if (rc) {
+		raise_error(module, rc, &err);
+		goto out;
+	}
+	result = Py_BuildValue("(ddddddddn)", f.pr_a, f.pr_e, f.kappa, f.pr_e_separate,
+			       f.kappa_separate, f.d_o, f.d_e, f.alpha, (Py_ssize_t)f.items);
+out:
+	for (Py_ssize_t a = 0; bufs && a < na; a++)
+		free(bufs[a].p);
+	free(bufs);
+	Py_XDECREF(dict);
+	Py_DECREF(outer);
+	return result;
+}
+
 /* Why recall is undefined (as scorer2's JSON says). */
 static const char *no_instance(int minimal, int filtered)
 {
@@ -745,6 +865,9 @@ static PyMethodDef methods[] = {
 	{ "clustering", py_clustering, METH_VARARGS,
 	  "clustering(clusters, gold, pos, mode, normalizer, metrics) -> dict (see"
 	  " tageval.clustering)" },
+	{ "agreement", py_agreement, METH_VARARGS,
+	  "agreement(annotations) -> (pr_a, pr_e, kappa, pr_e_separate, kappa_separate, d_o,"
+	  " d_e, alpha, items) (see tageval.metrics.cohen_kappa)" },
 	{ "score", py_score, METH_VARARGS,
 	  "score(answers, key, sensemap, granularity, minimal, conjunctive, instances, tags)"
 	  " -> dict (see tageval.score)" },

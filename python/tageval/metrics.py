@@ -17,6 +17,7 @@ __all__ = [
     "wsi_figures", "adjusted_rand_score", "rand_score", "fowlkes_mallows_score",
     "normalized_mutual_info_score", "mutual_info_normalizers",
     "adjusted_mutual_info_score", "bcubed", "clustering_figures",
+    "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
 ]
 
 _NORMALIZER = {"arithmetic": 1, "geometric": 2, "min": 3, "max": 4}
@@ -141,3 +142,49 @@ def bcubed(labels_true, labels_pred):
     """Item-averaged B-cubed (Bagga & Baldwin): (precision, recall, F)."""
     f = _tageval.labels(labels_true, labels_pred, 1.0, 1, _tageval.FAMILY_BCUBED)[1]
     return f["bcubed_precision"], f["bcubed_recall"], f["bcubed_fscore"]
+
+
+def _agreement(annotations):
+    seqs = [list(a) for a in annotations]
+    n = {len(s) for s in seqs}
+    if len(n) > 1:
+        raise ValueError("annotators label different numbers of items: %s" % sorted(n))
+    # an annotator without a label takes no part
+    seqs = [s for s in seqs if any(x is not None for x in s)]
+    if len(seqs) < 2:
+        raise ValueError("fewer than two annotators with a label")
+    r = _tageval.agreement(seqs)
+    keys = ("pr_a", "pr_e", "kappa", "pr_e_separate", "kappa_separate", "d_o", "d_e",
+            "alpha", "items")
+    return dict(zip(keys, r))
+
+
+def cohen_kappa(y1, y2, weights=None):
+    """Cohen's kappa of two annotators' labels of the same items (as
+    sklearn.metrics.cohen_kappa_score): (p_o - p_e) / (1 - p_e), p_e from
+    each annotator's own label frequencies.  Only weights=None (every
+    disagreement counts the same) is supported.  NaN when p_e = 1."""
+    if weights is not None:
+        raise NotImplementedError("weighted kappa: use hkappa --coefficients")
+    if len(y1) != len(y2):
+        raise ValueError("y1 and y2 differ in length: %d and %d" % (len(y1), len(y2)))
+    return _agreement([y1, y2])["kappa_separate"]
+
+
+def fleiss_kappa(annotations):
+    """Fleiss' kappa: annotations is a sequence of annotators, each a sequence
+    of labels of the same items (every annotator labels every item).  The
+    mean pairwise agreement per item against the chance agreement of the
+    pooled label frequencies; NaN when that is 1."""
+    seqs = [list(a) for a in annotations]
+    if any(x is None for s in seqs for x in s):
+        raise ValueError("fleiss_kappa needs every item labelled by every annotator")
+    return _agreement(seqs)["kappa"]
+
+
+def krippendorff_alpha(annotations):
+    """Krippendorff's alpha at the nominal level: annotations is a sequence
+    of annotators, each a sequence of labels of the same items, None where
+    an annotator left an item out (items with fewer than two labels take no
+    part).  1 - D_o / D_e; NaN when D_e = 0."""
+    return _agreement(annotations)["alpha"]

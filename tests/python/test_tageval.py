@@ -257,6 +257,31 @@ check((p, r) == (1.0, 0.75) and abs(f - 6 / 7) < 1e-15, "bcubed %r" % ((p, r, f)
 check(tm.clustering_figures(["x", "x", "y", "y"], [None, None, "q", (1, 2)])
       == tm.clustering_figures([0, 0, 1, 1], [0, 0, 1, 2]), "labels of any hashable type")
 
+# agreement of flat labels.  Two annotators, 6 items, agreeing on 4:
+# p_o = 2/3; Cohen: p_e = (3*2 + 2*2 + 1*2) / 36 = 1/3, kappa = 1/2; pooled
+# (Fleiss = Scott): x 5, y 4, z 3 of 12, p_e = 50/144, kappa = 46/94 = 23/47;
+# Krippendorff nominal: 4 ordered mismatching pairs, expected
+# 12^2 - 50 = 94, alpha = 1 - 11 * 4 / 94 = 25/47
+a = ["x", "y", "x", "x", "z", "y"]
+b = ["x", "y", "y", "x", "z", "z"]
+check(abs(tm.cohen_kappa(a, b) - 0.5) < 1e-15, "Cohen's kappa %r" % tm.cohen_kappa(a, b))
+check(abs(tm.fleiss_kappa([a, b]) - 23 / 47) < 1e-15, "Fleiss %r" % tm.fleiss_kappa([a, b]))
+check(abs(tm.krippendorff_alpha([a, b]) - 25 / 47) < 1e-15, "alpha %r" % tm.krippendorff_alpha([a, b]))
+# Three annotators, 4 items (x,x,x) (x,x,y) (y,y,y) (x,y,z): item agreement
+# 1, 1/3, 1, 0, mean 7/12; pooled x 6, y 5, z 1 of 12: p_e = 62/144 = 31/72;
+# Fleiss' kappa (7/12 - 31/72) / (41/72) = 11/41
+k = tm.fleiss_kappa([["x", "x", "y", "x"], ["x", "x", "y", "y"], ["x", "y", "y", "z"]])
+check(abs(k - 11 / 41) < 1e-15, "Fleiss, 3 annotators: %r" % k)
+# Missing values: units {x,x}, {x,y,y}, {y,y}: coincidences o_xx 2, o_xy = o_yx
+# 2 / (3 - 1) = 1, o_yy 1 + 2; n_x 3, n_y 4, n 7: alpha = 1 - 6 * 2 / (2 * 3 * 4) = 1/2
+k = tm.krippendorff_alpha([["x", "x", None], ["x", "y", "y"], [None, "y", "y"]])
+check(abs(k - 0.5) < 1e-15, "alpha with missing values: %r" % k)
+try:
+    tm.fleiss_kappa([["x", None], ["x", "y"]])
+    check(False, "fleiss_kappa with a missing label raises")
+except ValueError:
+    pass
+
 # -------------------------------------------- metrics = scikit-learn's
 
 def close(a, b):
@@ -311,6 +336,11 @@ if skm is not None:
         t = [rng.randrange(kt) for _ in range(n)]
         p = ["c%d" % rng.randrange(kp) for _ in range(n)]
         compare_sklearn(t, p, "random n=%d" % n, ami=kt < 10 ** 6)
+        if kp > 1 and n > 1 and kt < 10 ** 6:
+            # Cohen's kappa of the two labellings as two annotators' labels
+            tt = ["c%d" % x for x in t]
+            a, b = tm.cohen_kappa(tt, p), skm.cohen_kappa_score(tt, p)
+            check(close(a, b), "random n=%d: Cohen's kappa %r != sklearn's %r" % (n, a, b))
         if numpy is not None:
             compare_sklearn(numpy.array(t), numpy.array(p), "numpy n=%d" % n, ami=kt < 10 ** 6)
     # The case above where the two differ most: n = 5000, 40 classes, 300
@@ -388,6 +418,7 @@ for _ in range(10000):
     if _ % 100 == 0:
         tageval.wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True)
         tageval.clustering(d("crisp-clusters.key"), d("crisp-gold.key"))
+        tm.krippendorff_alpha([labels_t, labels_p, [None] * 6])
         tageval.score(d("sampletask.answers"), d("sampletask.key"), d("sampletask.sensemap"),
                       "mixed")
         try:
