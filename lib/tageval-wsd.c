@@ -17,6 +17,7 @@
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-reader.h"
+#include "tageval-rng.h"
 #include "tageval-util.h"
 
 #define NO_POS 0xff
@@ -41,6 +42,7 @@ struct tageval_wsd {
 	uint32_t *dsorder;  /* dataset ids in strcmp order of their names */
 	uint32_t *dsstart;  /* dataset d's instances: dsinst[dsstart[d] .. dsstart[d + 1]) */
 	uint32_t *dsinst;
+	uint32_t *idorder;  /* instances in bytewise order of their ids (tageval_wsd_credits) */
 	int have_gold;      /* a gold key was read (1), without error (2) */
 	unsigned flags;    /* of the last system read */
 	size_t unknown;    /* its lines for ids the gold key lacks (TAGEVAL_WSD_SUBSET) */
@@ -71,6 +73,7 @@ void tageval_wsd_free(struct tageval_wsd *w)
 	free(w->dsorder);
 	free(w->dsstart);
 	free(w->dsinst);
+	free(w->idorder);
 	free(w);
 }
 
@@ -478,4 +481,237 @@ int tageval_wsd_pos(const struct tageval_wsd *w, enum tageval_wsd_pos pos,
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: invalid part of speech", __func__);
 	figures(w, NULL, w->n, (unsigned)pos, out);
 	return TAGEVAL_OK;
+}
+
+/* ------------------------------------------------------------ significance */
+
+int tageval_wsd_credits(struct tageval_wsd *w, double *credit, unsigned char *answered,
+			struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, answered, "answered");
+	if (w->have_gold != 2)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no gold key read", __func__);
+	if (w->idorder == NULL) {
+		struct tv_sort_name *tmp = malloc((2 * w->n + 1) * sizeof *tmp);
+		w->idorder = malloc((w->n + 1) * sizeof *w->idorder);
+		if (tmp == NULL || w->idorder == NULL) {
+			free(tmp);
+			free(w->idorder);
+			w->idorder = NULL;
+			return tv_nomem(err);
+		}
+		/* the gold key's instance i has id number i (interned in order) */
+		for (size_t i = 0; i < w->n; i++)
+			w->idorder[i] = (uint32_t)i;
+		tv_intern_sort_ids(&w->ids, w->idorder, w->n, tmp);
+		free(tmp);
+	}
+	for (size_t j = 0; j < w->n; j++) {
+		const struct winst *in = &w->in[w->idorder[j]];
+		credit[j] = in->answered ? in->credit : 0.0;
+		answered[j] = in->answered;
+	}
+	return TAGEVAL_OK;
+}
+
+#define TIE 1e-12
+
+/* F1 = 2PR / (P + R) with P = C/A and R = C/I is 2C / (A + I) (0 when C = 0). */
+static double f1_of(double c, double a, double n)
+{
+	return a + n > 0.0 ? 2.0 * c / (a + n) : 0.0;
+}
+
+/* McNemar's exact two-sided p-value for b and c discordant pairs:
+ * min(1, 2 P(X <= min(b, c))), X binomial (b + c, 1/2).  1 exactly when
+ * min(b, c) >= (m - 1) / 2 (by symmetry P(X <= k) >= 1/2 there); else the
+ * terms C(m, j) / 2^m, from 2^-m up by the ratio (m - j) / (j + 1) for m
+ * up to 1000 (exact for small m), in logs relative to the largest above. */
+static double mcnemar(size_t b, size_t c)
+{
+	size_t m = b + c, k = b < c ? b : c;
+	if (2 * k + 1 >= m)
+		return 1.0;
+	double sum = 0.0;
+	if (m <= 1000) {
+		double t = ldexp(1.0, -(int)m);
+		for (size_t j = 0; j <= k; j++) {
+			sum += t;
+			t = t * (double)(m - j) / (double)(j + 1);
+		}
+		return 2.0 * sum < 1.0 ? 2.0 * sum : 1.0;
+	}
+	/* the terms relative to the largest, j = k, downwards */
+	double r = 1.0;
+	for (size_t j = k + 1; j-- > 0;) {
+		sum += r;
+		r = r * (double)j / (double)(m - j + 1);
+		if (r < 1e-20 * sum)
+			break;
+	}
+	double lck = 0.0; /* log C(m, k) */
+	for (size_t j = 0; j < k; j++)
+		lck += log((double)(m - j)) - log((double)(j + 1));
+	double p = 2.0 * exp(log(sum) + lck - (double)m * log(2.0));
+	return p < 1.0 ? p : 1.0;
+}
+
+/* The instances where system s and the reference differ: index, the
+ * differences of credit and answered (ref minus s). */
+struct wdiff {
+	uint32_t i;
+	int32_t da;
+	double dc;
+};
+
+int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
+			const unsigned char *answered, size_t ref, size_t samples,
+			unsigned long seed, struct tageval_wsd_comparison *out,
+			struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, answered, "answered");
+	if (nsys == 0 || ref >= nsys || n == 0 || n >= UINT32_MAX)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"%s: no system, no instance, too many, or no reference", __func__);
+	if (nsys > SIZE_MAX / n / sizeof(double))
+		return tv_nomem(err);
+	int rc = TAGEVAL_OK;
+	double *C = calloc(2 * nsys, sizeof *C), *A = C ? C + nsys : NULL;
+	double *cs = calloc(2 * nsys, sizeof *cs), *as = cs ? cs + nsys : NULL;
+	size_t *rb = calloc(2 * nsys, sizeof *rb), *ra = rb ? rb + nsys : NULL;
+	size_t *dstart = calloc(nsys + 1, sizeof *dstart);
+	double *ct = NULL;
+	unsigned char *at = NULL;
+	struct wdiff *dv = NULL;
+	uint32_t *mask = NULL;
+	gsl_rng *rng = NULL;
+	if (C == NULL || cs == NULL || rb == NULL || dstart == NULL)
+		goto nomem;
+	/* the observed figures, McNemar, and the differing instances */
+	size_t ndiff = 0;
+	for (size_t s = 0; s < nsys; s++) {
+		const double *cv = credit + s * n, *cr = credit + ref * n;
+		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		int binary = 1;
+		size_t b = 0, c = 0;
+		for (size_t i = 0; i < n; i++) {
+			C[s] += cv[i];
+			A[s] += av[i];
+			binary &= (cv[i] == 0.0 || cv[i] == 1.0) && (cr[i] == 0.0 || cr[i] == 1.0);
+			b += cr[i] == 1.0 && cv[i] == 0.0;
+			c += cr[i] == 0.0 && cv[i] == 1.0;
+			ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
+		}
+		out[s] = (struct tageval_wsd_comparison){ .f1 = f1_of(C[s], A[s], (double)n),
+							  .bootstrap_p = NAN,
+							  .randomization_p = NAN, .mcnemar_p = NAN,
+							  .ref_only = b, .other_only = c };
+		if (s != ref && binary) {
+			out[s].mcnemar_p = mcnemar(b, c);
+		}
+	}
+	for (size_t s = 0; s < nsys; s++)
+		out[s].delta = out[ref].f1 - out[s].f1;
+	if (samples == 0)
+		goto done;
+
+	/* paired bootstrap: the instances as rows of nsys values */
+	ct = malloc(n * nsys * sizeof *ct);
+	at = malloc(n * nsys);
+	rng = tv_rng_new(seed);
+	if (ct == NULL || at == NULL || rng == NULL)
+		goto nomem;
+	for (size_t s = 0; s < nsys; s++)
+		for (size_t i = 0; i < n; i++) {
+			ct[i * nsys + s] = credit[s * n + i];
+			at[i * nsys + s] = answered[s * n + i];
+		}
+	for (size_t b = 0; b < samples; b++) {
+		memset(cs, 0, 2 * nsys * sizeof *cs);
+		for (size_t d = 0; d < n; d++) {
+			size_t j = gsl_rng_uniform_int(rng, n);
+			const double *row = ct + j * nsys;
+			const unsigned char *arow = at + j * nsys;
+			for (size_t s = 0; s < nsys; s++) {
+				cs[s] += row[s];
+				as[s] += arow[s];
+			}
+		}
+		double fr = f1_of(cs[ref], as[ref], (double)n);
+		for (size_t s = 0; s < nsys; s++) {
+			double t = fabs(out[s].delta);
+			double ts = fr - f1_of(cs[s], as[s], (double)n);
+			rb[s] += fabs(ts - out[s].delta) >= t - TIE;
+		}
+	}
+	for (size_t s = 0; s < nsys; s++)
+		if (s != ref)
+			out[s].bootstrap_p = (double)(rb[s] + 1) / (double)(samples + 1);
+	free(ct);
+	free(at);
+	ct = NULL;
+	at = NULL;
+	tv_rng_free(rng);
+
+	/* approximate randomization: only the instances where the two differ
+	 * can change anything */
+	dv = malloc((ndiff + 1) * sizeof *dv);
+	size_t nw = (n + 31) / 32;
+	mask = malloc(nw * sizeof *mask);
+	rng = tv_rng_new(seed);
+	if (dv == NULL || mask == NULL || rng == NULL)
+		goto nomem;
+	size_t k = 0;
+	for (size_t s = 0; s < nsys; s++) {
+		dstart[s] = k;
+		if (s == ref)
+			continue;
+		const double *cv = credit + s * n, *cr = credit + ref * n;
+		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		for (size_t i = 0; i < n; i++)
+			if (cv[i] != cr[i] || av[i] != ar[i])
+				dv[k++] = (struct wdiff){ (uint32_t)i, (int32_t)ar[i] - (int32_t)av[i],
+							  cr[i] - cv[i] };
+	}
+	dstart[nsys] = k;
+	for (size_t b = 0; b < samples; b++) {
+		for (size_t j = 0; j < nw; j++)
+			mask[j] = (uint32_t)gsl_rng_get(rng);
+		for (size_t s = 0; s < nsys; s++) {
+			if (s == ref)
+				continue;
+			double dc = 0.0, da = 0.0; /* moved from the reference to s */
+			for (size_t q = dstart[s]; q < dstart[s + 1]; q++) {
+				uint32_t i = dv[q].i;
+				if (mask[i >> 5] >> (i & 31) & 1u) {
+					dc += dv[q].dc;
+					da += dv[q].da;
+				}
+			}
+			double ts = f1_of(C[ref] - dc, A[ref] - da, (double)n) -
+				    f1_of(C[s] + dc, A[s] + da, (double)n);
+			ra[s] += fabs(ts) >= fabs(out[s].delta) - TIE;
+		}
+	}
+	for (size_t s = 0; s < nsys; s++)
+		if (s != ref)
+			out[s].randomization_p = (double)(ra[s] + 1) / (double)(samples + 1);
+	goto done;
+nomem:
+	rc = tv_nomem(err);
+done:
+	free(C);
+	free(cs);
+	free(rb);
+	free(dstart);
+	free(ct);
+	free(at);
+	free(dv);
+	free(mask);
+	tv_rng_free(rng);
+	return rc;
 }
