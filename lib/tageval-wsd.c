@@ -9,9 +9,17 @@
  * id or a system id that the gold key lacks is an error with the file and
  * line (section 6 of the spec); the credit rule and the figures are its own.
  */
+#include "config.h"
+
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if HAVE_EXPAT
+#include <expat.h>
+#endif
 
 #include "tageval.h"
 #include "tageval-fsum.h"
@@ -481,6 +489,192 @@ int tageval_wsd_pos(const struct tageval_wsd *w, enum tageval_wsd_pos pos,
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: invalid part of speech", __func__);
 	figures(w, NULL, w->n, (unsigned)pos, out);
 	return TAGEVAL_OK;
+}
+
+/* ------------------------------------------------------------ data.xml */
+
+int tageval_wsd_data_supported(void)
+{
+	return HAVE_EXPAT;
+}
+
+#if HAVE_EXPAT
+struct dataread {
+	struct tageval_wsd *w;
+	XML_Parser p;
+	const char *name;
+	uint8_t *pos; /* per gold instance: its part of speech, NO_POS unseen */
+	uint64_t *line;
+	int rc;
+	struct tageval_error *err;
+};
+
+static void data_start(void *ctx, const XML_Char *el, const XML_Char **attr)
+{
+	struct dataread *d = ctx;
+	if (d->rc || strcmp(el, "instance") != 0)
+		return;
+	const char *id = NULL, *pos = NULL;
+	for (size_t i = 0; attr[i] != NULL; i += 2) {
+		if (strcmp(attr[i], "id") == 0)
+			id = attr[i + 1];
+		else if (strcmp(attr[i], "pos") == 0)
+			pos = attr[i + 1];
+	}
+	uint64_t line = XML_GetCurrentLineNumber(d->p);
+	char q[80];
+	if (id == NULL || pos == NULL) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "an <instance> without %s attribute", id == NULL ? "an id" : "a pos");
+		goto stop;
+	}
+	uint32_t idx;
+	if (!tv_intern_find(&d->w->ids, id, strlen(id), &idx))
+		return; /* not in the gold key: ignored */
+	static const char *const names[] = { "NOUN", "VERB", "ADJ", "ADV" };
+	int p = -1;
+	for (int k = 0; k < 4; k++)
+		if (strcmp(pos, names[k]) == 0)
+			p = k;
+	tv_quote(q, sizeof q, id, strlen(id));
+	if (p < 0) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "instance \"%s\": part of speech \"%.20s\" (NOUN, VERB, ADJ or ADV)",
+				 q, pos);
+		goto stop;
+	}
+	if (d->pos[idx] != NO_POS) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				 d->line[idx]);
+		goto stop;
+	}
+	d->pos[idx] = (uint8_t)p;
+	d->line[idx] = line;
+	return;
+stop:
+	XML_StopParser(d->p, XML_FALSE);
+}
+
+/* Parses @size bytes (the whole file when @final); 0 or an error. */
+static int data_chunk(struct dataread *d, const char *buf, size_t size, int final)
+{
+	while (size > 0 || final) {
+		int len = size > (1u << 30) ? 1 << 30 : (int)size;
+		int last = final && (size_t)len == size;
+		if (XML_Parse(d->p, buf, len, last) == XML_STATUS_ERROR) {
+			if (d->rc)
+				return d->rc;
+			if (XML_GetErrorCode(d->p) == XML_ERROR_NO_MEMORY)
+				return tv_nomem(d->err);
+			return tv_error(d->err, TAGEVAL_EFORMAT, d->name,
+					XML_GetCurrentLineNumber(d->p), "XML: %s",
+					XML_ErrorString(XML_GetErrorCode(d->p)));
+		}
+		buf += len;
+		size -= (size_t)len;
+		if (last)
+			break;
+	}
+	return TAGEVAL_OK;
+}
+
+static int read_data(struct tageval_wsd *w, const char *path, const char *data, size_t size,
+		     const char *name, struct tageval_error *err)
+{
+	if (w->have_gold != 2)
+		return tv_error(err, TAGEVAL_EINVAL, name, 0,
+				"a gold key is read (without error) before the data file");
+	struct dataread d = { .w = w, .name = name, .err = err };
+	d.pos = malloc(w->n + 1);
+	d.line = malloc((w->n + 1) * sizeof *d.line);
+	d.p = XML_ParserCreate(NULL);
+	FILE *fp = NULL;
+	char *buf = NULL;
+	int rc = TAGEVAL_OK;
+	if (d.pos == NULL || d.line == NULL || d.p == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	memset(d.pos, NO_POS, w->n + 1);
+	XML_SetUserData(d.p, &d);
+	XML_SetStartElementHandler(d.p, data_start);
+	if (path == NULL) {
+		rc = data_chunk(&d, data, size, 1);
+	} else {
+		fp = fopen(path, "rb");
+		buf = malloc(1 << 16);
+		if (fp == NULL) {
+			rc = tv_error(err, TAGEVAL_EIO, name, 0, "cannot open: %s", strerror(errno));
+			goto out;
+		}
+		if (buf == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (;;) {
+			size_t got = fread(buf, 1, 1 << 16, fp);
+			if (got < (1 << 16) && ferror(fp)) {
+				rc = tv_error(err, TAGEVAL_EIO, name, 0, "read error: %s",
+					      strerror(errno));
+				goto out;
+			}
+			int end = got < (1 << 16);
+			if ((rc = data_chunk(&d, buf, got, end)) != 0 || end)
+				break;
+		}
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < w->n; i++)
+		if (d.pos[i] == NO_POS) {
+			char q[80];
+			const char *id = tv_intern_str(&w->ids, (uint32_t)i);
+			tv_quote(q, sizeof q, id, strlen(id));
+			rc = tv_error(err, TAGEVAL_EFORMAT, name, 0,
+				      "gold instance \"%s\" (gold line %" PRIu64 ") has no <instance>",
+				      q, w->in[i].gold_line);
+			goto out;
+		}
+	for (size_t i = 0; i < w->n; i++)
+		w->in[i].pos = d.pos[i];
+out:
+	if (fp != NULL)
+		fclose(fp);
+	free(buf);
+	free(d.pos);
+	free(d.line);
+	if (d.p != NULL)
+		XML_ParserFree(d.p);
+	return rc;
+}
+#endif
+
+int tageval_wsd_read_data(struct tageval_wsd *w, const char *path, struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, path, "path");
+#if HAVE_EXPAT
+	return read_data(w, path, NULL, 0, path, err);
+#else
+	return tv_error(err, TAGEVAL_EINVAL, path, 0,
+			"data files are not supported (tageval built without expat)");
+#endif
+}
+
+int tageval_wsd_read_data_buffer(struct tageval_wsd *w, const char *data, size_t size,
+				 const char *name, struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+#if HAVE_EXPAT
+	return read_data(w, NULL, data ? data : "", size, name, err);
+#else
+	return tv_error(err, TAGEVAL_EINVAL, name, 0,
+			"data files are not supported (tageval built without expat)");
+#endif
 }
 
 /* ------------------------------------------------------------ significance */

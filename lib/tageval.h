@@ -1119,6 +1119,24 @@ TAGEVAL_EXPORT int tageval_wsd_pos(const struct tageval_wsd *wsd, enum tageval_w
 				   struct tageval_wsd_figures *out, struct tageval_error *err);
 
 /**
+ * Reads the parts of speech of the gold instances from the framework's data
+ * file (NAME.data.xml), after the gold key: the pos attribute of each
+ * <instance id="..." pos="..."> element, NOUN, VERB, ADJ or ADV, replaces
+ * the part of speech read off the gold keys.  Instances the gold key lacks
+ * are ignored.  TAGEVAL_EFORMAT: XML that is not well-formed, an instance
+ * without id or pos, a pos of another value or a gold instance given twice
+ * (with the line), a gold instance missing from the file.  TAGEVAL_EINVAL
+ * when the library is built without expat (tageval_wsd_data_supported() 0).
+ */
+TAGEVAL_EXPORT int tageval_wsd_read_data(struct tageval_wsd *wsd, const char *path,
+					 struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsd_read_data_buffer(struct tageval_wsd *wsd, const char *data,
+						size_t size, const char *name,
+						struct tageval_error *err);
+/** 1 when tageval_wsd_read_data() can read a data file (built with expat), else 0. */
+TAGEVAL_EXPORT int tageval_wsd_data_supported(void);
+
+/**
  * The credit of each gold instance (k/n, 0 when unanswered) for the system
  * read last, and whether it is answered (1 or 0), into @credit and
  * @answered (tageval_wsd_instances() elements each): the instances in the

@@ -353,6 +353,65 @@ START_TEST(resampling_by_count)
 }
 END_TEST
 
+START_TEST(data_file)
+{
+	/* the worked example with a data file that calls fast (an adverb key)
+	 * an adjective, and an instance the gold key lacks: a = old (right)
+	 * and fast (unanswered): C 1, A 1, I 2: P 1, R 1/2, F1 2/3; r empty */
+	static const char xml[] =
+		"<?xml version=\"1.0\"?>\n<corpus>\n<text id=\"x\"><sentence id=\"x.s\">\n"
+		"<instance id=\"senseval2.d000.s000.t000\" pos=\"NOUN\">art</instance>\n"
+		"<instance id=\"senseval2.d000.s000.t001\" pos=\"NOUN\">bank</instance>\n"
+		"<instance id=\"senseval2.d000.s000.t002\" pos=\"VERB\">run</instance>\n"
+		"<wf pos=\"DET\">the</wf><instance id=\"other\" pos=\"X\">x</instance>\n"
+		"<instance id=\"semeval2007.d000.s000.t000\" pos=\"ADJ\">fast</instance>\n"
+		"<instance id=\"semeval2007.d000.s000.t001\" pos=\"ADJ\">old</instance>\n"
+		"</sentence></text></corpus>\n";
+	struct tageval_error err = { 0 };
+	int rc;
+	struct tageval_wsd *w = read_pair(gold_example, system_example, 0, &rc, &err);
+	ck_assert_int_eq(rc, 0);
+	if (!tageval_wsd_data_supported()) {
+		ck_assert_int_eq(tageval_wsd_read_data_buffer(w, xml, strlen(xml), "data", &err),
+				 TAGEVAL_EINVAL);
+		tageval_wsd_free(w);
+		return;
+	}
+	ck_assert_int_eq(tageval_wsd_read_data_buffer(w, xml, strlen(xml), "data", &err), 0);
+	struct tageval_wsd_figures f;
+	ck_assert_int_eq(tageval_wsd_pos(w, TAGEVAL_WSD_ADJ, &f, &err), 0);
+	check(&f, 2, 1, 1.0, 1.0, 0.5, 2.0 / 3.0);
+	ck_assert_int_eq(tageval_wsd_pos(w, TAGEVAL_WSD_ADV, &f, &err), 0);
+	ck_assert_uint_eq(f.instances, 0);
+	/* nouns unchanged: art 1, bank 1/2 of 2 */
+	ck_assert_int_eq(tageval_wsd_pos(w, TAGEVAL_WSD_NOUN, &f, &err), 0);
+	check(&f, 2, 2, 1.5, 0.75, 0.75, 0.75);
+	/* errors: a gold instance missing (run), with its gold line 3; an
+	 * unknown pos on a gold instance (line 2); malformed XML (line 1) */
+	static const char missing[] =
+		"<c><instance id=\"senseval2.d000.s000.t000\" pos=\"NOUN\"/></c>";
+	ck_assert_int_eq(tageval_wsd_read_data_buffer(w, missing, strlen(missing), "d", &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.message, "(gold line 2) has no <instance>"));
+	static const char badpos[] =
+		"<c>\n<instance id=\"senseval2.d000.s000.t002\" pos=\"DET\"/></c>";
+	ck_assert_int_eq(tageval_wsd_read_data_buffer(w, badpos, strlen(badpos), "d", &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 2);
+	ck_assert_int_eq(tageval_wsd_read_data_buffer(w, "<c>", 3, "d", &err), TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 1);
+	/* after the errors the parts of speech read before are kept */
+	ck_assert_int_eq(tageval_wsd_pos(w, TAGEVAL_WSD_ADJ, &f, &err), 0);
+	ck_assert_uint_eq(f.instances, 2);
+	tageval_wsd_free(w);
+	/* before a gold key */
+	w = tageval_wsd_new();
+	ck_assert_int_eq(tageval_wsd_read_data_buffer(w, xml, strlen(xml), "data", &err),
+			 TAGEVAL_EINVAL);
+	tageval_wsd_free(w);
+}
+END_TEST
+
 static Suite *wsd_suite(void)
 {
 	Suite *s = suite_create("wsd");
@@ -365,6 +424,7 @@ static Suite *wsd_suite(void)
 	tcase_add_test(tc, credits);
 	tcase_add_test(tc, mcnemar_exact);
 	tcase_add_test(tc, resampling_by_count);
+	tcase_add_test(tc, data_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

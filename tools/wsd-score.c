@@ -34,6 +34,8 @@ static void usage(FILE *fp, const void *ctx)
 		"  -f, --format=FORMAT  text (default) or json\n"
 		"  -b, --breakdown      text: a table of P, R and F1 (as the three lines) for\n"
 		"                       ALL, each dataset and each part of speech\n"
+		"  -d, --data=DATA.xml  parts of speech from the framework's data file\n"
+		"                       (<instance id pos>), not from the gold keys\n"
 		"      --subset         system ids the gold key lacks are counted, not errors\n"
 		"                       (a gold key that covers part of the answers)\n"
 		"  -c, --compare        the standard table of several systems: F1 for each\n"
@@ -56,7 +58,7 @@ static void usage(FILE *fp, const void *ctx)
 struct options {
 	int json, breakdown, compare;
 	unsigned flags;
-	const char *gold, *system;
+	const char *gold, *system, *data;
 	unsigned long long samples, seed;
 	double alpha;
 	int compare_opt; /* --samples, --seed or --alpha given */
@@ -73,6 +75,15 @@ static int option(void *ctx, int c, char *arg)
 		return tools_parse_format(prog, arg, &o->json);
 	if (c == 'b') {
 		o->breakdown = 1;
+		return 0;
+	}
+	if (c == 'd') {
+		if (!tageval_wsd_data_supported()) {
+			tools_usage_error(prog, "--data: this tageval is built without expat, the "
+					  "XML reader it needs");
+			return -1;
+		}
+		o->data = arg;
 		return 0;
 	}
 	if (c == 'c') {
@@ -116,13 +127,14 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "subset", no_argument, NULL, OPT_SUBSET },
 		{ "breakdown", no_argument, NULL, 'b' },
 		{ "compare", no_argument, NULL, 'c' },
+		{ "data", required_argument, NULL, 'd' },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct tools_cli cli = { prog, ":f:bchV", longopts, option, usage, o };
+	const struct tools_cli cli = { prog, ":f:bcd:hV", longopts, option, usage, o };
 	int status = tools_getopt(&cli, argc, argv);
 	if (status >= 0)
 		return status;
@@ -358,6 +370,7 @@ static int run(const struct options *o)
 	if (w == NULL)
 		return tools_out_of_memory(prog);
 	if (tageval_wsd_read_gold(w, o->gold, &err) ||
+	    (o->data != NULL && tageval_wsd_read_data(w, o->data, &err)) ||
 	    tageval_wsd_read_system(w, o->system, o->flags, &err)) {
 		tools_print_error(prog, &err);
 		goto out;
@@ -543,7 +556,8 @@ static int run_compare(const struct options *o)
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
-	if (tageval_wsd_read_gold(w, o->gold, &err)) {
+	if (tageval_wsd_read_gold(w, o->gold, &err) ||
+	    (o->data != NULL && tageval_wsd_read_data(w, o->data, &err))) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
