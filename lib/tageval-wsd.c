@@ -752,13 +752,76 @@ static double mcnemar(size_t b, size_t c)
 	return p < 1.0 ? p : 1.0;
 }
 
-/* The instances where system s and the reference differ: index, the
- * differences of credit and answered (ref minus s). */
-struct wdiff {
-	uint32_t i;
-	int32_t da;
-	double dc;
+/* qsort contexts are not reentrant in C11: the rows are compared through
+ * a header in front of each index. */
+struct rowkey {
+	const double *credit;        /* system-major, n per system */
+	const unsigned char *answered;
+	size_t nsys, n;
 };
+
+struct rowref {
+	const struct rowkey *k;
+	uint32_t i;
+};
+
+static int by_row(const void *a, const void *b)
+{
+	const struct rowref *x = a, *y = b;
+	const struct rowkey *k = x->k;
+	for (size_t s = 0; s < k->nsys; s++) {
+		double u = k->credit[s * k->n + x->i], v = k->credit[s * k->n + y->i];
+		if (u != v)
+			return u < v ? -1 : 1;
+		int p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
+		if (p != q)
+			return p - q;
+	}
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* An instance where system s and the reference differ: the differences of
+ * credit and answered (reference minus s) and the index. */
+struct wdiff {
+	double dc;
+	int32_t da;
+	uint32_t i;
+};
+
+static int by_diff(const void *a, const void *b)
+{
+	const struct wdiff *x = a, *y = b;
+	if (x->dc != y->dc)
+		return x->dc < y->dc ? -1 : 1;
+	if (x->da != y->da)
+		return x->da < y->da ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A class of the instances where s and the reference differ by the same
+ * (dc, da): its members as bits of 32-instance words. */
+struct wclass {
+	double dc;
+	int32_t da;
+	size_t first, end; /* its words in wword[first .. end) */
+};
+
+struct wword {
+	uint32_t word, bits;
+};
+
+/* A draw from 0 .. n-1 (0 < n < 2^32) out of 32-bit words x of the
+ * generator: the high half of x n, unless its low half is below
+ * 2^32 mod n (then x is drawn again): unbiased (Lemire 2019). */
+static uint32_t draw_below(gsl_rng *r, uint32_t n)
+{
+	uint32_t t = (uint32_t)(-n) % n;
+	for (;;) {
+		uint64_t m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
+		if ((uint32_t)m >= t)
+			return (uint32_t)(m >> 32);
+	}
+}
 
 int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 			const unsigned char *answered, size_t ref, size_t samples,
@@ -777,13 +840,15 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 	double *C = calloc(2 * nsys, sizeof *C), *A = C ? C + nsys : NULL;
 	double *cs = calloc(2 * nsys, sizeof *cs), *as = cs ? cs + nsys : NULL;
 	size_t *rb = calloc(2 * nsys, sizeof *rb), *ra = rb ? rb + nsys : NULL;
-	size_t *dstart = calloc(nsys + 1, sizeof *dstart);
-	double *ct = NULL;
-	unsigned char *at = NULL;
+	size_t *cstart = calloc(nsys + 1, sizeof *cstart);
+	struct rowref *rows = NULL;
+	uint32_t *pat = NULL, *cnt = NULL, *mask = NULL;
+	double *pc = NULL, *pa = NULL;
 	struct wdiff *dv = NULL;
-	uint32_t *mask = NULL;
+	struct wclass *cl = NULL;
+	struct wword *ww = NULL;
 	gsl_rng *rng = NULL;
-	if (C == NULL || cs == NULL || rb == NULL || dstart == NULL)
+	if (C == NULL || cs == NULL || rb == NULL || cstart == NULL)
 		goto nomem;
 	/* the observed figures, McNemar, and the differing instances */
 	size_t ndiff = 0;
@@ -804,74 +869,119 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 							  .bootstrap_p = NAN,
 							  .randomization_p = NAN, .mcnemar_p = NAN,
 							  .ref_only = b, .other_only = c };
-		if (s != ref && binary) {
+		if (s != ref && binary)
 			out[s].mcnemar_p = mcnemar(b, c);
-		}
 	}
 	for (size_t s = 0; s < nsys; s++)
 		out[s].delta = out[ref].f1 - out[s].f1;
 	if (samples == 0)
 		goto done;
 
-	/* paired bootstrap: the instances as rows of nsys values */
-	ct = malloc(n * nsys * sizeof *ct);
-	at = malloc(n * nsys);
-	rng = tv_rng_new(seed);
-	if (ct == NULL || at == NULL || rng == NULL)
+	/*
+	 * Paired bootstrap.  Instances whose systems' (credit, answered) are
+	 * all equal form one pattern; a sample counts its draws of each
+	 * pattern, and a system's sums are those counts times its values.
+	 */
+	struct rowkey key = { credit, answered, nsys, n };
+	rows = malloc(n * sizeof *rows);
+	pat = malloc(n * sizeof *pat);
+	if (rows == NULL || pat == NULL)
 		goto nomem;
-	for (size_t s = 0; s < nsys; s++)
-		for (size_t i = 0; i < n; i++) {
-			ct[i * nsys + s] = credit[s * n + i];
-			at[i * nsys + s] = answered[s * n + i];
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (struct rowref){ &key, (uint32_t)i };
+	qsort(rows, n, sizeof *rows, by_row);
+	size_t np = 0;
+	for (size_t j = 0; j < n; j++) {
+		int same = j > 0;
+		for (size_t s = 0; same && s < nsys; s++)
+			same = credit[s * n + rows[j].i] == credit[s * n + rows[j - 1].i] &&
+			       answered[s * n + rows[j].i] == answered[s * n + rows[j - 1].i];
+		if (!same)
+			np++;
+		pat[rows[j].i] = (uint32_t)(np - 1);
+	}
+	pc = malloc(np * nsys * sizeof *pc);
+	pa = malloc(np * nsys * sizeof *pa);
+	cnt = malloc(np * sizeof *cnt);
+	rng = tv_rng_new(seed);
+	if (pc == NULL || pa == NULL || cnt == NULL || rng == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++)
+		for (size_t s = 0; s < nsys; s++) {
+			pc[pat[i] * nsys + s] = credit[s * n + i];
+			pa[pat[i] * nsys + s] = answered[s * n + i];
 		}
+	free(rows);
+	rows = NULL;
 	for (size_t b = 0; b < samples; b++) {
+		memset(cnt, 0, np * sizeof *cnt);
+		for (size_t d = 0; d < n; d++)
+			cnt[pat[draw_below(rng, (uint32_t)n)]]++;
 		memset(cs, 0, 2 * nsys * sizeof *cs);
-		for (size_t d = 0; d < n; d++) {
-			size_t j = gsl_rng_uniform_int(rng, n);
-			const double *row = ct + j * nsys;
-			const unsigned char *arow = at + j * nsys;
+		for (size_t q = 0; q < np; q++) {
+			if (cnt[q] == 0)
+				continue;
+			double k = (double)cnt[q];
 			for (size_t s = 0; s < nsys; s++) {
-				cs[s] += row[s];
-				as[s] += arow[s];
+				cs[s] += k * pc[q * nsys + s];
+				as[s] += k * pa[q * nsys + s];
 			}
 		}
 		double fr = f1_of(cs[ref], as[ref], (double)n);
 		for (size_t s = 0; s < nsys; s++) {
-			double t = fabs(out[s].delta);
 			double ts = fr - f1_of(cs[s], as[s], (double)n);
-			rb[s] += fabs(ts - out[s].delta) >= t - TIE;
+			rb[s] += fabs(ts - out[s].delta) >= fabs(out[s].delta) - TIE;
 		}
 	}
 	for (size_t s = 0; s < nsys; s++)
 		if (s != ref)
 			out[s].bootstrap_p = (double)(rb[s] + 1) / (double)(samples + 1);
-	free(ct);
-	free(at);
-	ct = NULL;
-	at = NULL;
 	tv_rng_free(rng);
+	rng = NULL;
 
-	/* approximate randomization: only the instances where the two differ
-	 * can change anything */
+	/*
+	 * Approximate randomization: only the instances where the two differ
+	 * can change anything; those of one difference (dc, da) form a class,
+	 * and the exchanged members of a class are counted 32 at a time.
+	 */
 	dv = malloc((ndiff + 1) * sizeof *dv);
+	cl = malloc((ndiff + 1) * sizeof *cl);
+	ww = malloc((ndiff + 1) * sizeof *ww);
 	size_t nw = (n + 31) / 32;
 	mask = malloc(nw * sizeof *mask);
 	rng = tv_rng_new(seed);
-	if (dv == NULL || mask == NULL || rng == NULL)
+	if (dv == NULL || cl == NULL || ww == NULL || mask == NULL || rng == NULL)
 		goto nomem;
-	size_t k = 0;
+	size_t ncl = 0, nww = 0;
 	for (size_t s = 0; s < nsys; s++) {
-		dstart[s] = k;
+		cstart[s] = ncl;
 		if (s == ref)
 			continue;
 		const double *cv = credit + s * n, *cr = credit + ref * n;
 		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
 			if (cv[i] != cr[i] || av[i] != ar[i])
-				dv[k++] = (struct wdiff){ (uint32_t)i, (int32_t)ar[i] - (int32_t)av[i],
-							  cr[i] - cv[i] };
+				dv[k++] = (struct wdiff){ cr[i] - cv[i],
+							  (int32_t)ar[i] - (int32_t)av[i],
+							  (uint32_t)i };
+		qsort(dv, k, sizeof *dv, by_diff);
+		for (size_t q = 0; q < k; q++) {
+			if (q == 0 || dv[q].dc != dv[q - 1].dc || dv[q].da != dv[q - 1].da) {
+				if (ncl > cstart[s])
+					cl[ncl - 1].end = nww;
+				cl[ncl++] = (struct wclass){ dv[q].dc, dv[q].da, nww, nww };
+			}
+			uint32_t w = dv[q].i >> 5, bit = 1u << (dv[q].i & 31);
+			if (nww > cl[ncl - 1].first && ww[nww - 1].word == w)
+				ww[nww - 1].bits |= bit;
+			else
+				ww[nww++] = (struct wword){ w, bit };
+		}
+		if (ncl > cstart[s])
+			cl[ncl - 1].end = nww;
 	}
-	dstart[nsys] = k;
+	cstart[nsys] = ncl;
 	for (size_t b = 0; b < samples; b++) {
 		for (size_t j = 0; j < nw; j++)
 			mask[j] = (uint32_t)gsl_rng_get(rng);
@@ -879,12 +989,12 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 			if (s == ref)
 				continue;
 			double dc = 0.0, da = 0.0; /* moved from the reference to s */
-			for (size_t q = dstart[s]; q < dstart[s + 1]; q++) {
-				uint32_t i = dv[q].i;
-				if (mask[i >> 5] >> (i & 31) & 1u) {
-					dc += dv[q].dc;
-					da += dv[q].da;
-				}
+			for (size_t c = cstart[s]; c < cstart[s + 1]; c++) {
+				uint64_t k = 0;
+				for (size_t q = cl[c].first; q < cl[c].end; q++)
+					k += (uint64_t)__builtin_popcount(mask[ww[q].word] & ww[q].bits);
+				dc += (double)k * cl[c].dc;
+				da += (double)k * cl[c].da;
 			}
 			double ts = f1_of(C[ref] - dc, A[ref] - da, (double)n) -
 				    f1_of(C[s] + dc, A[s] + da, (double)n);
@@ -901,10 +1011,15 @@ done:
 	free(C);
 	free(cs);
 	free(rb);
-	free(dstart);
-	free(ct);
-	free(at);
+	free(cstart);
+	free(rows);
+	free(pat);
+	free(cnt);
+	free(pc);
+	free(pa);
 	free(dv);
+	free(cl);
+	free(ww);
 	free(mask);
 	tv_rng_free(rng);
 	return rc;

@@ -1169,8 +1169,10 @@ struct tageval_wsd_comparison {
  * is two-sided, with p = (r + 1) / (samples + 1):
  *
  * - paired bootstrap: MT19937 seeded with @seed; each of @samples samples
- *   draws n instances with replacement, gsl_rng_uniform_int(rng, n) each,
- *   shared by all systems; r counts the samples with |t* - t| >= |t|
+ *   draws n instances with replacement, shared by all systems, each draw
+ *   the high 32 bits of x n for x = gsl_rng_get(rng), x drawn again while
+ *   the low 32 bits are below 2^32 mod n (unbiased); r counts the samples
+ *   with |t* - t| >= |t|
  *   (the bootstrap distribution shifted to the null of no difference);
  * - approximate randomization: a second MT19937 seeded with @seed; each
  *   sample takes ceil(n / 32) words gsl_rng_get(rng) and exchanges the

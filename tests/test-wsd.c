@@ -325,7 +325,8 @@ START_TEST(resampling_by_count)
 	for (int b = 0; b < B; b++) {
 		int k = 0;
 		for (int d = 0; d < N; d++) {
-			unsigned long j = gsl_rng_uniform_int(r, N);
+			/* the high 32 bits of x N; 2^32 mod 4 = 0: no redraw */
+			unsigned long j = (unsigned long)(((uint64_t)gsl_rng_get(r) * N) >> 32);
 			k += j == 1 || j == 2;
 		}
 		rb += k == 0 || k == N;
