@@ -63,6 +63,7 @@ struct options {
 	double alpha;
 	int compare_opt; /* --samples, --seed or --alpha given */
 	const char **names, **paths; /* --compare: the systems, NAME=SYSTEM split */
+	const char **alloc[2];       /* the arrays names and paths point into */
 	size_t nsystems;
 };
 
@@ -147,8 +148,8 @@ static int parse(int argc, char **argv, struct options *o)
 					 "missing operand: GOLD and a SYSTEM are required"))
 			return EXIT_INVALID_USAGE;
 		size_t n = (size_t)(argc - optind);
-		o->names = malloc(n * sizeof *o->names);
-		o->paths = malloc(n * sizeof *o->paths);
+		o->names = o->alloc[0] = malloc(n * sizeof *o->names);
+		o->paths = o->alloc[1] = malloc(n * sizeof *o->paths);
 		if (o->names == NULL || o->paths == NULL)
 			return tools_out_of_memory(prog);
 		/* paths[0] the gold key, then the systems: NAME=FILE, or FILE
@@ -638,11 +639,7 @@ int tool_wsd_score_main(int argc, char **argv)
 	int status = parse(argc, argv, &o);
 	if (status < 0)
 		status = o.compare ? run_compare(&o) : run(&o);
-	if (o.names != NULL)
-		o.names -= o.compare && o.nsystems > 0 ? 1 : 0;
-	free(o.names);
-	if (o.paths != NULL)
-		o.paths -= o.compare && o.nsystems > 0 ? 1 : 0;
-	free(o.paths);
+	free(o.alloc[0]);
+	free(o.alloc[1]);
 	return status;
 }
