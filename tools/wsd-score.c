@@ -31,7 +31,7 @@ static void usage(FILE *fp, const void *ctx)
 		"as Java does), or with --format json the figures per dataset and part of\n"
 		"speech as fractions.\n"
 		"\n"
-		"  -f, --format=FORMAT  text (default) or json\n"
+		"  -f, --format=FORMAT  text (default) or json; csv with --compare\n"
 		"  -b, --breakdown      text: a table of P, R and F1 (as the three lines) for\n"
 		"                       ALL, each dataset and each part of speech\n"
 		"  -d, --data=DATA.xml  parts of speech from the framework's data file\n"
@@ -56,7 +56,7 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 struct options {
-	int json, breakdown, compare;
+	int json, csv, breakdown, compare;
 	unsigned flags;
 	const char *gold, *system, *data;
 	unsigned long long samples, seed;
@@ -72,8 +72,15 @@ enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA };
 static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
-	if (c == 'f')
+	if (c == 'f') {
+		if (strcmp(arg, "csv") == 0) { /* --compare only (parse checks) */
+			o->csv = 1;
+			o->json = 0;
+			return 0;
+		}
+		o->csv = 0;
 		return tools_parse_format(prog, arg, &o->json);
+	}
 	if (c == 'b') {
 		o->breakdown = 1;
 		return 0;
@@ -178,6 +185,10 @@ static int parse(int argc, char **argv, struct options *o)
 		o->paths++;
 		o->nsystems = n - 1;
 		return -1;
+	}
+	if (o->csv) {
+		tools_usage_error(prog, "--format=csv goes with --compare");
+		return EXIT_INVALID_USAGE;
 	}
 	if (o->compare_opt) {
 		tools_usage_error(prog, "--samples, --seed and --alpha go with --compare");
@@ -544,6 +555,74 @@ static void print_compare_json(const struct options *o, const struct tageval_wsd
 	tools_printf("]}\n");
 }
 
+/* A CSV field: the shortest digits of @v, empty when undefined. */
+static void csv_number(double v)
+{
+	char buf[40];
+	if (isnan(v))
+		return;
+	tools_format_shortest(buf, sizeof buf, v);
+	tools_printf("%s", buf);
+}
+
+/* A CSV field quoted when it holds a comma, a quote or a line end. */
+static void csv_string(const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		tools_printf("%s", s);
+		return;
+	}
+	tools_printf("\"");
+	for (; *s; s++)
+		tools_printf(*s == '"' ? "\"\"" : "%c", *s);
+	tools_printf("\"");
+}
+
+static void print_compare_csv(const struct options *o, const struct tageval_wsd *w,
+			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			      size_t best, const int *haspos)
+{
+	struct tageval_error err = { 0 };
+	size_t nd = tageval_wsd_datasets(w);
+	tools_printf("system");
+	for (size_t d = 0; d < nd; d++) {
+		const char *name;
+		struct tageval_wsd_figures f;
+		if (tageval_wsd_dataset(w, d, &name, &f, &err) == 0) {
+			tools_printf(",");
+			csv_string(name);
+		}
+	}
+	tools_printf(",ALL");
+	for (int p = 0; p < 4; p++)
+		if (haspos[p])
+			tools_printf(",%c", pos_names[p]);
+	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p\n");
+	for (size_t s = 0; s < o->nsystems; s++) {
+		csv_string(o->names[s]);
+		for (size_t d = 0; d < nd; d++) {
+			tools_printf(",");
+			csv_number(sf[s].ds[d].f1);
+		}
+		tools_printf(",");
+		csv_number(sf[s].total.f1);
+		for (int p = 0; p < 4; p++)
+			if (haspos[p]) {
+				tools_printf(",");
+				csv_number(sf[s].pos[p].f1);
+			}
+		tools_printf(",%d,", s == best);
+		csv_number(cmp[s].delta);
+		tools_printf(",");
+		csv_number(cmp[s].bootstrap_p);
+		tools_printf(",");
+		csv_number(cmp[s].randomization_p);
+		tools_printf(",");
+		csv_number(cmp[s].mcnemar_p);
+		tools_printf("\n");
+	}
+}
+
 static int run_compare(const struct options *o)
 {
 	int status = EXIT_DATA;
@@ -615,6 +694,8 @@ static int run_compare(const struct options *o)
 	}
 	if (o->json)
 		print_compare_json(o, w, sf, cmp, best, haspos);
+	else if (o->csv)
+		print_compare_csv(o, w, sf, cmp, best, haspos);
 	else
 		print_compare_text(o, w, sf, cmp, best, haspos);
 	status = tools_exit_status(prog);
