@@ -9,14 +9,23 @@
  * id or a system id that the gold key lacks is an error with the file and
  * line (section 6 of the spec); the credit rule and the figures are its own.
  */
+#include "config.h"
+
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if HAVE_EXPAT
+#include <expat.h>
+#endif
 
 #include "tageval.h"
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-reader.h"
+#include "tageval-rng.h"
 #include "tageval-util.h"
 
 #define NO_POS 0xff
@@ -41,6 +50,7 @@ struct tageval_wsd {
 	uint32_t *dsorder;  /* dataset ids in strcmp order of their names */
 	uint32_t *dsstart;  /* dataset d's instances: dsinst[dsstart[d] .. dsstart[d + 1]) */
 	uint32_t *dsinst;
+	uint32_t *idorder;  /* instances in bytewise order of their ids (tageval_wsd_credits) */
 	int have_gold;      /* a gold key was read (1), without error (2) */
 	unsigned flags;    /* of the last system read */
 	size_t unknown;    /* its lines for ids the gold key lacks (TAGEVAL_WSD_SUBSET) */
@@ -71,6 +81,7 @@ void tageval_wsd_free(struct tageval_wsd *w)
 	free(w->dsorder);
 	free(w->dsstart);
 	free(w->dsinst);
+	free(w->idorder);
 	free(w);
 }
 
@@ -478,4 +489,538 @@ int tageval_wsd_pos(const struct tageval_wsd *w, enum tageval_wsd_pos pos,
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: invalid part of speech", __func__);
 	figures(w, NULL, w->n, (unsigned)pos, out);
 	return TAGEVAL_OK;
+}
+
+/* ------------------------------------------------------------ data.xml */
+
+int tageval_wsd_data_supported(void)
+{
+	return HAVE_EXPAT;
+}
+
+#if HAVE_EXPAT
+struct dataread {
+	struct tageval_wsd *w;
+	XML_Parser p;
+	const char *name;
+	uint8_t *pos; /* per gold instance: its part of speech, NO_POS unseen */
+	uint64_t *line;
+	int rc;
+	struct tageval_error *err;
+};
+
+static void data_start(void *ctx, const XML_Char *el, const XML_Char **attr)
+{
+	struct dataread *d = ctx;
+	if (d->rc || strcmp(el, "instance") != 0)
+		return;
+	const char *id = NULL, *pos = NULL;
+	for (size_t i = 0; attr[i] != NULL; i += 2) {
+		if (strcmp(attr[i], "id") == 0)
+			id = attr[i + 1];
+		else if (strcmp(attr[i], "pos") == 0)
+			pos = attr[i + 1];
+	}
+	uint64_t line = XML_GetCurrentLineNumber(d->p);
+	char q[80];
+	if (id == NULL || pos == NULL) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "an <instance> without %s attribute", id == NULL ? "an id" : "a pos");
+		goto stop;
+	}
+	uint32_t idx;
+	if (!tv_intern_find(&d->w->ids, id, strlen(id), &idx))
+		return; /* not in the gold key: ignored */
+	static const char *const names[] = { "NOUN", "VERB", "ADJ", "ADV" };
+	int p = -1;
+	for (int k = 0; k < 4; k++)
+		if (strcmp(pos, names[k]) == 0)
+			p = k;
+	tv_quote(q, sizeof q, id, strlen(id));
+	if (p < 0) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "instance \"%s\": part of speech \"%.20s\" (NOUN, VERB, ADJ or ADV)",
+				 q, pos);
+		goto stop;
+	}
+	if (d->pos[idx] != NO_POS) {
+		d->rc = tv_error(d->err, TAGEVAL_EFORMAT, d->name, line,
+				 "duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				 d->line[idx]);
+		goto stop;
+	}
+	d->pos[idx] = (uint8_t)p;
+	d->line[idx] = line;
+	return;
+stop:
+	XML_StopParser(d->p, XML_FALSE);
+}
+
+/* Parses @size bytes (the whole file when @final); 0 or an error. */
+static int data_chunk(struct dataread *d, const char *buf, size_t size, int final)
+{
+	while (size > 0 || final) {
+		int len = size > (1u << 30) ? 1 << 30 : (int)size;
+		int last = final && (size_t)len == size;
+		if (XML_Parse(d->p, buf, len, last) == XML_STATUS_ERROR) {
+			if (d->rc)
+				return d->rc;
+			if (XML_GetErrorCode(d->p) == XML_ERROR_NO_MEMORY)
+				return tv_nomem(d->err);
+			return tv_error(d->err, TAGEVAL_EFORMAT, d->name,
+					XML_GetCurrentLineNumber(d->p), "XML: %s",
+					XML_ErrorString(XML_GetErrorCode(d->p)));
+		}
+		buf += len;
+		size -= (size_t)len;
+		if (last)
+			break;
+	}
+	return TAGEVAL_OK;
+}
+
+static int read_data(struct tageval_wsd *w, const char *path, const char *data, size_t size,
+		     const char *name, struct tageval_error *err)
+{
+	if (w->have_gold != 2)
+		return tv_error(err, TAGEVAL_EINVAL, name, 0,
+				"a gold key is read (without error) before the data file");
+	struct dataread d = { .w = w, .name = name, .err = err };
+	d.pos = malloc(w->n + 1);
+	d.line = malloc((w->n + 1) * sizeof *d.line);
+	d.p = XML_ParserCreate(NULL);
+	FILE *fp = NULL;
+	char *buf = NULL;
+	int rc = TAGEVAL_OK;
+	if (d.pos == NULL || d.line == NULL || d.p == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	memset(d.pos, NO_POS, w->n + 1);
+	XML_SetUserData(d.p, &d);
+	XML_SetStartElementHandler(d.p, data_start);
+	if (path == NULL) {
+		rc = data_chunk(&d, data, size, 1);
+	} else {
+		fp = fopen(path, "rb");
+		buf = malloc(1 << 16);
+		if (fp == NULL) {
+			rc = tv_error(err, TAGEVAL_EIO, name, 0, "cannot open: %s", strerror(errno));
+			goto out;
+		}
+		if (buf == NULL) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (;;) {
+			size_t got = fread(buf, 1, 1 << 16, fp);
+			if (got < (1 << 16) && ferror(fp)) {
+				rc = tv_error(err, TAGEVAL_EIO, name, 0, "read error: %s",
+					      strerror(errno));
+				goto out;
+			}
+			int end = got < (1 << 16);
+			if ((rc = data_chunk(&d, buf, got, end)) != 0 || end)
+				break;
+		}
+	}
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < w->n; i++)
+		if (d.pos[i] == NO_POS) {
+			char q[80];
+			const char *id = tv_intern_str(&w->ids, (uint32_t)i);
+			tv_quote(q, sizeof q, id, strlen(id));
+			rc = tv_error(err, TAGEVAL_EFORMAT, name, 0,
+				      "gold instance \"%s\" (gold line %" PRIu64 ") has no <instance>",
+				      q, w->in[i].gold_line);
+			goto out;
+		}
+	for (size_t i = 0; i < w->n; i++)
+		w->in[i].pos = d.pos[i];
+out:
+	if (fp != NULL)
+		fclose(fp);
+	free(buf);
+	free(d.pos);
+	free(d.line);
+	if (d.p != NULL)
+		XML_ParserFree(d.p);
+	return rc;
+}
+#endif
+
+int tageval_wsd_read_data(struct tageval_wsd *w, const char *path, struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, path, "path");
+#if HAVE_EXPAT
+	return read_data(w, path, NULL, 0, path, err);
+#else
+	return tv_error(err, TAGEVAL_EINVAL, path, 0,
+			"data files are not supported (tageval built without expat)");
+#endif
+}
+
+int tageval_wsd_read_data_buffer(struct tageval_wsd *w, const char *data, size_t size,
+				 const char *name, struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, name, "name");
+	if (data == NULL && size > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: NULL data", __func__);
+#if HAVE_EXPAT
+	return read_data(w, NULL, data ? data : "", size, name, err);
+#else
+	return tv_error(err, TAGEVAL_EINVAL, name, 0,
+			"data files are not supported (tageval built without expat)");
+#endif
+}
+
+/* ------------------------------------------------------------ significance */
+
+int tageval_wsd_credits(struct tageval_wsd *w, double *credit, unsigned char *answered,
+			struct tageval_error *err)
+{
+	TV_NEED(err, w, "wsd");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, answered, "answered");
+	if (w->have_gold != 2)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no gold key read", __func__);
+	if (w->idorder == NULL) {
+		struct tv_sort_name *tmp = malloc((2 * w->n + 1) * sizeof *tmp);
+		w->idorder = malloc((w->n + 1) * sizeof *w->idorder);
+		if (tmp == NULL || w->idorder == NULL) {
+			free(tmp);
+			free(w->idorder);
+			w->idorder = NULL;
+			return tv_nomem(err);
+		}
+		/* the gold key's instance i has id number i (interned in order) */
+		for (size_t i = 0; i < w->n; i++)
+			w->idorder[i] = (uint32_t)i;
+		tv_intern_sort_ids(&w->ids, w->idorder, w->n, tmp);
+		free(tmp);
+	}
+	for (size_t j = 0; j < w->n; j++) {
+		const struct winst *in = &w->in[w->idorder[j]];
+		credit[j] = in->answered ? in->credit : 0.0;
+		answered[j] = in->answered;
+	}
+	return TAGEVAL_OK;
+}
+
+#define TIE 1e-12
+
+/* F1 = 2PR / (P + R) with P = C/A and R = C/I is 2C / (A + I) (0 when C = 0). */
+static double f1_of(double c, double a, double n)
+{
+	return a + n > 0.0 ? 2.0 * c / (a + n) : 0.0;
+}
+
+/* McNemar's exact two-sided p-value for b and c discordant pairs:
+ * min(1, 2 P(X <= min(b, c))), X binomial (b + c, 1/2).  1 exactly when
+ * min(b, c) >= (m - 1) / 2 (by symmetry P(X <= k) >= 1/2 there); else the
+ * terms C(m, j) / 2^m, from 2^-m up by the ratio (m - j) / (j + 1) for m
+ * up to 1000 (exact for small m), in logs relative to the largest above. */
+static double mcnemar(size_t b, size_t c)
+{
+	size_t m = b + c, k = b < c ? b : c;
+	if (2 * k + 1 >= m)
+		return 1.0;
+	double sum = 0.0;
+	if (m <= 1000) {
+		double t = ldexp(1.0, -(int)m);
+		for (size_t j = 0; j <= k; j++) {
+			sum += t;
+			t = t * (double)(m - j) / (double)(j + 1);
+		}
+		return 2.0 * sum < 1.0 ? 2.0 * sum : 1.0;
+	}
+	/* the terms relative to the largest, j = k, downwards */
+	double r = 1.0;
+	for (size_t j = k + 1; j-- > 0;) {
+		sum += r;
+		r = r * (double)j / (double)(m - j + 1);
+		if (r < 1e-20 * sum)
+			break;
+	}
+	double lck = 0.0; /* log C(m, k) */
+	for (size_t j = 0; j < k; j++)
+		lck += log((double)(m - j)) - log((double)(j + 1));
+	double p = 2.0 * exp(log(sum) + lck - (double)m * log(2.0));
+	return p < 1.0 ? p : 1.0;
+}
+
+/* qsort contexts are not reentrant in C11: the rows are compared through
+ * a header in front of each index. */
+struct rowkey {
+	const double *credit;        /* system-major, n per system */
+	const unsigned char *answered;
+	size_t nsys, n;
+};
+
+struct rowref {
+	const struct rowkey *k;
+	uint32_t i;
+};
+
+static int by_row(const void *a, const void *b)
+{
+	const struct rowref *x = a, *y = b;
+	const struct rowkey *k = x->k;
+	for (size_t s = 0; s < k->nsys; s++) {
+		double u = k->credit[s * k->n + x->i], v = k->credit[s * k->n + y->i];
+		if (u != v)
+			return u < v ? -1 : 1;
+		int p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
+		if (p != q)
+			return p - q;
+	}
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* An instance where system s and the reference differ: the differences of
+ * credit and answered (reference minus s) and the index. */
+struct wdiff {
+	double dc;
+	int32_t da;
+	uint32_t i;
+};
+
+static int by_diff(const void *a, const void *b)
+{
+	const struct wdiff *x = a, *y = b;
+	if (x->dc != y->dc)
+		return x->dc < y->dc ? -1 : 1;
+	if (x->da != y->da)
+		return x->da < y->da ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A class of the instances where s and the reference differ by the same
+ * (dc, da): its members as bits of 32-instance words. */
+struct wclass {
+	double dc;
+	int32_t da;
+	size_t first, end; /* its words in wword[first .. end) */
+};
+
+struct wword {
+	uint32_t word, bits;
+};
+
+/* A draw from 0 .. n-1 (0 < n < 2^32) out of 32-bit words x of the
+ * generator: the high half of x n, unless its low half is below
+ * 2^32 mod n (then x is drawn again): unbiased (Lemire 2019). */
+static uint32_t draw_below(gsl_rng *r, uint32_t n)
+{
+	uint32_t t = (uint32_t)(-n) % n;
+	for (;;) {
+		uint64_t m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
+		if ((uint32_t)m >= t)
+			return (uint32_t)(m >> 32);
+	}
+}
+
+int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
+			const unsigned char *answered, size_t ref, size_t samples,
+			unsigned long seed, struct tageval_wsd_comparison *out,
+			struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, answered, "answered");
+	if (nsys == 0 || ref >= nsys || n == 0 || n >= UINT32_MAX)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"%s: no system, no instance, too many, or no reference", __func__);
+	if (nsys > SIZE_MAX / n / sizeof(double))
+		return tv_nomem(err);
+	int rc = TAGEVAL_OK;
+	double *C = calloc(2 * nsys, sizeof *C), *A = C ? C + nsys : NULL;
+	double *cs = calloc(2 * nsys, sizeof *cs), *as = cs ? cs + nsys : NULL;
+	size_t *rb = calloc(2 * nsys, sizeof *rb), *ra = rb ? rb + nsys : NULL;
+	size_t *cstart = calloc(nsys + 1, sizeof *cstart);
+	struct rowref *rows = NULL;
+	uint32_t *pat = NULL, *cnt = NULL, *mask = NULL;
+	double *pc = NULL, *pa = NULL;
+	struct wdiff *dv = NULL;
+	struct wclass *cl = NULL;
+	struct wword *ww = NULL;
+	gsl_rng *rng = NULL;
+	if (C == NULL || cs == NULL || rb == NULL || cstart == NULL)
+		goto nomem;
+	/* the observed figures, McNemar, and the differing instances */
+	size_t ndiff = 0;
+	for (size_t s = 0; s < nsys; s++) {
+		const double *cv = credit + s * n, *cr = credit + ref * n;
+		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		int binary = 1;
+		size_t b = 0, c = 0;
+		for (size_t i = 0; i < n; i++) {
+			C[s] += cv[i];
+			A[s] += av[i];
+			binary &= (cv[i] == 0.0 || cv[i] == 1.0) && (cr[i] == 0.0 || cr[i] == 1.0);
+			b += cr[i] == 1.0 && cv[i] == 0.0;
+			c += cr[i] == 0.0 && cv[i] == 1.0;
+			ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
+		}
+		out[s] = (struct tageval_wsd_comparison){ .f1 = f1_of(C[s], A[s], (double)n),
+							  .bootstrap_p = NAN,
+							  .randomization_p = NAN, .mcnemar_p = NAN,
+							  .ref_only = b, .other_only = c };
+		if (s != ref && binary)
+			out[s].mcnemar_p = mcnemar(b, c);
+	}
+	for (size_t s = 0; s < nsys; s++)
+		out[s].delta = out[ref].f1 - out[s].f1;
+	if (samples == 0)
+		goto done;
+
+	/*
+	 * Paired bootstrap.  Instances whose systems' (credit, answered) are
+	 * all equal form one pattern; a sample counts its draws of each
+	 * pattern, and a system's sums are those counts times its values.
+	 */
+	struct rowkey key = { credit, answered, nsys, n };
+	rows = malloc(n * sizeof *rows);
+	pat = malloc(n * sizeof *pat);
+	if (rows == NULL || pat == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (struct rowref){ &key, (uint32_t)i };
+	qsort(rows, n, sizeof *rows, by_row);
+	size_t np = 0;
+	for (size_t j = 0; j < n; j++) {
+		int same = j > 0;
+		for (size_t s = 0; same && s < nsys; s++)
+			same = credit[s * n + rows[j].i] == credit[s * n + rows[j - 1].i] &&
+			       answered[s * n + rows[j].i] == answered[s * n + rows[j - 1].i];
+		if (!same)
+			np++;
+		pat[rows[j].i] = (uint32_t)(np - 1);
+	}
+	pc = malloc(np * nsys * sizeof *pc);
+	pa = malloc(np * nsys * sizeof *pa);
+	cnt = malloc(np * sizeof *cnt);
+	rng = tv_rng_new(seed);
+	if (pc == NULL || pa == NULL || cnt == NULL || rng == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++)
+		for (size_t s = 0; s < nsys; s++) {
+			pc[pat[i] * nsys + s] = credit[s * n + i];
+			pa[pat[i] * nsys + s] = answered[s * n + i];
+		}
+	free(rows);
+	rows = NULL;
+	for (size_t b = 0; b < samples; b++) {
+		memset(cnt, 0, np * sizeof *cnt);
+		for (size_t d = 0; d < n; d++)
+			cnt[pat[draw_below(rng, (uint32_t)n)]]++;
+		memset(cs, 0, 2 * nsys * sizeof *cs);
+		for (size_t q = 0; q < np; q++) {
+			if (cnt[q] == 0)
+				continue;
+			double k = (double)cnt[q];
+			for (size_t s = 0; s < nsys; s++) {
+				cs[s] += k * pc[q * nsys + s];
+				as[s] += k * pa[q * nsys + s];
+			}
+		}
+		double fr = f1_of(cs[ref], as[ref], (double)n);
+		for (size_t s = 0; s < nsys; s++) {
+			double ts = fr - f1_of(cs[s], as[s], (double)n);
+			rb[s] += fabs(ts - out[s].delta) >= fabs(out[s].delta) - TIE;
+		}
+	}
+	for (size_t s = 0; s < nsys; s++)
+		if (s != ref)
+			out[s].bootstrap_p = (double)(rb[s] + 1) / (double)(samples + 1);
+	tv_rng_free(rng);
+	rng = NULL;
+
+	/*
+	 * Approximate randomization: only the instances where the two differ
+	 * can change anything; those of one difference (dc, da) form a class,
+	 * and the exchanged members of a class are counted 32 at a time.
+	 */
+	dv = malloc((ndiff + 1) * sizeof *dv);
+	cl = malloc((ndiff + 1) * sizeof *cl);
+	ww = malloc((ndiff + 1) * sizeof *ww);
+	size_t nw = (n + 31) / 32;
+	mask = malloc(nw * sizeof *mask);
+	rng = tv_rng_new(seed);
+	if (dv == NULL || cl == NULL || ww == NULL || mask == NULL || rng == NULL)
+		goto nomem;
+	size_t ncl = 0, nww = 0;
+	for (size_t s = 0; s < nsys; s++) {
+		cstart[s] = ncl;
+		if (s == ref)
+			continue;
+		const double *cv = credit + s * n, *cr = credit + ref * n;
+		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (cv[i] != cr[i] || av[i] != ar[i])
+				dv[k++] = (struct wdiff){ cr[i] - cv[i],
+							  (int32_t)ar[i] - (int32_t)av[i],
+							  (uint32_t)i };
+		qsort(dv, k, sizeof *dv, by_diff);
+		for (size_t q = 0; q < k; q++) {
+			if (q == 0 || dv[q].dc != dv[q - 1].dc || dv[q].da != dv[q - 1].da) {
+				if (ncl > cstart[s])
+					cl[ncl - 1].end = nww;
+				cl[ncl++] = (struct wclass){ dv[q].dc, dv[q].da, nww, nww };
+			}
+			uint32_t w = dv[q].i >> 5, bit = 1u << (dv[q].i & 31);
+			if (nww > cl[ncl - 1].first && ww[nww - 1].word == w)
+				ww[nww - 1].bits |= bit;
+			else
+				ww[nww++] = (struct wword){ w, bit };
+		}
+		if (ncl > cstart[s])
+			cl[ncl - 1].end = nww;
+	}
+	cstart[nsys] = ncl;
+	for (size_t b = 0; b < samples; b++) {
+		for (size_t j = 0; j < nw; j++)
+			mask[j] = (uint32_t)gsl_rng_get(rng);
+		for (size_t s = 0; s < nsys; s++) {
+			if (s == ref)
+				continue;
+			double dc = 0.0, da = 0.0; /* moved from the reference to s */
+			for (size_t c = cstart[s]; c < cstart[s + 1]; c++) {
+				uint64_t k = 0;
+				for (size_t q = cl[c].first; q < cl[c].end; q++)
+					k += (uint64_t)__builtin_popcount(mask[ww[q].word] & ww[q].bits);
+				dc += (double)k * cl[c].dc;
+				da += (double)k * cl[c].da;
+			}
+			double ts = f1_of(C[ref] - dc, A[ref] - da, (double)n) -
+				    f1_of(C[s] + dc, A[s] + da, (double)n);
+			ra[s] += fabs(ts) >= fabs(out[s].delta) - TIE;
+		}
+	}
+	for (size_t s = 0; s < nsys; s++)
+		if (s != ref)
+			out[s].randomization_p = (double)(ra[s] + 1) / (double)(samples + 1);
+	goto done;
+nomem:
+	rc = tv_nomem(err);
+done:
+	free(C);
+	free(cs);
+	free(rb);
+	free(cstart);
+	free(rows);
+	free(pat);
+	free(cnt);
+	free(pc);
+	free(pa);
+	free(dv);
+	free(cl);
+	free(ww);
+	free(mask);
+	tv_rng_free(rng);
+	return rc;
 }

@@ -1118,6 +1118,78 @@ TAGEVAL_EXPORT int tageval_wsd_dataset(const struct tageval_wsd *wsd, size_t i,
 TAGEVAL_EXPORT int tageval_wsd_pos(const struct tageval_wsd *wsd, enum tageval_wsd_pos pos,
 				   struct tageval_wsd_figures *out, struct tageval_error *err);
 
+/**
+ * Reads the parts of speech of the gold instances from the framework's data
+ * file (NAME.data.xml), after the gold key: the pos attribute of each
+ * <instance id="..." pos="..."> element, NOUN, VERB, ADJ or ADV, replaces
+ * the part of speech read off the gold keys.  Instances the gold key lacks
+ * are ignored.  TAGEVAL_EFORMAT: XML that is not well-formed, an instance
+ * without id or pos, a pos of another value or a gold instance given twice
+ * (with the line), a gold instance missing from the file.  TAGEVAL_EINVAL
+ * when the library is built without expat (tageval_wsd_data_supported() 0).
+ */
+TAGEVAL_EXPORT int tageval_wsd_read_data(struct tageval_wsd *wsd, const char *path,
+					 struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_wsd_read_data_buffer(struct tageval_wsd *wsd, const char *data,
+						size_t size, const char *name,
+						struct tageval_error *err);
+/** 1 when tageval_wsd_read_data() can read a data file (built with expat), else 0. */
+TAGEVAL_EXPORT int tageval_wsd_data_supported(void);
+
+/**
+ * The credit of each gold instance (k/n, 0 when unanswered) for the system
+ * read last, and whether it is answered (1 or 0), into @credit and
+ * @answered (tageval_wsd_instances() elements each): the instances in the
+ * bytewise order of their ids, so that the order of the lines changes
+ * nothing.  The vectors of several systems read one after the other are
+ * what tageval_wsd_compare() takes.
+ */
+TAGEVAL_EXPORT int tageval_wsd_credits(struct tageval_wsd *wsd, double *credit,
+				       unsigned char *answered, struct tageval_error *err);
+
+/** A system compared with the reference system of tageval_wsd_compare(). */
+struct tageval_wsd_comparison {
+	double f1;          /**< F1 over all instances: 2C / (A + I) */
+	double delta;       /**< the reference's F1 minus this one's */
+	double bootstrap_p; /**< paired bootstrap, two-sided; NaN for the reference itself */
+	double randomization_p; /**< approximate randomization, two-sided; NaN likewise */
+	double mcnemar_p;   /**< McNemar's exact test, two-sided; NaN unless every
+			     *   credit of both systems is 0 or 1 (single right or
+			     *   wrong answers), and for the reference itself */
+	size_t ref_only;    /**< instances the reference gets right (credit 1) and this one wrong (0) */
+	size_t other_only;  /**< the reverse */
+};
+
+/**
+ * Significance of the differences in F1 between system @ref and each other
+ * of @nsys systems over the same @n gold instances: @credit[s * n + i] and
+ * @answered[s * n + i] are system s's vectors from tageval_wsd_credits().
+ * F1 is 2C / (A + I) for C the summed credit, A the answered and I the
+ * instances of a sample; the statistic is t = F1(ref) - F1(s).  Each test
+ * is two-sided, with p = (r + 1) / (samples + 1):
+ *
+ * - paired bootstrap: MT19937 seeded with @seed; each of @samples samples
+ *   draws n instances with replacement, shared by all systems, each draw
+ *   the high 32 bits of x n for x = gsl_rng_get(rng), x drawn again while
+ *   the low 32 bits are below 2^32 mod n (unbiased); r counts the samples
+ *   with |t* - t| >= |t|
+ *   (the bootstrap distribution shifted to the null of no difference);
+ * - approximate randomization: a second MT19937 seeded with @seed; each
+ *   sample takes ceil(n / 32) words gsl_rng_get(rng) and exchanges the
+ *   two systems' (credit, answered) of instance i when bit i % 32 of word
+ *   i / 32 is set, the same exchanges for every pair; r counts the samples
+ *   with |t*| >= |t|;
+ * - McNemar's exact test: b = ref_only, c = other_only, p = min(1,
+ *   2 P(X <= min(b, c))) for X binomial (b + c, 1/2); 1 when b + c = 0.
+ *
+ * Differences below 1e-12 count as ties.  @samples 0: no bootstrap and no
+ * randomization (NaN p-values).  @out holds @nsys elements.
+ */
+TAGEVAL_EXPORT int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
+				       const unsigned char *answered, size_t ref, size_t samples,
+				       unsigned long seed, struct tageval_wsd_comparison *out,
+				       struct tageval_error *err);
+
 /* --------------------------------------------- word sense induction reports */
 
 /**

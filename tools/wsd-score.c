@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,41 +24,107 @@ static void usage(FILE *fp, const void *ctx)
 	(void)ctx;
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] GOLD SYSTEM\n"
+		"       %s --compare [OPTIONS] GOLD [NAME=]SYSTEM...\n"
 		"Score an all-words WSD system against a gold key of the unified evaluation\n"
 		"framework (Raganato et al. 2017): lines 'id key [key ...]'.  Prints the\n"
 		"reference scorer's three lines (P=, R=, F1= in percent, one decimal, rounded\n"
 		"as Java does), or with --format json the figures per dataset and part of\n"
 		"speech as fractions.\n"
 		"\n"
-		"  -f, --format=FORMAT  text (default) or json\n"
+		"  -f, --format=FORMAT  text (default) or json; csv with --compare\n"
 		"  -b, --breakdown      text: a table of P, R and F1 (as the three lines) for\n"
 		"                       ALL, each dataset and each part of speech\n"
+		"  -d, --data=DATA.xml  parts of speech from the framework's data file\n"
+		"                       (<instance id pos>), not from the gold keys\n"
 		"      --subset         system ids the gold key lacks are counted, not errors\n"
 		"                       (a gold key that covers part of the answers)\n"
+		"  -c, --compare        the standard table of several systems: F1 for each\n"
+		"                       dataset, ALL and each part of speech, each system\n"
+		"                       compared with the best on ALL (paired bootstrap,\n"
+		"                       approximate randomization, McNemar's exact test)\n"
+		"      --samples=N      samples of the bootstrap and the randomization\n"
+		"                       (default 10000; 0: McNemar's test only)\n"
+		"      --seed=S         their random numbers' seed (GSL mt19937; default 1)\n"
+		"      --alpha=A        the text marks systems whose randomization p-value\n"
+		"                       against the best is at least A (default 0.05)\n"
 		"  -h, --help           show this help and exit\n"
 		"  -V, --version        show the version and exit\n"
 		"\n"
 		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
 		"See wsd-score(1).\n",
-		prog);
+		prog, prog);
 }
 
 struct options {
-	int json, breakdown;
+	int json, csv, breakdown, compare;
 	unsigned flags;
-	const char *gold, *system;
+	const char *gold, *system, *data;
+	unsigned long long samples, seed;
+	double alpha;
+	int compare_opt; /* --samples, --seed or --alpha given */
+	const char **names, **paths; /* --compare: the systems, NAME=SYSTEM split */
+	const char **alloc[2];       /* the arrays names and paths point into */
+	size_t nsystems;
 };
+
+enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA };
 
 static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
-	if (c == 'f')
+	if (c == 'f') {
+		if (strcmp(arg, "csv") == 0) { /* --compare only (parse checks) */
+			o->csv = 1;
+			o->json = 0;
+			return 0;
+		}
+		o->csv = 0;
 		return tools_parse_format(prog, arg, &o->json);
+	}
 	if (c == 'b') {
 		o->breakdown = 1;
 		return 0;
 	}
-	o->flags |= TAGEVAL_WSD_SUBSET; /* 'S' */
+	if (c == 'd') {
+		if (!tageval_wsd_data_supported()) {
+			tools_usage_error(prog, "--data: this tageval is built without expat, the "
+					  "XML reader it needs");
+			return -1;
+		}
+		o->data = arg;
+		return 0;
+	}
+	if (c == 'c') {
+		o->compare = 1;
+		return 0;
+	}
+	if (c == OPT_SAMPLES) {
+		o->compare_opt = 1;
+		if (tools_parse_count(arg, 1000000000, &o->samples)) {
+			tools_usage_error(prog, "invalid number of samples \"%s\" (0 to 1000000000)",
+					  arg);
+			return -1;
+		}
+		return 0;
+	}
+	if (c == OPT_SEED) {
+		o->compare_opt = 1;
+		if (tools_parse_count(arg, ULONG_MAX, &o->seed)) {
+			tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
+			return -1;
+		}
+		return 0;
+	}
+	if (c == OPT_ALPHA) {
+		o->compare_opt = 1;
+		if (tools_parse_real(arg, &o->alpha) || !(o->alpha > 0.0 && o->alpha < 1.0)) {
+			tools_usage_error(prog, "invalid significance level \"%s\" (between 0 and 1)",
+					  arg);
+			return -1;
+		}
+		return 0;
+	}
+	o->flags |= TAGEVAL_WSD_SUBSET; /* OPT_SUBSET */
 	return 0;
 }
 
@@ -65,15 +132,68 @@ static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
-		{ "subset", no_argument, NULL, 'S' },
+		{ "subset", no_argument, NULL, OPT_SUBSET },
 		{ "breakdown", no_argument, NULL, 'b' },
+		{ "compare", no_argument, NULL, 'c' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct tools_cli cli = { prog, ":f:bhV", longopts, option, usage, o };
+	const struct tools_cli cli = { prog, ":f:bcd:hV", longopts, option, usage, o };
 	int status = tools_getopt(&cli, argc, argv);
 	if (status >= 0)
 		return status;
+	if (o->compare) {
+		if (o->breakdown) {
+			tools_usage_error(prog, "--breakdown and --compare exclude each other");
+			return EXIT_INVALID_USAGE;
+		}
+		if (tools_check_operands(prog, argc - optind, 2, -1,
+					 "missing operand: GOLD and a SYSTEM are required"))
+			return EXIT_INVALID_USAGE;
+		size_t n = (size_t)(argc - optind);
+		o->names = o->alloc[0] = malloc(n * sizeof *o->names);
+		o->paths = o->alloc[1] = malloc(n * sizeof *o->paths);
+		if (o->names == NULL || o->paths == NULL)
+			return tools_out_of_memory(prog);
+		/* paths[0] the gold key, then the systems: NAME=FILE, or FILE
+		 * named by its file name */
+		o->paths[0] = argv[optind];
+		for (size_t i = 1; i < n; i++) {
+			char *a = argv[optind + (int)i], *eq = strchr(a, '=');
+			if (eq != NULL && eq > a) {
+				*eq = '\0';
+				o->names[i] = a;
+				o->paths[i] = eq + 1;
+			} else {
+				o->names[i] = tools_file_name(a);
+				o->paths[i] = a;
+			}
+			for (size_t j = 1; j < i; j++)
+				if (strcmp(o->names[j], o->names[i]) == 0) {
+					tools_usage_error(prog, "two systems named \"%s\"", o->names[i]);
+					return EXIT_INVALID_USAGE;
+				}
+		}
+		if (tools_check_stdin(prog, o->paths, n))
+			return EXIT_INVALID_USAGE;
+		o->gold = o->paths[0];
+		o->names++;
+		o->paths++;
+		o->nsystems = n - 1;
+		return -1;
+	}
+	if (o->csv) {
+		tools_usage_error(prog, "--format=csv goes with --compare");
+		return EXIT_INVALID_USAGE;
+	}
+	if (o->compare_opt) {
+		tools_usage_error(prog, "--samples, --seed and --alpha go with --compare");
+		return EXIT_INVALID_USAGE;
+	}
 	if (tools_two_operands(prog, argc, argv, "missing operand: GOLD and SYSTEM are required",
 			       &o->gold, &o->system))
 		return EXIT_INVALID_USAGE;
@@ -262,6 +382,7 @@ static int run(const struct options *o)
 	if (w == NULL)
 		return tools_out_of_memory(prog);
 	if (tageval_wsd_read_gold(w, o->gold, &err) ||
+	    (o->data != NULL && tageval_wsd_read_data(w, o->data, &err)) ||
 	    tageval_wsd_read_system(w, o->system, o->flags, &err)) {
 		tools_print_error(prog, &err);
 		goto out;
@@ -298,9 +419,308 @@ out:
 	return status;
 }
 
+/* ------------------------------------------------------------ --compare */
+
+static const char pos_names[] = "nvar";
+
+/* One system's figures: total, the datasets (in the library's order), the
+ * parts of speech (instances 0: absent). */
+struct sysfig {
+	struct tageval_wsd_figures total, pos[4], *ds;
+};
+
+static void text_f1(char *buf, size_t size, double f1)
+{
+	if (isnan(f1))
+		snprintf(buf, size, "-");
+	else
+		java_one_decimal(buf, size, 100.0 * f1);
+}
+
+static void print_compare_text(const struct options *o, const struct tageval_wsd *w,
+			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			       size_t best, const int *haspos)
+{
+	size_t nd = tageval_wsd_datasets(w);
+	int width = 6; /* "system" */
+	for (size_t s = 0; s < o->nsystems; s++) {
+		int dw = tools_display_width(o->names[s]) + 2; /* " *" */
+		width = dw > width ? dw : width;
+	}
+	tools_pad(stdout, "system", width);
+	struct tageval_error err = { 0 };
+	for (size_t d = 0; d < nd; d++) {
+		const char *name;
+		struct tageval_wsd_figures f;
+		if (tageval_wsd_dataset(w, d, &name, &f, &err) == 0) {
+			tools_printf("  ");
+			tools_pad_left(stdout, name, tools_display_width(name) > 5 ? tools_display_width(name) : 5);
+		}
+	}
+	tools_printf("  %5s", "ALL");
+	for (int p = 0; p < 4; p++)
+		if (haspos[p])
+			tools_printf("  %5c", pos_names[p]);
+	tools_printf("  %8s\n", "p");
+	for (size_t s = 0; s < o->nsystems; s++) {
+		char buf[400], name[400];
+		int mark = s != best && !(cmp[s].randomization_p < o->alpha) &&
+			   o->samples > 0;
+		snprintf(name, sizeof name, "%s%s", o->names[s], mark ? " *" : "");
+		tools_pad(stdout, name, width);
+		for (size_t d = 0; d < nd; d++) {
+			const char *dname;
+			struct tageval_wsd_figures f;
+			if (tageval_wsd_dataset(w, d, &dname, &f, &err) == 0) {
+				int dw = tools_display_width(dname);
+				text_f1(buf, sizeof buf, sf[s].ds[d].f1);
+				tools_printf("  %*s", dw > 5 ? dw : 5, buf);
+			}
+		}
+		text_f1(buf, sizeof buf, sf[s].total.f1);
+		tools_printf("  %5s", buf);
+		for (int p = 0; p < 4; p++)
+			if (haspos[p]) {
+				text_f1(buf, sizeof buf, sf[s].pos[p].f1);
+				tools_printf("  %5s", buf);
+			}
+		if (s == best || isnan(cmp[s].randomization_p))
+			tools_printf("  %8s\n", "-");
+		else
+			tools_printf("  %8.4f\n", cmp[s].randomization_p);
+	}
+	if (o->samples > 0)
+		tools_printf("p: approximate randomization against %s (the best F1 on ALL), %llu "
+			     "samples, seed %llu; *: p >= %g, not significantly below it\n",
+			     o->names[best], o->samples, o->seed, o->alpha);
+	else
+		tools_printf("no significance test (--samples=0; McNemar's test in --format json)\n");
+}
+
+static void json_p(struct tools_undefined *u, const char *member, double v, const char *reason)
+{
+	tools_printf(",");
+	tools_json_figure(stdout, u, member, v, reason);
+}
+
+static void print_compare_json(const struct options *o, const struct tageval_wsd *w,
+			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			       size_t best, const int *haspos)
+{
+	struct tageval_error err = { 0 };
+	tools_printf("{\"samples\":%llu,\"seed\":%llu,\"best\":", o->samples, o->seed);
+	tools_json_string(stdout, o->names[best]);
+	tools_printf(",\"systems\":[");
+	for (size_t s = 0; s < o->nsystems; s++) {
+		tools_printf("%s{\"name\":", s ? "," : "");
+		tools_json_string(stdout, o->names[s]);
+		tools_printf(",\"total\":");
+		json_group(&sf[s].total);
+		tools_printf(",\"per_dataset\":{");
+		for (size_t d = 0; d < tageval_wsd_datasets(w); d++) {
+			const char *name;
+			struct tageval_wsd_figures f;
+			if (tageval_wsd_dataset(w, d, &name, &f, &err))
+				continue;
+			tools_printf("%s", d ? "," : "");
+			tools_json_string(stdout, name);
+			tools_printf(":");
+			json_group(&sf[s].ds[d]);
+		}
+		tools_printf("},\"per_pos\":{");
+		int n = 0;
+		for (int p = 0; p < 4; p++)
+			if (haspos[p]) {
+				tools_printf("%s\"%c\":", n++ ? "," : "", pos_names[p]);
+				json_group(&sf[s].pos[p]);
+			}
+		tools_printf("}");
+		if (s != best) {
+			struct tools_undefined u;
+			tools_undefined_init(&u);
+			tools_printf(",\"vs_best\":{\"delta\":");
+			tools_json_number(stdout, cmp[s].delta);
+			const char *none = "no samples (--samples=0)";
+			json_p(&u, "bootstrap_p", cmp[s].bootstrap_p, none);
+			json_p(&u, "randomization_p", cmp[s].randomization_p, none);
+			json_p(&u, "mcnemar_p", cmp[s].mcnemar_p,
+			       "an answer of one of the two systems earns a credit other than 0 or 1");
+			tools_printf(",\"best_only\":%zu,\"other_only\":%zu", cmp[s].ref_only,
+				     cmp[s].other_only);
+			tools_json_undefined(stdout, &u);
+			tools_printf("}");
+		}
+		tools_printf("}");
+	}
+	tools_printf("]}\n");
+}
+
+/* A CSV field: the shortest digits of @v, empty when undefined. */
+static void csv_number(double v)
+{
+	char buf[40];
+	if (isnan(v))
+		return;
+	tools_format_shortest(buf, sizeof buf, v);
+	tools_printf("%s", buf);
+}
+
+/* A CSV field quoted when it holds a comma, a quote or a line end. */
+static void csv_string(const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		tools_printf("%s", s);
+		return;
+	}
+	tools_printf("\"");
+	for (; *s; s++)
+		tools_printf(*s == '"' ? "\"\"" : "%c", *s);
+	tools_printf("\"");
+}
+
+static void print_compare_csv(const struct options *o, const struct tageval_wsd *w,
+			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			      size_t best, const int *haspos)
+{
+	struct tageval_error err = { 0 };
+	size_t nd = tageval_wsd_datasets(w);
+	tools_printf("system");
+	for (size_t d = 0; d < nd; d++) {
+		const char *name;
+		struct tageval_wsd_figures f;
+		if (tageval_wsd_dataset(w, d, &name, &f, &err) == 0) {
+			tools_printf(",");
+			csv_string(name);
+		}
+	}
+	tools_printf(",ALL");
+	for (int p = 0; p < 4; p++)
+		if (haspos[p])
+			tools_printf(",%c", pos_names[p]);
+	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p\n");
+	for (size_t s = 0; s < o->nsystems; s++) {
+		csv_string(o->names[s]);
+		for (size_t d = 0; d < nd; d++) {
+			tools_printf(",");
+			csv_number(sf[s].ds[d].f1);
+		}
+		tools_printf(",");
+		csv_number(sf[s].total.f1);
+		for (int p = 0; p < 4; p++)
+			if (haspos[p]) {
+				tools_printf(",");
+				csv_number(sf[s].pos[p].f1);
+			}
+		tools_printf(",%d,", s == best);
+		csv_number(cmp[s].delta);
+		tools_printf(",");
+		csv_number(cmp[s].bootstrap_p);
+		tools_printf(",");
+		csv_number(cmp[s].randomization_p);
+		tools_printf(",");
+		csv_number(cmp[s].mcnemar_p);
+		tools_printf("\n");
+	}
+}
+
+static int run_compare(const struct options *o)
+{
+	int status = EXIT_DATA;
+	struct tageval_error err = { 0 };
+	struct tageval_wsd *w = tageval_wsd_new();
+	struct sysfig *sf = calloc(o->nsystems, sizeof *sf);
+	struct tageval_wsd_comparison *cmp = calloc(o->nsystems, sizeof *cmp);
+	double *credit = NULL;
+	unsigned char *answered = NULL;
+	if (w == NULL || sf == NULL || cmp == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	if (tageval_wsd_read_gold(w, o->gold, &err) ||
+	    (o->data != NULL && tageval_wsd_read_data(w, o->data, &err))) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	size_t n = tageval_wsd_instances(w), nd = tageval_wsd_datasets(w);
+	if (o->nsystems > SIZE_MAX / n / sizeof *credit)
+		goto nomem;
+	credit = malloc(o->nsystems * n * sizeof *credit);
+	answered = malloc(o->nsystems * n);
+	if (credit == NULL || answered == NULL)
+		goto nomem;
+	int haspos[4] = { 0 };
+	size_t best = 0;
+	for (size_t s = 0; s < o->nsystems; s++) {
+		sf[s].ds = calloc(nd + 1, sizeof *sf[s].ds);
+		if (sf[s].ds == NULL)
+			goto nomem;
+		if (tageval_wsd_read_system(w, o->paths[s], o->flags, &err) ||
+		    tageval_wsd_total(w, &sf[s].total, &err) ||
+		    tageval_wsd_credits(w, credit + s * n, answered + s * n, &err)) {
+			tools_print_error(prog, &err);
+			goto out;
+		}
+		for (size_t d = 0; d < nd; d++) {
+			const char *name;
+			if (tageval_wsd_dataset(w, d, &name, &sf[s].ds[d], &err)) {
+				tools_print_error(prog, &err);
+				goto out;
+			}
+		}
+		for (int p = 0; p < 4; p++) {
+			if (tageval_wsd_pos(w, (enum tageval_wsd_pos)p, &sf[s].pos[p], &err)) {
+				tools_print_error(prog, &err);
+				goto out;
+			}
+			haspos[p] = sf[s].pos[p].instances > 0;
+		}
+		size_t a = tageval_wsd_answered(w);
+		if (a < n)
+			fprintf(stderr, "%s: note: %s: %zu of %zu gold instances have no answer\n",
+				prog, o->names[s], n - a, n);
+		if (tageval_wsd_unknown(w) > 0)
+			fprintf(stderr, "%s: note: %s: %zu system line%s for ids the gold key lacks "
+				"(ignored: --subset)\n", prog, o->names[s], tageval_wsd_unknown(w),
+				tageval_wsd_unknown(w) == 1 ? "" : "s");
+		/* the best: the highest F1 on ALL, the first of equals */
+		double fb = sf[best].total.f1, fs = sf[s].total.f1;
+		if (!isnan(fs) && (isnan(fb) || fs > fb))
+			best = s;
+	}
+	if (tageval_wsd_compare(o->nsystems, n, credit, answered, best, (size_t)o->samples,
+				(unsigned long)o->seed, cmp, &err)) {
+		tools_print_error(prog, &err);
+		goto out;
+	}
+	if (o->json)
+		print_compare_json(o, w, sf, cmp, best, haspos);
+	else if (o->csv)
+		print_compare_csv(o, w, sf, cmp, best, haspos);
+	else
+		print_compare_text(o, w, sf, cmp, best, haspos);
+	status = tools_exit_status(prog);
+	goto out;
+nomem:
+	status = tools_out_of_memory(prog);
+out:
+	if (sf != NULL)
+		for (size_t s = 0; s < o->nsystems; s++)
+			free(sf[s].ds);
+	free(sf);
+	free(cmp);
+	free(credit);
+	free(answered);
+	tageval_wsd_free(w);
+	return status;
+}
+
 int tool_wsd_score_main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .samples = 10000, .seed = 1, .alpha = 0.05 };
 	int status = parse(argc, argv, &o);
-	return status >= 0 ? status : run(&o);
+	if (status < 0)
+		status = o.compare ? run_compare(&o) : run(&o);
+	free(o.alloc[0]);
+	free(o.alloc[1]);
+	return status;
 }
