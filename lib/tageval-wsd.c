@@ -31,7 +31,8 @@
 #define NO_POS 0xff
 
 struct winst {
-	uint32_t keys, nkeys; /* sorted distinct key ids in pool */
+	uint32_t nkeys;       /* its distinct keys: pool[keys .. keys + nkeys), sorted */
+	size_t keys;
 	uint32_t dataset;     /* TV_NONE: an id of fewer than four parts */
 	uint8_t pos;          /* enum tageval_wsd_pos, or NO_POS */
 	uint8_t answered;
@@ -40,12 +41,17 @@ struct winst {
 };
 
 struct tageval_wsd {
-	struct tv_intern ids, keys, datasets;
+	struct tv_intern ids, datasets;
 	struct winst *in;
 	size_t n, cap;
-	uint32_t *pool;
+	/* the gold keys: offsets into text (NUL-terminated copies, in file
+	 * order: written in sequence, never looked up by hash, so that a key
+	 * costs no random access to a table) */
+	size_t *pool;
 	size_t npool, poolcap;
-	uint32_t *scratch; /* a system line's key ids */
+	char *text;
+	size_t ntext, textcap;
+	const char **scratch; /* a system line's keys */
 	size_t scratchcap;
 	uint32_t *dsorder;  /* dataset ids in strcmp order of their names */
 	uint32_t *dsstart;  /* dataset d's instances: dsinst[dsstart[d] .. dsstart[d + 1]) */
@@ -63,7 +69,6 @@ struct tageval_wsd *tageval_wsd_new(void)
 	if (w == NULL)
 		return NULL;
 	tv_intern_init(&w->ids);
-	tv_intern_init(&w->keys);
 	tv_intern_init(&w->datasets);
 	return w;
 }
@@ -73,10 +78,10 @@ void tageval_wsd_free(struct tageval_wsd *w)
 	if (w == NULL)
 		return;
 	tv_intern_clear(&w->ids);
-	tv_intern_clear(&w->keys);
 	tv_intern_clear(&w->datasets);
 	free(w->in);
 	free(w->pool);
+	free(w->text);
 	free(w->scratch);
 	free(w->dsorder);
 	free(w->dsstart);
@@ -158,20 +163,30 @@ static int key_pos(const char *key)
 	return pos[pct[1] - '1'];
 }
 
-static int by_u32(const void *a, const void *b)
+static int by_string(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Sorts @k[0..n) and drops repeats (a key repeated on a line counts once,
- * as in the reference); returns the new count. */
-static size_t sort_unique(uint32_t *k, size_t n)
+/* Sorts the strings @k[0..n) (strcmp order) and drops repeats (a key
+ * repeated on a line counts once, as in the reference); returns the new
+ * count.  Lines have a key or two: insertion sort below 16, qsort above. */
+static size_t sort_unique(const char **k, size_t n)
 {
-	qsort(k, n, sizeof *k, by_u32);
+	if (n < 16) {
+		for (size_t i = 1; i < n; i++) {
+			const char *x = k[i];
+			size_t j = i;
+			for (; j > 0 && strcmp(k[j - 1], x) > 0; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+	} else {
+		qsort(k, n, sizeof *k, by_string);
+	}
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (m == 0 || k[m - 1] != k[i])
+		if (m == 0 || strcmp(k[m - 1], k[i]) != 0)
 			k[m++] = k[i];
 	return m;
 }
@@ -197,16 +212,14 @@ static int gold_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	}
 	size_t nk = l->nfield - 1;
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
-	    tv_grow((void **)&w->pool, &w->poolcap, w->npool + nk, sizeof *w->pool))
+	    tv_grow((void **)&w->scratch, &w->scratchcap, nk, sizeof *w->scratch))
 		return tv_nomem(err);
 	struct winst *in = &w->in[w->n++];
-	*in = (struct winst){ .keys = (uint32_t)w->npool, .dataset = TV_NONE,
-			      .gold_line = l->lineno };
+	*in = (struct winst){ .keys = w->npool, .dataset = TV_NONE, .gold_line = l->lineno };
 	int pos = key_pos(l->field[1]);
 	for (size_t i = 0; i < nk; i++) {
 		const char *k = l->field[i + 1];
-		if (tv_intern_put(&w->keys, k, strlen(k), &w->pool[w->npool + i], NULL))
-			return tv_nomem(err);
+		w->scratch[i] = k;
 		int p = key_pos(k);
 		if (p != pos && p != NO_POS && pos != NO_POS) {
 			tv_quote(q, sizeof q, l->id, l->idlen);
@@ -218,8 +231,18 @@ static int gold_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 			pos = NO_POS; /* not all WordNet sense keys: no part of speech */
 	}
 	in->pos = (uint8_t)pos;
-	in->nkeys = (uint32_t)sort_unique(w->pool + w->npool, nk);
-	w->npool += in->nkeys;
+	size_t m = sort_unique(w->scratch, nk);
+	if (tv_grow((void **)&w->pool, &w->poolcap, w->npool + m, sizeof *w->pool))
+		return tv_nomem(err);
+	for (size_t i = 0; i < m; i++) {
+		size_t len = strlen(w->scratch[i]) + 1;
+		if (tv_grow((void **)&w->text, &w->textcap, w->ntext + len, 1))
+			return tv_nomem(err);
+		memcpy(w->text + w->ntext, w->scratch[i], len);
+		w->pool[w->npool++] = w->ntext;
+		w->ntext += len;
+	}
+	in->nkeys = (uint32_t)m;
 	/* ALL-style ids, "dataset.d000.s000.t000": four parts or more */
 	const char *dot = strchr(l->id, '.');
 	size_t ndots = 0;
@@ -295,14 +318,17 @@ int tageval_wsd_read_gold_buffer(struct tageval_wsd *w, const char *data, size_t
 
 /* ------------------------------------------------------------ a system */
 
-/* The number of the sorted distinct @a[0..na) that are in the sorted @b[0..nb). */
-static size_t common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+/* The number of the sorted distinct strings @a[0..na) that are among the
+ * gold keys @b[0..nb) (sorted distinct offsets into @text): a merge. */
+static size_t common(const char *const *a, size_t na, const size_t *b, size_t nb,
+		     const char *text)
 {
 	size_t i = 0, j = 0, k = 0;
 	while (i < na && j < nb) {
-		if (a[i] < b[j])
+		int c = strcmp(a[i], text + b[j]);
+		if (c < 0)
 			i++;
-		else if (a[i] > b[j])
+		else if (c > 0)
 			j++;
 		else {
 			k++;
@@ -339,15 +365,10 @@ static int system_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	size_t nk = l->nfield - 1;
 	if (tv_grow((void **)&w->scratch, &w->scratchcap, nk, sizeof *w->scratch))
 		return tv_nomem(err);
-	/* a key no gold line has gets an id too: it cannot be right, and
-	 * counts in n once however often it is repeated */
-	for (size_t i = 0; i < nk; i++) {
-		const char *k = l->field[i + 1];
-		if (tv_intern_put(&w->keys, k, strlen(k), &w->scratch[i], NULL))
-			return tv_nomem(err);
-	}
+	for (size_t i = 0; i < nk; i++)
+		w->scratch[i] = l->field[i + 1];
 	size_t n = sort_unique(w->scratch, nk);
-	size_t k = common(w->scratch, n, w->pool + in->keys, in->nkeys);
+	size_t k = common(w->scratch, n, w->pool + in->keys, in->nkeys, w->text);
 	in->answered = 1;
 	in->sys_line = l->lineno;
 	in->credit = (double)k / (double)n;
