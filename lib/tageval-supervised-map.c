@@ -51,6 +51,43 @@ static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
 }
 
 /*
+ * Sorts a run @r of @n triples of one cluster and one sense (they differ in
+ * their values alone) by value, as sort_by_value does (@tmp: room for n).
+ * Most values are 1, those of crisp lines: the others are moved to the
+ * front in their order, sorted, and the ones put back in their place, after
+ * the smaller values.  Equal values are equal triples, so the run comes out
+ * as a stable sort of the whole run leaves it, with fewer comparisons.
+ */
+static void sort_run(struct triple *r, size_t n, struct triple *tmp)
+{
+	const struct triple one = { r[0].cluster, r[0].sense, 1.0 };
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].v != 1.0)
+			r[m++] = r[i];
+	size_t ones = n - m;
+	if (m <= 48) {
+		for (size_t a = 1; a < m; a++) {
+			struct triple t = r[a];
+			size_t b = a;
+			for (; b > 0 && t.v < r[b - 1].v; b--)
+				r[b] = r[b - 1];
+			r[b] = t;
+		}
+	} else {
+		sort_by_value(r, m, tmp);
+	}
+	if (ones == 0)
+		return;
+	size_t q = m;
+	while (q > 0 && r[q - 1].v > 1.0)
+		q--;
+	memmove(r + q + ones, r + q, (m - q) * sizeof *r);
+	for (size_t i = q; i < q + ones; i++)
+		r[i] = one;
+}
+
+/*
  * The triples sorted by cluster, then sense (TV_NONE, the row sums, last),
  * then value -- summed in that order, equal cells give the same bits
  * whatever the order of the lines -- in linear time but for the values: a counting sort by sense
@@ -84,19 +121,9 @@ static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size
 			sorted &= !(tr[j].v < tr[j - 1].v);
 			j++;
 		}
-		/* a run already in order (all weights 1, as crisp lines give) is left,
-		 * a short one sorted in place (by insertion: stable, as qsort's merge) */
-		if (!sorted && j - i <= 48) {
-			for (size_t a = i + 1; a < j; a++) {
-				struct triple t = tr[a];
-				size_t b = a;
-				for (; b > i && t.v < tr[b - 1].v; b--)
-					tr[b] = tr[b - 1];
-				tr[b] = t;
-			}
-		} else if (!sorted) {
-			sort_by_value(tr + i, j - i, tmp);
-		}
+		/* a run already in order (all weights 1, as crisp lines give) is left */
+		if (!sorted)
+			sort_run(tr + i, j - i, tmp);
 		i = j;
 	}
 }
