@@ -76,22 +76,22 @@ static int key_line(struct tageval_key *key, const struct tv_line *l, struct tag
 	return append(key, l, err);
 }
 
-/* Appends the instance of line @l (its id already interned, or not at all). */
-static int append(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
+/* A new instance of @ntags tags at line @lineno, with room for its tags
+ * at key->tags + key->ntags (the caller fills them and counts them). */
+static int add_instance(struct tageval_key *key, uint64_t lineno, size_t lexelt_len,
+			size_t ntags)
 {
-	char q[200];
-	size_t ntags = l->nfield - 2;
 	if (tv_grow((void **)&key->inst, &key->instcap, key->ninst + 1, sizeof *key->inst) ||
 	    tv_grow((void **)&key->tags, &key->tagcap, key->ntags + ntags, sizeof *key->tags))
-		return tv_nomem(err);
+		return TAGEVAL_ENOMEM;
 	if (key->ntags + ntags > UINT32_MAX)
-		return tv_nomem(err);
-	uint32_t high = (uint32_t)(l->lineno >> 32);
+		return TAGEVAL_ENOMEM;
+	uint32_t high = (uint32_t)(lineno >> 32);
 	uint32_t cur = key->nlinehi > 0 ? key->linehi[key->nlinehi - 1].hi : 0;
 	if (high != cur) {
 		if (tv_grow((void **)&key->linehi, &key->linehicap, key->nlinehi + 1,
 			    sizeof *key->linehi))
-			return tv_nomem(err);
+			return TAGEVAL_ENOMEM;
 		key->linehi[key->nlinehi].inst = key->ninst;
 		key->linehi[key->nlinehi].hi = high;
 		key->nlinehi++;
@@ -99,9 +99,18 @@ static int append(struct tageval_key *key, const struct tv_line *l, struct tagev
 	struct tv_instance *in = &key->inst[key->ninst];
 	in->tags = (uint32_t)key->ntags;
 	in->ntags = (uint32_t)ntags;
-	in->line = (uint32_t)l->lineno;
-	in->lexelt_len = (uint32_t)strlen(l->field[0]);
+	in->line = (uint32_t)lineno;
+	in->lexelt_len = (uint32_t)lexelt_len;
 	key->ninst++;
+	return TAGEVAL_OK;
+}
+
+/* Appends the instance of line @l (its id already interned, or not at all). */
+static int append(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
+{
+	char q[200];
+	if (add_instance(key, l->lineno, strlen(l->field[0]), l->nfield - 2))
+		return tv_nomem(err);
 	for (size_t i = 2; i < l->nfield; i++) {
 		const char *t = l->field[i];
 		size_t tlen = strlen(t);
@@ -186,6 +195,18 @@ int tv_key_append(struct tageval_key *key, const char *lexelt, const char *insta
 		  const char *const *tags, size_t ntags, struct tageval_error *err)
 {
 	return add_fields(key, lexelt, instance, tags, ntags, 0, err);
+}
+
+int tv_key_append_ids(struct tageval_key *key, size_t lexelt_len, const uint32_t *tags,
+		      size_t ntags, struct tageval_error *err)
+{
+	if (ntags == 0)
+		return tv_error(err, TAGEVAL_EINVAL, key->name, 0, "no sense tag");
+	if (add_instance(key, key->ninst + 1, lexelt_len, ntags))
+		return tv_nomem(err);
+	memcpy(key->tags + key->ntags, tags, ntags * sizeof *tags);
+	key->ntags += ntags;
+	return TAGEVAL_OK;
 }
 
 static int each_key_line(void *key, struct tv_line *l, struct tageval_error *err)

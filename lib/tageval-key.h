@@ -57,6 +57,11 @@ uint64_t tv_key_line(const struct tageval_key *key, size_t i);
 int tv_key_append(struct tageval_key *key, const char *lexelt, const char *instance,
 		  const char *const *tags, size_t ntags, struct tageval_error *err);
 
+/* tv_key_append() of an instance given by the length of its lexelt's name
+ * and its tags' ids in the key's inventory (ids of names without '/'). */
+int tv_key_append_ids(struct tageval_key *key, size_t lexelt_len, const uint32_t *tags,
+		      size_t ntags, struct tageval_error *err);
+
 /* tageval_key_read() and tageval_scorer_read() from an open reader (tests
  * use them to start a reader at a line number beyond 2^32). */
 int tv_key_read_reader(struct tageval_inventory *inv, struct tv_reader *r,

@@ -325,6 +325,23 @@ static int bad_weight(const struct tv_line *r, const char *tok, struct tageval_e
 	return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "invalid weight \"%s\"", q);
 }
 
+/* The weights of s->g scaled by the power of two of the largest. */
+static void scale_guesses(struct tageval_scorer *s)
+{
+	/* scaled by the power of two of the largest, so that no sum of them
+	 * overflows (a/1e308 b/1e308 is a/0.5 b/0.5) */
+	double max = 0.0;
+	for (size_t i = 0; i < s->ng; i++)
+		if (s->g[i].w > max)
+			max = s->g[i].w;
+	s->gscale = 0;
+	if (max > 0.0) {
+		frexp(max, &s->gscale);
+		for (size_t i = 0; i < s->ng; i++)
+			s->g[i].w = ldexp(s->g[i].w, -s->gscale);
+	}
+}
+
 /* Parses the tags of an answer line into s->g (weights as written). */
 static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
@@ -365,18 +382,7 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 	if (!all_weighted)
 		for (size_t i = 0; i < s->ng; i++)
 			s->g[i].w = 1.0;
-	/* scaled by the power of two of the largest, so that no sum of them
-	 * overflows (a/1e308 b/1e308 is a/0.5 b/0.5) */
-	double max = 0.0;
-	for (size_t i = 0; i < s->ng; i++)
-		if (s->g[i].w > max)
-			max = s->g[i].w;
-	s->gscale = 0;
-	if (max > 0.0) {
-		frexp(max, &s->gscale);
-		for (size_t i = 0; i < s->ng; i++)
-			s->g[i].w = ldexp(s->g[i].w, -s->gscale);
-	}
+	scale_guesses(s);
 	return TAGEVAL_OK;
 }
 
@@ -417,14 +423,12 @@ static int merge_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 	return TAGEVAL_OK;
 }
 
-static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
+/* Scores the answer s->g (scaled by 2^-gscale) on the instance r->inst of
+ * line @r (whose fields past the first two are not read). */
+static int score_guesses(struct tageval_scorer *s, const struct tv_line *r,
+			 struct tageval_error *err)
 {
-	if (r->nfield == 1)
-		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "missing instance id");
-	/* weights are checked on every line, also where they will not be used */
-	int rc = parse_guesses(s, r, err);
-	if (rc)
-		return rc;
+	int rc;
 	uint32_t inst = r->inst;
 	enum tageval_answer_status st = TAGEVAL_ANSWER_SCORED;
 	if (inst == TV_NONE)
@@ -502,6 +506,17 @@ static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct 
 	tv_fsum_add(&s->correct, score);
 	tv_fsum_add(&s->attempted, total);
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
+}
+
+static int score_line(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
+{
+	if (r->nfield == 1)
+		return tv_error(err, TAGEVAL_EFORMAT, r->name, r->lineno, "missing instance id");
+	/* weights are checked on every line, also where they will not be used */
+	int rc = parse_guesses(s, r, err);
+	if (rc)
+		return rc;
+	return score_guesses(s, r, err);
 }
 
 /* The scorers of one reading of an answer file (they share their key). */
@@ -597,6 +612,23 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 	if (field != small)
 		free(field);
 	return rc;
+}
+
+int tv_scorer_add_ids(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+		      const char *instance, const uint32_t *tags, size_t ntags,
+		      struct tageval_error *err)
+{
+	/* what parse_guesses makes of bare tags: weight 1 each */
+	if (tv_grow((void **)&s->g, &s->gcap, ntags + 1, sizeof *s->g))
+		return tv_nomem(err);
+	for (size_t i = 0; i < ntags; i++)
+		s->g[i] = (struct guess){ tags[i], 1.0, NULL };
+	s->ng = ntags;
+	scale_guesses(s);
+	char *field[2] = { (char *)(uintptr_t)lexelt, (char *)(uintptr_t)instance };
+	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
+			     .nfield = 2, .inst = inst < s->key->ninst ? inst : TV_NONE };
+	return score_guesses(s, &l, err);
 }
 
 /* ------------------------------------------------------------ spread answers */

@@ -23,6 +23,14 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 		     const char *instance, const char *const *tags, const double *weights,
 		     size_t ntags, struct tageval_error *err);
 
+/* tv_scorer_add_at() for an answer of bare tags given by their ids in the
+ * scorer's inventory (each of weight 1, as a bare name is): the same
+ * figures, without the names.  @lexelt and @instance are only passed to an
+ * on_answer callback, and may be NULL when the scorer has none. */
+int tv_scorer_add_ids(struct tageval_scorer *s, uint32_t inst, const char *lexelt,
+		      const char *instance, const uint32_t *tags, size_t ntags,
+		      struct tageval_error *err);
+
 /* An unweighted answer of many tags (a random baseline's) prepared for a
  * scorer once, then scored on each item in time that does not grow with its
  * tags, to the same figures as tv_scorer_add_at (see tageval-score.c). */

@@ -11,6 +11,7 @@
 
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
+#include "tageval-inventory.h"
 #include "tageval-key.h"
 #include "tageval-score.h"
 #include "tageval-supervised.h"
@@ -50,6 +51,43 @@ static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
 }
 
 /*
+ * Sorts a run @r of @n triples of one cluster and one sense (they differ in
+ * their values alone) by value, as sort_by_value does (@tmp: room for n).
+ * Most values are 1, those of crisp lines: the others are moved to the
+ * front in their order, sorted, and the ones put back in their place, after
+ * the smaller values.  Equal values are equal triples, so the run comes out
+ * as a stable sort of the whole run leaves it, with fewer comparisons.
+ */
+static void sort_run(struct triple *r, size_t n, struct triple *tmp)
+{
+	const struct triple one = { r[0].cluster, r[0].sense, 1.0 };
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].v != 1.0)
+			r[m++] = r[i];
+	size_t ones = n - m;
+	if (m <= 48) {
+		for (size_t a = 1; a < m; a++) {
+			struct triple t = r[a];
+			size_t b = a;
+			for (; b > 0 && t.v < r[b - 1].v; b--)
+				r[b] = r[b - 1];
+			r[b] = t;
+		}
+	} else {
+		sort_by_value(r, m, tmp);
+	}
+	if (ones == 0)
+		return;
+	size_t q = m;
+	while (q > 0 && r[q - 1].v > 1.0)
+		q--;
+	memmove(r + q + ones, r + q, (m - q) * sizeof *r);
+	for (size_t i = q; i < q + ones; i++)
+		r[i] = one;
+}
+
+/*
  * The triples sorted by cluster, then sense (TV_NONE, the row sums, last),
  * then value -- summed in that order, equal cells give the same bits
  * whatever the order of the lines -- in linear time but for the values: a counting sort by sense
@@ -83,19 +121,9 @@ static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size
 			sorted &= !(tr[j].v < tr[j - 1].v);
 			j++;
 		}
-		/* a run already in order (all weights 1, as crisp lines give) is left,
-		 * a short one sorted in place (by insertion: stable, as qsort's merge) */
-		if (!sorted && j - i <= 48) {
-			for (size_t a = i + 1; a < j; a++) {
-				struct triple t = tr[a];
-				size_t b = a;
-				for (; b > i && t.v < tr[b - 1].v; b--)
-					tr[b] = tr[b - 1];
-				tr[b] = t;
-			}
-		} else if (!sorted) {
-			sort_by_value(tr + i, j - i, tmp);
-		}
+		/* a run already in order (all weights 1, as crisp lines give) is left */
+		if (!sorted)
+			sort_run(tr + i, j - i, tmp);
 		i = j;
 	}
 }
@@ -136,7 +164,7 @@ static int text_char(struct text *t, char ch)
 }
 
 struct answer {
-	const char *word, *inst; /* names, borrowed from the wsi object */
+	uint32_t word, inst;     /* ids in the wsi object */
 	uint32_t index;          /* of the instance in the split's key */
 	uint32_t sense;
 	double score;
@@ -182,6 +210,9 @@ struct memo {
 
 /* Per-evaluation scratch, indexed by sense id or cluster label id. */
 struct scratch {
+	struct tageval_inventory *inv; /* the split key's */
+	uint32_t *tagof;            /* sense id -> 1 + its tag in inv, 0 not yet, TV_NONE
+				     * a name with '/' (see tag_of) */
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
 	uint32_t *cstamp, *crow;    /* cluster label -> first triple of its row */
 	uint32_t gen;
@@ -201,6 +232,8 @@ struct scratch {
 	size_t rowstartcap;
 	const char **labname;
 	size_t labcap;
+	uint32_t *labtag;
+	size_t labtagcap;
 	struct answer *ans;
 	size_t nans, anscap;
 	/* step 3: the senses a test instance touches, each row's values in
@@ -247,6 +280,8 @@ static void scratch_free(struct scratch *x)
 	free(x->rowsum);
 	free(x->rowstart);
 	free(x->labname);
+	free(x->labtag);
+	free(x->tagof);
 	free(x->ans);
 	free(x->tstamp);
 	free(x->touched);
@@ -816,7 +851,9 @@ remember:
 /* One word being mapped: its instances s->g[first .. last), and what the
  * steps of map_word learn of its mapping part. */
 struct wordmap {
+	uint32_t word;
 	uint32_t first, last;
+	size_t wlen;         /* the length of the word's name */
 	size_t ns, nk;       /* its senses (x->names) and cluster rows */
 	size_t nmap;         /* its mapping instances */
 	int frac;            /* a fractional contribution: the sums depend on their order */
@@ -976,24 +1013,68 @@ static int dense_rows(struct scratch *x, struct wordmap *m)
 	return TAGEVAL_OK;
 }
 
-/* Maps test instance @g of word @wname: its gold labels go to @key, its
- * answer (if the first sense of highest score scores above 0) to x->ans. */
-static int map_test(const struct tageval_supervised *s, const struct split *sp,
-		    const struct grouped *g, const char *wname, struct scratch *x,
-		    const struct wordmap *m, struct tageval_key *key,
-		    struct tageval_supervised_result *res, struct tageval_error *err)
+/* The tag of sense @id in the split key's inventory, interned at its first
+ * use, or TV_NONE for a name holding '/': the key refuses such a tag and the
+ * scorer reads the part after the '/' as a weight, so those senses keep
+ * going by name, for the same messages and figures. */
+static int tag_of(const struct tageval_supervised *s, struct scratch *x, uint32_t id,
+		  uint32_t *tag)
 {
-	const double *rowsum = m->rowsum;
+	uint32_t t = x->tagof[id];
+	if (t != 0) {
+		*tag = t == TV_NONE ? TV_NONE : t - 1;
+		return TAGEVAL_OK;
+	}
+	const char *name = tv_intern_str(&s->senses, id);
+	size_t len = strlen(name);
+	if (memchr(name, '/', len) != NULL) {
+		x->tagof[id] = TV_NONE;
+		*tag = TV_NONE;
+		return TAGEVAL_OK;
+	}
+	if (tv_inventory_intern(x->inv, name, len, tag) || *tag >= TV_NONE - 1)
+		return TAGEVAL_ENOMEM;
+	x->tagof[id] = *tag + 1;
+	return TAGEVAL_OK;
+}
+
+/* Test instance @g of the word of @m into @key, by its labels' tags, or by
+ * their names when one holds '/'. */
+static int key_test(const struct tageval_supervised *s, const struct split *sp,
+		    const struct grouped *g, struct scratch *x, const struct wordmap *m,
+		    struct tageval_key *key, struct tageval_error *err)
+{
 	const uint32_t *lab;
 	uint32_t nl;
 	labels_of(s, sp, g, &lab, &nl);
+	if (tv_grow((void **)&x->labtag, &x->labtagcap, nl, sizeof *x->labtag))
+		return TAGEVAL_ENOMEM;
+	int named = 0;
+	for (uint32_t j = 0; j < nl; j++) {
+		if (tag_of(s, x, lab[j], &x->labtag[j]))
+			return TAGEVAL_ENOMEM;
+		named |= x->labtag[j] == TV_NONE;
+	}
+	if (!named)
+		return tv_key_append_ids(key, m->wlen, x->labtag, nl, err);
 	if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
 		return TAGEVAL_ENOMEM;
 	for (uint32_t j = 0; j < nl; j++)
 		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
-	const char *iname = tv_intern_str(&s->w->ids, g->inst);
+	return tv_key_append(key, tv_intern_str(&s->w->words, m->word),
+			     tv_intern_str(&s->w->ids, g->inst), x->labname, nl, err);
+}
+
+/* Maps test instance @g of the word of @m: its gold labels go to @key, its
+ * answer (if the first sense of highest score scores above 0) to x->ans. */
+static int map_test(const struct tageval_supervised *s, const struct split *sp,
+		    const struct grouped *g, struct scratch *x, const struct wordmap *m,
+		    struct tageval_key *key, struct tageval_supervised_result *res,
+		    struct tageval_error *err)
+{
+	const double *rowsum = m->rowsum;
 	uint32_t index = (uint32_t)tageval_key_size(key);
-	int rc = tv_key_append(key, wname, iname, x->labname, nl, err);
+	int rc = key_test(s, sp, g, x, m, key, err);
 	if (rc)
 		return rc;
 	if (g->sys_n == 0 || m->ns == 0)
@@ -1026,7 +1107,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	res->answered++;
 	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 		return TAGEVAL_ENOMEM;
-	x->ans[x->nans++] = (struct answer){ wname, iname, index, x->names[best].id, top };
+	x->ans[x->nans++] = (struct answer){ m->word, g->inst, index, x->names[best].id, top };
 	return TAGEVAL_OK;
 }
 
@@ -1037,8 +1118,10 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		    struct tageval_supervised_result *res, struct tageval_error *err)
 {
 	const struct tageval_wsi *w = s->w;
-	struct wordmap m = { .first = s->start[word], .last = s->start[word + 1] };
-	const char *wname = tv_intern_str(&w->words, (uint32_t)word);
+	struct wordmap m = { .word = (uint32_t)word,
+			     .first = s->start[word],
+			     .last = s->start[word + 1],
+			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
 		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
@@ -1076,34 +1159,44 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	if (step3_fit(x, ns, nk))
 		return TAGEVAL_ENOMEM;
 	for (uint32_t p = m.first; p < m.last; p++) {
-		/* the instances are in word order, their ids scattered: their roles
-		 * and names are fetched ahead */
-		if (p + 64 < m.last) {
-			tv_intern_prefetch_ptr(&s->w->ids, s->g[p + 64].inst);
-		}
-		if (p + 32 < m.last)
-			tv_intern_prefetch_bytes(&s->w->ids, s->g[p + 32].inst);
 		const struct grouped *g = &s->g[p];
 		if (sp->role[p] != ROLE_TEST)
 			continue;
 		res->test++;
-		int rc = map_test(s, sp, g, wname, x, &m, key, res, err);
+		int rc = map_test(s, sp, g, x, &m, key, res, err);
 		if (rc)
 			return rc;
 	}
 	return TAGEVAL_OK;
 }
 
-/* The answers x->ans given to scorer @sc, and written to @txt (unless
- * NULL) as the lines of the mapped answer file. */
-static int score_answers(const struct tageval_supervised *s, const struct scratch *x,
+/* The answers x->ans given to scorer @sc by their tags, and written to
+ * @txt (unless NULL) as the lines of the mapped answer file: only then are
+ * the names looked up. */
+static int score_answers(const struct tageval_supervised *s, struct scratch *x,
 			 struct tageval_scorer *sc, struct text *txt, struct tageval_error *err)
 {
+	const struct tageval_wsi *w = s->w;
 	for (size_t a = 0; a < x->nans; a++) {
 		const struct answer *an = &x->ans[a];
-		const char *wname = an->word, *iname = an->inst;
-		const char *sense = tv_intern_str(&s->senses, an->sense);
-		int rc = tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err);
+		uint32_t tag;
+		if (tag_of(s, x, an->sense, &tag))
+			return tv_nomem(err);
+		const char *wname = NULL, *iname = NULL, *sense = NULL;
+		if (txt || tag == TV_NONE) {
+			/* the answers are in word order, their ids scattered: the
+			 * names are fetched ahead */
+			if (a + 64 < x->nans)
+				tv_intern_prefetch_ptr(&w->ids, x->ans[a + 64].inst);
+			if (a + 32 < x->nans)
+				tv_intern_prefetch_bytes(&w->ids, x->ans[a + 32].inst);
+			wname = tv_intern_str(&w->words, an->word);
+			iname = tv_intern_str(&w->ids, an->inst);
+			sense = tv_intern_str(&s->senses, an->sense);
+		}
+		int rc = tag == TV_NONE
+				 ? tv_scorer_add_at(sc, an->index, wname, iname, &sense, NULL, 1, err)
+				 : tv_scorer_add_ids(sc, an->index, wname, iname, &tag, 1, err);
 		if (rc)
 			return rc;
 		if (txt) {
@@ -1152,11 +1245,13 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	char name[64];
 	snprintf(name, sizeof name, "split %zu", i + 1);
 	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	x.inv = inv;
+	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	if (!x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
+	if (!x.tagof || !x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
 	    tageval_key_new(inv, name, &k)) {
 		rc = tv_nomem(err);
 		goto out;
