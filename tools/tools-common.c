@@ -111,6 +111,10 @@ void tools_format_shortest(char *buf, size_t size, double v)
 		if (prec == 17 || strtod(buf, NULL) == v)
 			break;
 	}
+	/* %g writes a whole number of more digits than the precision with an
+	 * exponent (3300 as "3.3e+03"); below 1e17 it is written out */
+	if (strchr(buf, 'e') != NULL && fabs(v) >= 1.0 && fabs(v) < 1e17 && v == floor(v))
+		snprintf(buf, size, "%.0f", v);
 }
 
 void tools_json_number(FILE *fp, double v)
