@@ -1044,3 +1044,35 @@ int tageval_agreement_interval(const struct tageval_agreement *ag, enum tageval_
 		*replicates = ag->nboot[w];
 	return TAGEVAL_OK;
 }
+
+/*
+ * The agreement of two of the annotators alone: a view of @a with their two
+ * rows of records (the records, the pool and the caches shared, never
+ * written: tageval_agreement_compute reads its annotations only).
+ */
+int tageval_agreement_pair(const struct tageval_annotations *a, size_t first, size_t second,
+			   const struct tageval_agreement_options *opts,
+			   struct tageval_agreement **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, a, "ann");
+	if (first >= a->nann || second >= a->nann || first == second)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"tageval_agreement_pair: annotators %zu and %zu of %zu", first,
+				second, a->nann);
+	struct tv_rec *rec[2] = { a->rec[first], a->rec[second] };
+	size_t nrec[2] = { a->nrec[first], a->nrec[second] };
+	size_t n = nrec[0] < nrec[1] ? nrec[0] : nrec[1];
+	int common = 0;
+	for (size_t t = 0; t < n && !common; t++)
+		common = rec[0][t].n != 0 && rec[1][t].n != 0;
+	if (!common)
+		return tv_error(err, TAGEVAL_ENOTFOUND, "", 0,
+				"no item annotated by both annotators %zu and %zu", first, second);
+	struct tageval_annotations view = *a;
+	view.nann = 2;
+	view.rec = rec;
+	view.nrec = nrec;
+	return tageval_agreement_compute(&view, opts, out, err);
+}

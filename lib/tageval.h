@@ -496,6 +496,20 @@ TAGEVAL_EXPORT int tageval_agreement_compute(const struct tageval_annotations *a
 					     struct tageval_error *err);
 TAGEVAL_EXPORT void tageval_agreement_free(struct tageval_agreement *ag);
 
+/**
+ * tageval_agreement_compute() over annotators @first and @second of @ann
+ * alone (0-based, in the order they were read): the items both annotated,
+ * so that kappa_separate is their Cohen's kappa.  TAGEVAL_EINVAL for an
+ * annotator out of range or @first == @second, TAGEVAL_ENOTFOUND (*out
+ * NULL) when no item is annotated by both.  Time linear in the items plus
+ * what tageval_agreement_compute() costs on the two.
+ */
+TAGEVAL_EXPORT int tageval_agreement_pair(const struct tageval_annotations *ann, size_t first,
+					  size_t second,
+					  const struct tageval_agreement_options *opts,
+					  struct tageval_agreement **out,
+					  struct tageval_error *err);
+
 /** The figures over all items (borrowed). */
 TAGEVAL_EXPORT const struct tageval_agreement_figures *
 tageval_agreement_pooled(const struct tageval_agreement *ag);

@@ -732,6 +732,43 @@ START_TEST(limits)
 }
 END_TEST
 
+/*
+ * tageval_agreement_pair: annotators 0 and 1 of
+ *   p1: 1 a, 2 b, 3 a, 4 b;  p2: 1 a, 2 b, 3 b, 4 b;  p3: 1 b, 2 a, 5 a;
+ *   p4: 9 a
+ * p1 vs p2: p_o = 3/4, marginals (1/2, 1/2) and (1/4, 3/4), p_e = 1/2,
+ * Cohen's kappa 1/2 over 4 items; p1 vs p3: items 1 and 2, p_o = 0, p_e =
+ * 1/2, kappa -1; p4 shares no item (TAGEVAL_ENOTFOUND); an annotator out of
+ * range or twice: TAGEVAL_EINVAL.
+ */
+START_TEST(pair)
+{
+	static const char *const f[] = { "w 1 a\nw 2 b\nw 3 a\nw 4 b\n",
+					  "w 1 a\nw 2 b\nw 3 b\nw 4 b\n", "w 1 b\nw 2 a\nw 5 a\n",
+					  "w 9 a\n" };
+	struct run r;
+	levels(&r, NULL, f, 4);
+	struct tageval_agreement *ag = NULL;
+	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 1, NULL, &ag, &r.err), TAGEVAL_OK);
+	const struct tageval_agreement_figures *g = tageval_agreement_pooled(ag);
+	ck_assert_uint_eq(g->items, 4);
+	ck_assert_int_eq(g->separate_undefined, TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(g->kappa_separate, 0.5, TOL);
+	tageval_agreement_free(ag);
+	ck_assert_int_eq(tageval_agreement_pair(r.ann, 2, 0, NULL, &ag, &r.err), TAGEVAL_OK);
+	g = tageval_agreement_pooled(ag);
+	ck_assert_uint_eq(g->items, 2);
+	ck_assert_double_eq_tol(g->kappa_separate, -1.0, TOL);
+	tageval_agreement_free(ag);
+	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 3, NULL, &ag, &r.err), TAGEVAL_ENOTFOUND);
+	ck_assert_ptr_null(ag);
+	ck_assert_int_eq(tageval_agreement_pair(r.ann, 1, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 4, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_pair(NULL, 0, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	done(&r);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -754,6 +791,7 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, set_cases);
 	tcase_add_test(tc, set_two_shared);
 	tcase_add_test(tc, limits);
+	tcase_add_test(tc, pair);
 	suite_add_tcase(s, tc);
 	return s;
 }
