@@ -497,18 +497,19 @@ TAGEVAL_EXPORT int tageval_agreement_compute(const struct tageval_annotations *a
 TAGEVAL_EXPORT void tageval_agreement_free(struct tageval_agreement *ag);
 
 /**
- * tageval_agreement_compute() over annotators @first and @second of @ann
- * alone (0-based, in the order they were read): the items both annotated,
- * so that kappa_separate is their Cohen's kappa.  TAGEVAL_EINVAL for an
- * annotator out of range or @first == @second, TAGEVAL_ENOTFOUND (*out
- * NULL) when no item is annotated by both.  Time linear in the items plus
- * what tageval_agreement_compute() costs on the two.
+ * tageval_agreement_compute() over the @n annotators @which[] of @ann alone
+ * (indices from 0 in the order they were read; n >= 2, each once): for two,
+ * kappa_separate is their Cohen's kappa on the items both annotated.
+ * TAGEVAL_EINVAL for fewer than two, an index out of range or repeated,
+ * TAGEVAL_ENOTFOUND (*out NULL) when no item is annotated by two of them.
+ * Time linear in their records plus what tageval_agreement_compute() costs
+ * on them.
  */
-TAGEVAL_EXPORT int tageval_agreement_pair(const struct tageval_annotations *ann, size_t first,
-					  size_t second,
-					  const struct tageval_agreement_options *opts,
-					  struct tageval_agreement **out,
-					  struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_agreement_subset(const struct tageval_annotations *ann,
+					    const size_t *which, size_t n,
+					    const struct tageval_agreement_options *opts,
+					    struct tageval_agreement **out,
+					    struct tageval_error *err);
 
 /** The figures over all items (borrowed). */
 TAGEVAL_EXPORT const struct tageval_agreement_figures *

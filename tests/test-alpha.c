@@ -733,13 +733,14 @@ START_TEST(limits)
 END_TEST
 
 /*
- * tageval_agreement_pair: annotators 0 and 1 of
+ * tageval_agreement_subset: annotators 0 and 1 of
  *   p1: 1 a, 2 b, 3 a, 4 b;  p2: 1 a, 2 b, 3 b, 4 b;  p3: 1 b, 2 a, 5 a;
  *   p4: 9 a
  * p1 vs p2: p_o = 3/4, marginals (1/2, 1/2) and (1/4, 3/4), p_e = 1/2,
  * Cohen's kappa 1/2 over 4 items; p1 vs p3: items 1 and 2, p_o = 0, p_e =
  * 1/2, kappa -1; p4 shares no item (TAGEVAL_ENOTFOUND); an annotator out of
- * range or twice: TAGEVAL_EINVAL.
+ * range or twice, or one alone: TAGEVAL_EINVAL.  p1, p2, p3 without p4:
+ * items 1-4 used (item 5 has p3 alone), pooled as for the four.
  */
 START_TEST(pair)
 {
@@ -749,22 +750,35 @@ START_TEST(pair)
 	struct run r;
 	levels(&r, NULL, f, 4);
 	struct tageval_agreement *ag = NULL;
-	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 1, NULL, &ag, &r.err), TAGEVAL_OK);
+	static const size_t p01[] = { 0, 1 }, p20[] = { 2, 0 }, p03[] = { 0, 3 }, p11[] = { 1, 1 },
+			    p04[] = { 0, 4 }, p012[] = { 0, 1, 2 };
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p01, 2, NULL, &ag, &r.err), TAGEVAL_OK);
 	const struct tageval_agreement_figures *g = tageval_agreement_pooled(ag);
 	ck_assert_uint_eq(g->items, 4);
 	ck_assert_int_eq(g->separate_undefined, TAGEVAL_DEFINED);
 	ck_assert_double_eq_tol(g->kappa_separate, 0.5, TOL);
 	tageval_agreement_free(ag);
-	ck_assert_int_eq(tageval_agreement_pair(r.ann, 2, 0, NULL, &ag, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p20, 2, NULL, &ag, &r.err), TAGEVAL_OK);
 	g = tageval_agreement_pooled(ag);
 	ck_assert_uint_eq(g->items, 2);
 	ck_assert_double_eq_tol(g->kappa_separate, -1.0, TOL);
 	tageval_agreement_free(ag);
-	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 3, NULL, &ag, &r.err), TAGEVAL_ENOTFOUND);
+	/* without p4: the same used items and pooled figures as with it */
+	struct tageval_agreement *all = NULL;
+	ck_assert_int_eq(tageval_agreement_compute(r.ann, NULL, &all, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p012, 3, NULL, &ag, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_agreement_pooled(ag)->items, 4);
+	ck_assert_double_eq_tol(tageval_agreement_pooled(ag)->kappa,
+				tageval_agreement_pooled(all)->kappa, TOL);
+	tageval_agreement_free(ag);
+	tageval_agreement_free(all);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p03, 2, NULL, &ag, &r.err),
+			 TAGEVAL_ENOTFOUND);
 	ck_assert_ptr_null(ag);
-	ck_assert_int_eq(tageval_agreement_pair(r.ann, 1, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
-	ck_assert_int_eq(tageval_agreement_pair(r.ann, 0, 4, NULL, &ag, &r.err), TAGEVAL_EINVAL);
-	ck_assert_int_eq(tageval_agreement_pair(NULL, 0, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p11, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p04, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p01, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(NULL, p01, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
 	done(&r);
 }
 END_TEST
