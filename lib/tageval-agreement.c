@@ -1044,3 +1044,67 @@ int tageval_agreement_interval(const struct tageval_agreement *ag, enum tageval_
 		*replicates = ag->nboot[w];
 	return TAGEVAL_OK;
 }
+
+/*
+ * The agreement of some of the annotators alone: a view of @a with their
+ * rows of records (the records, the pool and the caches shared, never
+ * written: tageval_agreement_compute reads its annotations only).
+ */
+int tageval_agreement_subset(const struct tageval_annotations *a, const size_t *which, size_t n,
+			     const struct tageval_agreement_options *opts,
+			     struct tageval_agreement **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, a, "ann");
+	TV_NEED(err, which, "which");
+	if (n < 2 || n > a->nann)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"tageval_agreement_subset: %zu annotators of %zu (2 or more needed)", n,
+				a->nann);
+	struct tv_rec **rec = malloc(n * sizeof *rec);
+	size_t *nrec = malloc(n * sizeof *nrec);
+	unsigned char *seen = calloc(a->nann, 1);
+	int rc = TAGEVAL_OK;
+	if (rec == NULL || nrec == NULL || seen == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	size_t longest = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (which[k] >= a->nann || seen[which[k]]) {
+			rc = tv_error(err, TAGEVAL_EINVAL, "", 0,
+				      "tageval_agreement_subset: annotator %zu %s", which[k],
+				      which[k] >= a->nann ? "out of range" : "given twice");
+			goto out;
+		}
+		seen[which[k]] = 1;
+		rec[k] = a->rec[which[k]];
+		nrec[k] = a->nrec[which[k]];
+		if (nrec[k] > longest)
+			longest = nrec[k];
+	}
+	/* an item annotated by two of them, or TAGEVAL_ENOTFOUND */
+	int common = 0;
+	for (size_t t = 0; t < longest && !common; t++) {
+		size_t m = 0;
+		for (size_t k = 0; k < n && m < 2; k++)
+			m += t < nrec[k] && rec[k][t].n != 0;
+		common = m >= 2;
+	}
+	if (!common) {
+		rc = tv_error(err, TAGEVAL_ENOTFOUND, "", 0,
+			      "no item annotated by two or more of the annotators");
+		goto out;
+	}
+	struct tageval_annotations view = *a;
+	view.nann = n;
+	view.rec = rec;
+	view.nrec = nrec;
+	rc = tageval_agreement_compute(&view, opts, out, err);
+out:
+	free(rec);
+	free(nrec);
+	free(seen);
+	return rc;
+}

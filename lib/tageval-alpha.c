@@ -228,14 +228,28 @@ static double unit_squared(const struct tageval_annotations *a, struct alpha_ws 
 
 /* The same term for the ratio distance: the pairs of distinct values of the
  * unit, less the pairs within each annotation (quadratic in the distinct
- * values of the unit: the distance does not reduce).  -1: out of memory. */
+ * values of the unit: the distance does not reduce).  The pairs are taken
+ * from *@budget first; 1 when it would go below 0 (nothing computed), -1:
+ * out of memory. */
 static int unit_ratio(const struct tageval_annotations *a, struct alpha_ws *w,
-		      const struct tv_rec *const *r, size_t m, double *out, double *self)
+		      const struct tv_rec *const *r, size_t m, double *out, double *self,
+		      double *budget)
 {
 	*self = 0.0;
 	int multi;
 	if (unit_masses(a, w, r, m, &multi))
 		return -1;
+	/* the pairs of distinct values below, and of entries of each annotation */
+	double pairs = (double)w->ntouched * (double)(w->ntouched - 1) / 2.0;
+	for (size_t i = 0; multi && i < m; i++) {
+		struct tv_leafp one;
+		size_t n;
+		(void)rec_entries(a, r[i], &one, &n);
+		pairs += (double)n * (double)(n - 1) / 2.0;
+	}
+	*budget -= pairs;
+	if (*budget < 0.0)
+		return 1;
 	if (!multi) {
 		/* integer masses, values met in the order of the annotators */
 		double sum = 0.0;
@@ -558,6 +572,17 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
 		w.rank[w.used[i]] = g->rank;
 	}
+	/* the ratio level compares every pair of distinct values: refused
+	 * before any of that work beyond its limit */
+	if (ratio && !negative && ng > TAGEVAL_RATIO_VALUES_MAX) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+			      "alpha at the ratio level: %zu distinct values, more than the limit "
+			      "of %d (the ratio distance compares every pair; see hkappa(1), "
+			      "LIMITS)",
+			      ng, TAGEVAL_RATIO_VALUES_MAX);
+		goto out;
+	}
+	double budget = TAGEVAL_RATIO_PAIRS_MAX;
 	/* pass 2: the units' terms at the numeric levels */
 	struct tv_fsum d_ord, d_int, d_rat;
 	tv_fsum_init(&d_ord);
@@ -581,7 +606,16 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 		double term;
 		if (negative || !ratio)
 			continue;
-		if (unit_ratio(a, &w, r, m, &term, &within)) {
+		int urc = unit_ratio(a, &w, r, m, &term, &within, &budget);
+		if (urc > 0) {
+			rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+				      "alpha at the ratio level: more than %d pairs of values within "
+				      "the items (the limit: the ratio distance compares every pair; "
+				      "see hkappa(1), LIMITS)",
+				      TAGEVAL_RATIO_PAIRS_MAX);
+			goto out;
+		}
+		if (urc < 0) {
 			rc = tv_nomem(err);
 			goto out;
 		}
@@ -1026,6 +1060,20 @@ struct set_table {
 	uint32_t *single;        /* [leaf] the set {leaf}, TV_NONE before it is made */
 };
 
+/* The distance @d of two sets of @na and @nb leaves, @inter of them in both. */
+static double inter_distance(int d, size_t inter, size_t na, size_t nb)
+{
+	if (inter == na && inter == nb)
+		return 0.0;
+	if (d == TAGEVAL_DISTANCE_EXACT)
+		return 1.0;
+	double jac = (double)inter / (double)(na + nb - inter);
+	if (d == TAGEVAL_DISTANCE_JACCARD)
+		return 1.0 - jac;
+	double m = inter == na || inter == nb ? 2.0 / 3.0 : inter > 0 ? 1.0 / 3.0 : 0.0;
+	return 1.0 - jac * m;
+}
+
 /* The distance @d of two sets given as sorted leaf ids. */
 static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 {
@@ -1041,15 +1089,7 @@ static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *
 			j++;
 		}
 	}
-	if (inter == na && inter == nb)
-		return 0.0;
-	if (d == TAGEVAL_DISTANCE_EXACT)
-		return 1.0;
-	double jac = (double)inter / (double)(na + nb - inter);
-	if (d == TAGEVAL_DISTANCE_JACCARD)
-		return 1.0 - jac;
-	double m = inter == na || inter == nb ? 2.0 / 3.0 : inter > 0 ? 1.0 / 3.0 : 0.0;
-	return 1.0 - jac * m;
+	return inter_distance(d, inter, na, nb);
 }
 
 /* The set of annotation @r: its id in @st (new ones added); 1 when it has a
@@ -1094,52 +1134,71 @@ static int set_of(const struct tageval_annotations *a, struct set_table *st,
 }
 
 /* sum over ordered pairs of distinct sets that meet of n_c n_k (1 - d(c, k)),
- * for each distance; -1: out of memory. */
-static int meeting_pairs(const struct set_table *st, size_t ntags, struct tv_fsum *sim)
+ * for each distance.  For each set c, the sets of each of its leaves are
+ * walked and each set k > c met counts its leaves in common with c, so
+ * that a pair costs nothing beyond the walk: the cost is the sum over the
+ * leaves of the square of their sets, refused (1, before any of it) beyond
+ * TAGEVAL_SET_PAIRS_MAX pairs.  -1: out of memory. */
+static int meeting_pairs(const struct set_table *st, size_t ntags, struct tv_fsum *sim,
+			 double *walk)
 {
 	/* the sets of each leaf (counting sort) */
 	uint32_t *start = calloc(ntags + 1, sizeof *start);
 	uint32_t *sets = malloc((st->nleaves ? st->nleaves : 1) * sizeof *sets);
-	uint32_t *seen = malloc((st->nsets ? st->nsets : 1) * sizeof *seen);
-	if (start == NULL || sets == NULL || seen == NULL) {
-		free(start);
-		free(sets);
-		free(seen);
-		return -1;
+	uint32_t *inter = calloc(st->nsets ? st->nsets : 1, sizeof *inter);
+	uint32_t *met = malloc((st->nsets ? st->nsets : 1) * sizeof *met);
+	int rc = 0;
+	if (start == NULL || sets == NULL || inter == NULL || met == NULL) {
+		rc = -1;
+		goto out;
 	}
 	for (size_t i = 0; i < st->nleaves; i++)
 		start[st->leaves[i] + 1]++;
+	*walk = 0.0;
+	for (size_t l = 0; l < ntags; l++) {
+		double deg = start[l + 1];
+		*walk += deg * (deg - 1.0) / 2.0;
+	}
+	if (*walk > TAGEVAL_SET_PAIRS_MAX) {
+		rc = 1;
+		goto out;
+	}
 	for (size_t l = 0; l < ntags; l++)
 		start[l + 1] += start[l];
-	for (size_t c = 0; c < st->nsets; c++) {
-		seen[c] = TV_NONE;
+	for (size_t c = 0; c < st->nsets; c++)
 		for (uint32_t i = 0; i < st->len[c]; i++)
 			sets[start[st->leaves[st->off[c] + i]]++] = (uint32_t)c;
-	}
 	for (size_t l = ntags; l > 0; l--)
 		start[l] = start[l - 1];
 	start[0] = 0;
 	for (size_t c = 0; c < st->nsets; c++) {
 		const uint32_t *a = st->leaves + st->off[c];
+		size_t nmet = 0;
 		for (uint32_t i = 0; i < st->len[c]; i++) {
 			uint32_t l = a[i];
 			for (uint32_t s = start[l]; s < start[l + 1]; s++) {
 				uint32_t k = sets[s];
-				if (k <= c || seen[k] == (uint32_t)c)
+				if (k <= c)
 					continue;
-				seen[k] = (uint32_t)c;
-				const uint32_t *b = st->leaves + st->off[k];
-				double w = 2.0 * st->count[c] * st->count[k];
-				for (int d = TAGEVAL_DISTANCE_JACCARD; d < TAGEVAL_DISTANCES; d++)
-					tv_fsum_add(&sim[d], w * (1.0 - set_distance(d, a, st->len[c], b,
-											st->len[k])));
+				if (inter[k]++ == 0)
+					met[nmet++] = k;
 			}
 		}
+		for (size_t j = 0; j < nmet; j++) {
+			uint32_t k = met[j];
+			double w = 2.0 * st->count[c] * st->count[k];
+			for (int d = TAGEVAL_DISTANCE_JACCARD; d < TAGEVAL_DISTANCES; d++)
+				tv_fsum_add(&sim[d],
+					    w * (1.0 - inter_distance(d, inter[k], st->len[c], st->len[k])));
+			inter[k] = 0;
+		}
 	}
+out:
 	free(start);
 	free(sets);
-	free(seen);
-	return 0;
+	free(inter);
+	free(met);
+	return rc;
 }
 
 int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
@@ -1210,7 +1269,17 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* sets that appear only on items of one annotation have count 0 */
-	if (meeting_pairs(&st, a->inv->tags.n, sim)) {
+	double walk;
+	int mrc = meeting_pairs(&st, a->inv->tags.n, sim, &walk);
+	if (mrc > 0) {
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+			      "alpha over sets of tags: %.0f pairs of distinct sets that share a "
+			      "tag (counted once per tag they share), more than the limit of %d "
+			      "(see hkappa(1), LIMITS)",
+			      walk, TAGEVAL_SET_PAIRS_MAX);
+		goto out;
+	}
+	if (mrc < 0) {
 		rc = tv_nomem(err);
 		goto out;
 	}

@@ -496,6 +496,21 @@ TAGEVAL_EXPORT int tageval_agreement_compute(const struct tageval_annotations *a
 					     struct tageval_error *err);
 TAGEVAL_EXPORT void tageval_agreement_free(struct tageval_agreement *ag);
 
+/**
+ * tageval_agreement_compute() over the @n annotators @which[] of @ann alone
+ * (indices from 0 in the order they were read; n >= 2, each once): for two,
+ * kappa_separate is their Cohen's kappa on the items both annotated.
+ * TAGEVAL_EINVAL for fewer than two, an index out of range or repeated,
+ * TAGEVAL_ENOTFOUND (*out NULL) when no item is annotated by two of them.
+ * Time linear in their records plus what tageval_agreement_compute() costs
+ * on them.
+ */
+TAGEVAL_EXPORT int tageval_agreement_subset(const struct tageval_annotations *ann,
+					    const size_t *which, size_t n,
+					    const struct tageval_agreement_options *opts,
+					    struct tageval_agreement **out,
+					    struct tageval_error *err);
+
 /** The figures over all items (borrowed). */
 TAGEVAL_EXPORT const struct tageval_agreement_figures *
 tageval_agreement_pooled(const struct tageval_agreement *ag);
@@ -547,10 +562,20 @@ struct tageval_alpha_figures {
 	int undefined[TAGEVAL_LEVELS];
 };
 
+/** The limits of the ratio level of alpha, whose distance does not reduce:
+ * the distinct values, and the pairs of values compared within the items. */
+#define TAGEVAL_RATIO_VALUES_MAX 20000
+#define TAGEVAL_RATIO_PAIRS_MAX 200000000
+
 /**
  * Computes the alphas of @ann from the coincidences of its values, in time
  * linear in the ratings plus a sort of the distinct values (the ratio level:
- * plus the square of the distinct values, overall and on each item).
+ * plus the square of the distinct values, overall and on each item).  The
+ * ratio level is refused (TAGEVAL_EFORMAT, nothing computed) over more than
+ * TAGEVAL_RATIO_VALUES_MAX distinct values or more than
+ * TAGEVAL_RATIO_PAIRS_MAX pairs within the items (the pairs of distinct
+ * values on each item plus the pairs of tags within each annotation), so
+ * that its cost is bounded whatever the input.
  * @levels: the levels to compute, bit (1u << enum tageval_level) each, 0 for
  * all; the others are TAGEVAL_UNDEFINED_NOT_ASKED.
  */
@@ -612,11 +637,17 @@ struct tageval_set_alpha {
 	int undefined[TAGEVAL_DISTANCES];
 };
 
+/** The limit of tageval_agreement_alpha_sets(): pairs of distinct sets that
+ * share a leaf, counted once per leaf they share. */
+#define TAGEVAL_SET_PAIRS_MAX 200000000
+
 /**
  * Alpha over all items annotated by two or more annotators, each annotation
  * read as the set of leaves it gives a positive mass (hkappa(1)).  Time:
  * linear in the annotations plus, for D_e, the pairs of distinct sets that
- * have a leaf in common.
+ * have a leaf in common, counted once per leaf they share: beyond
+ * TAGEVAL_SET_PAIRS_MAX of them, refused with TAGEVAL_EFORMAT before that
+ * work.
  */
 TAGEVAL_EXPORT int tageval_agreement_alpha_sets(const struct tageval_annotations *ann,
 						struct tageval_set_alpha *out,

@@ -635,6 +635,154 @@ START_TEST(set_cases)
 }
 END_TEST
 
+/*
+ * Sets that share two tags (the pairs' leaves in common are counted, not
+ * merged).  Two annotators, item 1: {a, b, c}, {a, b}; item 2: {c}, {c}.
+ * X = {a, b, c}, Y = {a, b}, Z = {c}: n = 1, 1, 2, N = 4.
+ * d(X, Y): 2 in common of 3, Y inside X: exact 1, Jaccard 1 - 2/3 = 1/3,
+ * MASI 1 - (2/3)(2/3) = 5/9.  d(X, Z): 1 of 3, Z inside X: exact 1, Jaccard
+ * 2/3, MASI 1 - (1/3)(2/3) = 7/9.  d(Y, Z) = 1 (disjoint).
+ * D_o = (2 d(X, Y) / 1 + 0) / 4 = d(X, Y) / 2;
+ * D_e = 2 (1 x 1 d(X, Y) + 1 x 2 d(X, Z) + 1 x 2 d(Y, Z)) / (4 x 3)
+ *     = (d(X, Y) + 2 d(X, Z) + 2) / 6.
+ * exact: D_o 1/2, D_e 5/6, alpha 1 - 3/5 = 2/5;
+ * Jaccard: D_o 1/6, D_e (1/3 + 4/3 + 2) / 6 = 11/18, alpha 1 - 3/11 = 8/11;
+ * MASI: D_o 5/18, D_e (5/9 + 14/9 + 2) / 6 = 37/54, alpha 1 - 15/37 = 22/37.
+ */
+START_TEST(set_two_shared)
+{
+	static const char *const two[] = { "w 1 a b c\nw 2 c\n", "w 1 b a\nw 2 c\n" };
+	struct run r;
+	struct tageval_set_alpha sa;
+	sets(&r, NULL, two, 2, &sa);
+	static const double d_o[] = { 0.5, 1.0 / 6, 5.0 / 18 },
+			    d_e[] = { 5.0 / 6, 11.0 / 18, 37.0 / 54 },
+			    alpha[] = { 2.0 / 5, 8.0 / 11, 22.0 / 37 };
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+		ck_assert_int_eq(sa.undefined[d], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(sa.d_o[d], d_o[d], TOL);
+		ck_assert_double_eq_tol(sa.d_e[d], d_e[d], TOL);
+		ck_assert_double_eq_tol(sa.alpha[d], alpha[d], TOL);
+	}
+	done(&r);
+}
+END_TEST
+
+/* Two annotations of @n items of lexelt w: with @kind 0, item i valued i by
+ * the first and i + 0.5 by the second; with @kind 1, tagged "x y<i>" by the
+ * first and "x z<i>" by the second. */
+static void read_two(struct run *r, size_t n, int kind)
+{
+	memset(r, 0, sizeof *r);
+	r->inv = tageval_inventory_new();
+	ck_assert_ptr_nonnull(r->inv);
+	ck_assert_int_eq(tageval_annotations_new(r->inv, &r->ann), TAGEVAL_OK);
+	for (int f = 0; f < 2; f++) {
+		size_t cap = n * 40 + 1, len = 0;
+		char *buf = malloc(cap);
+		ck_assert_ptr_nonnull(buf);
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(buf + len, cap - len,
+						kind == 0 ? (f ? "w %zu %zu.5\n" : "w %zu %zu\n")
+							  : (f ? "w %zu x z%zu\n" : "w %zu x y%zu\n"),
+						i, i);
+		char name[8];
+		snprintf(name, sizeof name, "ann%d", f + 1);
+		ck_assert_int_eq(tageval_annotations_read_buffer(r->ann, buf, len, name, &r->err),
+				 TAGEVAL_OK);
+		free(buf);
+	}
+}
+
+/*
+ * The limits (hkappa(1), LIMITS).  10,001 items valued i and i + 0.5:
+ * 20,002 distinct values > 20,000, so the ratio level is refused
+ * (TAGEVAL_EFORMAT) while the other levels, asked alone, are computed:
+ * interval alpha, d = (i - (i + 0.5))^2 = 1/4 on each item, D_o = 2 x 1/4
+ * x 10001 / 20002 = 1/4, D_e large, so alpha > 0.999.  10,001 items
+ * tagged "x y<i>" and "x z<i>": 20,002 sets sharing x, 20002 x 20001 / 2
+ * = 200,030,001 pairs > 200,000,000: refused.  At 10,000 items (20,000
+ * sets, 199,990,000 pairs) it would be computed: the CLI case
+ * limit-set-pairs-under checks a smaller such input's figures.
+ */
+START_TEST(limits)
+{
+	struct run r;
+	read_two(&r, 10001, 0);
+	struct tageval_alpha_figures lv;
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 1u << TAGEVAL_RATIO, &lv, &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message,
+			 "alpha at the ratio level: 20002 distinct values, more than the limit of "
+			 "20000 (the ratio distance compares every pair; see hkappa(1), LIMITS)");
+	ck_assert_int_eq(tageval_agreement_alpha_levels(r.ann, 1u << TAGEVAL_INTERVAL, &lv, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(lv.d_o[TAGEVAL_INTERVAL], 0.25, TOL);
+	ck_assert(lv.alpha[TAGEVAL_INTERVAL] > 0.999);
+	ck_assert_int_eq(lv.undefined[TAGEVAL_RATIO], TAGEVAL_UNDEFINED_NOT_ASKED);
+	done(&r);
+	read_two(&r, 10001, 1);
+	struct tageval_set_alpha sa;
+	ck_assert_int_eq(tageval_agreement_alpha_sets(r.ann, &sa, &r.err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message,
+			 "alpha over sets of tags: 200030001 pairs of distinct sets that share a "
+			 "tag (counted once per tag they share), more than the limit of 200000000 "
+			 "(see hkappa(1), LIMITS)");
+	done(&r);
+}
+END_TEST
+
+/*
+ * tageval_agreement_subset: annotators 0 and 1 of
+ *   p1: 1 a, 2 b, 3 a, 4 b;  p2: 1 a, 2 b, 3 b, 4 b;  p3: 1 b, 2 a, 5 a;
+ *   p4: 9 a
+ * p1 vs p2: p_o = 3/4, marginals (1/2, 1/2) and (1/4, 3/4), p_e = 1/2,
+ * Cohen's kappa 1/2 over 4 items; p1 vs p3: items 1 and 2, p_o = 0, p_e =
+ * 1/2, kappa -1; p4 shares no item (TAGEVAL_ENOTFOUND); an annotator out of
+ * range or twice, or one alone: TAGEVAL_EINVAL.  p1, p2, p3 without p4:
+ * items 1-4 used (item 5 has p3 alone), pooled as for the four.
+ */
+START_TEST(pair)
+{
+	static const char *const f[] = { "w 1 a\nw 2 b\nw 3 a\nw 4 b\n",
+					  "w 1 a\nw 2 b\nw 3 b\nw 4 b\n", "w 1 b\nw 2 a\nw 5 a\n",
+					  "w 9 a\n" };
+	struct run r;
+	levels(&r, NULL, f, 4);
+	struct tageval_agreement *ag = NULL;
+	static const size_t p01[] = { 0, 1 }, p20[] = { 2, 0 }, p03[] = { 0, 3 }, p11[] = { 1, 1 },
+			    p04[] = { 0, 4 }, p012[] = { 0, 1, 2 };
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p01, 2, NULL, &ag, &r.err), TAGEVAL_OK);
+	const struct tageval_agreement_figures *g = tageval_agreement_pooled(ag);
+	ck_assert_uint_eq(g->items, 4);
+	ck_assert_int_eq(g->separate_undefined, TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(g->kappa_separate, 0.5, TOL);
+	tageval_agreement_free(ag);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p20, 2, NULL, &ag, &r.err), TAGEVAL_OK);
+	g = tageval_agreement_pooled(ag);
+	ck_assert_uint_eq(g->items, 2);
+	ck_assert_double_eq_tol(g->kappa_separate, -1.0, TOL);
+	tageval_agreement_free(ag);
+	/* without p4: the same used items and pooled figures as with it */
+	struct tageval_agreement *all = NULL;
+	ck_assert_int_eq(tageval_agreement_compute(r.ann, NULL, &all, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p012, 3, NULL, &ag, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_agreement_pooled(ag)->items, 4);
+	ck_assert_double_eq_tol(tageval_agreement_pooled(ag)->kappa,
+				tageval_agreement_pooled(all)->kappa, TOL);
+	tageval_agreement_free(ag);
+	tageval_agreement_free(all);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p03, 2, NULL, &ag, &r.err),
+			 TAGEVAL_ENOTFOUND);
+	ck_assert_ptr_null(ag);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p11, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p04, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(r.ann, p01, 1, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_subset(NULL, p01, 2, NULL, &ag, &r.err), TAGEVAL_EINVAL);
+	done(&r);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -655,6 +803,9 @@ static Suite *alpha_suite(void)
 	tc = tcase_create("sets");
 	tcase_add_test(tc, set_distances);
 	tcase_add_test(tc, set_cases);
+	tcase_add_test(tc, set_two_shared);
+	tcase_add_test(tc, limits);
+	tcase_add_test(tc, pair);
 	suite_add_tcase(s, tc);
 	return s;
 }

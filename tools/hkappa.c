@@ -48,6 +48,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --distance=D          also alpha between sets of tags: exact, jaccard,\n"
 		"                            masi (inner: the default alpha only)\n"
 		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
+		"      --pairs               Cohen's kappa of every pair of annotators\n"
+		"      --leave-one-out       the figures without each annotator in turn\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -79,11 +81,21 @@ static const struct {
 	{ "alpha_masi", "alpha, MASI distance", 100 + TAGEVAL_DISTANCE_MASI },
 };
 
-/* The extra coefficients' values, from either computation. */
+/* Cohen's kappa of a pair of annotators (--pairs). */
+struct pair_figure {
+	size_t items;
+	double kappa;
+	int why; /* enum tageval_undefined */
+};
+
+/* The extra coefficients' values, from either computation, and the pairs
+ * ([first * nann + second], first < second; NULL without --pairs). */
 struct extra_values {
 	struct tageval_alpha_figures lv;
 	struct tageval_chance_figures ch;
 	struct tageval_set_alpha sets;
+	struct pair_figure *pairs;
+	struct tageval_agreement_figures *without; /* [k] (--leave-one-out) */
 };
 
 static double extra_value(const struct extra_values *ev, size_t i, int *why)
@@ -234,6 +246,39 @@ static void json_bootstrap(const struct tageval_agreement *ag,
 	tools_printf("}");
 }
 
+/* ,"leave_one_out":[...]: the figures without each annotator. */
+static void json_leave_one_out(const struct tageval_agreement_figures *w, size_t nann)
+{
+	tools_printf(",\"leave_one_out\":[");
+	for (size_t k = 0; k < nann; k++) {
+		tools_printf("%s{\"without\":%zu,\"figures\":", k ? "," : "", k);
+		json_figures(&w[k]);
+		tools_printf("}");
+	}
+	tools_printf("]");
+}
+
+/* ,"pairs":[...]: each pair of annotators (indices into "files"), the
+ * items both annotated and their Cohen's kappa. */
+static void json_pairs(const struct pair_figure *pf, size_t nann)
+{
+	tools_printf(",\"pairs\":[");
+	int first = 1;
+	for (size_t i = 0; i < nann; i++)
+		for (size_t j = i + 1; j < nann; j++) {
+			const struct pair_figure *p = &pf[i * nann + j];
+			struct tools_undefined u;
+			tools_undefined_init(&u);
+			tools_printf("%s{\"annotators\":[%zu,%zu],\"items\":%zu", first ? "" : ",", i,
+				     j, p->items);
+			json_member(&u, ",", "kappa_cohen", p->kappa, p->why);
+			json_reasons(&u);
+			tools_printf("}");
+			first = 0;
+		}
+	tools_printf("]");
+}
+
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
 		       const struct extra_values *ev)
@@ -268,6 +313,10 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_macro(ag);
 	if (o->bootstrap > 0)
 		json_bootstrap(ag, o);
+	if (ev->pairs)
+		json_pairs(ev->pairs, nann);
+	if (ev->without)
+		json_leave_one_out(ev->without, nann);
 	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
 		tools_printf("{");
@@ -319,6 +368,64 @@ static void print_lexelt_table(const struct tageval_agreement *ag, size_t nann,
 		for (size_t k = 0; k < 3; k++) {
 			int undefined;
 			double v = value(g, coefs[k].which, &undefined);
+			if (undefined)
+				tools_printf(" %9s", "undef");
+			else
+				tools_printf(" %9.6f", v);
+		}
+		tools_printf("\n");
+	}
+}
+
+/* The matrix of Cohen's kappa of every pair of annotators (--pairs),
+ * annotators numbered from 1 in the order of the operands. */
+static void print_pairs(const struct pair_figure *pf, char **files, size_t nann)
+{
+	tools_printf("\nCohen's kappa of each pair of annotators:\n");
+	for (size_t i = 0; i < nann; i++)
+		tools_printf("%7zu  %s\n", i + 1, files[i]);
+	tools_printf("%7s", "");
+	for (size_t j = 0; j < nann; j++)
+		tools_printf(" %9zu", j + 1);
+	tools_printf("\n");
+	for (size_t i = 0; i < nann; i++) {
+		tools_printf("%7zu", i + 1);
+		for (size_t j = 0; j < nann; j++) {
+			if (i == j) {
+				tools_printf(" %9s", "-");
+				continue;
+			}
+			const struct pair_figure *p = &pf[i < j ? i * nann + j : j * nann + i];
+			if (p->why)
+				tools_printf(" %9s", "undef");
+			else
+				tools_printf(" %9.6f", p->kappa);
+		}
+		tools_printf("\n");
+	}
+}
+
+/* The table of the figures without each annotator (--leave-one-out). */
+static void print_leave_one_out(const struct tageval_agreement_figures *w, char **files,
+				size_t nann)
+{
+	size_t width = 7;
+	for (size_t k = 0; k < nann; k++) {
+		size_t len = (size_t)tools_display_width(files[k]);
+		if (len > width)
+			width = len;
+	}
+	tools_printf("\n%-*s %7s %9s %9s %9s\n", (int)width, "without", "items", "kappa",
+		     nann - 1 == 2 ? "Cohen" : "D-F", "alpha");
+	for (size_t k = 0; k < nann; k++) {
+		const struct tageval_agreement_figures *g = &w[k];
+		tools_pad(stdout, files[k], (int)width);
+		tools_printf(" %7zu", g->items);
+		const enum tageval_coefficient which[] = { TAGEVAL_KAPPA, TAGEVAL_KAPPA_SEPARATE,
+							   TAGEVAL_ALPHA };
+		for (size_t i = 0; i < 3; i++) {
+			int undefined;
+			double v = value(g, which[i], &undefined);
 			if (undefined)
 				tools_printf(" %9s", "undef");
 			else
@@ -394,13 +501,17 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	if (o->bootstrap > 0)
 		tools_printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
+	if (ev->pairs)
+		print_pairs(ev->pairs, files, nann);
+	if (ev->without)
+		print_leave_one_out(ev->without, files, nann);
 	if (per_lexelt)
 		print_lexelt_table(ag, nann, coefs);
 }
 
 struct options {
 	struct tageval_agreement_options agreement;
-	int flat, per_lexelt, json;
+	int flat, per_lexelt, json, pairs, leave_one_out;
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -411,7 +522,8 @@ struct options {
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
-       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE };
+       OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -470,6 +582,12 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_PER_LEXELT:
 		o->per_lexelt = 1;
+		return 0;
+	case OPT_PAIRS:
+		o->pairs = 1;
+		return 0;
+	case OPT_LEAVE_ONE_OUT:
+		o->leave_one_out = 1;
 		return 0;
 	case OPT_BOOTSTRAP:
 		if (tools_parse_count(arg, 100000000ull, &v)) {
@@ -539,6 +657,8 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "coefficients", required_argument, NULL, OPT_COEFFICIENTS },
 		{ "categories", required_argument, NULL, OPT_CATEGORIES },
 		{ "distance", required_argument, NULL, OPT_DISTANCE },
+		{ "pairs", no_argument, NULL, OPT_PAIRS },
+		{ "leave-one-out", no_argument, NULL, OPT_LEAVE_ONE_OUT },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -557,6 +677,10 @@ static int parse(int argc, char **argv, struct options *o)
 	}
 	o->files = argv + optind;
 	o->nann = (size_t)nargs - (o->flat ? 0 : 1);
+	if (o->leave_one_out && o->nann < 3) {
+		tools_usage_error(prog, "--leave-one-out needs three or more annotation files");
+		return EXIT_INVALID_USAGE;
+	}
 	o->senses = o->flat ? NULL : argv[argc - 1];
 	const char *const others[] = { o->senses, o->downward };
 	size_t users = tools_stdin_count(others, 2) +
@@ -564,6 +688,89 @@ static int parse(int argc, char **argv, struct options *o)
 	if (tools_stdin_check(prog, users))
 		return EXIT_INVALID_USAGE;
 	return -1;
+}
+
+/* Cohen's kappa of every pair of annotators into a new *@out (see struct
+ * extra_values), without bootstrap; a pair without a common item is
+ * undefined.  Nonzero on error, with @err set. */
+static int pair_figures(const struct tageval_annotations *ann, const struct options *o,
+			struct pair_figure **out, struct tageval_error *err)
+{
+	size_t n = o->nann;
+	struct pair_figure *pf = calloc(n * n, sizeof *pf);
+	if (pf == NULL) {
+		err->code = TAGEVAL_ENOMEM;
+		snprintf(err->message, sizeof err->message, "out of memory");
+		return -1;
+	}
+	struct tageval_agreement_options po = o->agreement;
+	po.bootstrap = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			struct pair_figure *p = &pf[i * n + j];
+			struct tageval_agreement *ag = NULL;
+			const size_t two[2] = { i, j };
+			int rc = tageval_agreement_subset(ann, two, 2, &po, &ag, err);
+			if (rc == TAGEVAL_ENOTFOUND) {
+				*p = (struct pair_figure){ 0, NAN, TAGEVAL_UNDEFINED_NO_ITEMS };
+				continue;
+			}
+			if (rc) {
+				free(pf);
+				return -1;
+			}
+			const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
+			*p = (struct pair_figure){ f->items, f->kappa_separate, f->separate_undefined };
+			tageval_agreement_free(ag);
+		}
+	*out = pf;
+	return 0;
+}
+
+/* The pooled figures without each annotator in turn into a new *@out
+ * ([k]: without annotator k), without bootstrap; where the others share
+ * no item, the figures of no item.  Nonzero on error, with @err set. */
+static int without_figures(const struct tageval_annotations *ann, const struct options *o,
+			   struct tageval_agreement_figures **out, struct tageval_error *err)
+{
+	size_t n = o->nann;
+	struct tageval_agreement_figures *w = calloc(n, sizeof *w);
+	size_t *which = malloc(n * sizeof *which);
+	if (w == NULL || which == NULL) {
+		free(w);
+		free(which);
+		err->code = TAGEVAL_ENOMEM;
+		snprintf(err->message, sizeof err->message, "out of memory");
+		return -1;
+	}
+	struct tageval_agreement_options po = o->agreement;
+	po.bootstrap = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t m = 0;
+		for (size_t c = 0; c < n; c++)
+			if (c != k)
+				which[m++] = c;
+		struct tageval_agreement *ag = NULL;
+		int rc = tageval_agreement_subset(ann, which, m, &po, &ag, err);
+		if (rc == TAGEVAL_ENOTFOUND) {
+			w[k] = (struct tageval_agreement_figures){ 0 };
+			w[k].pr_a = w[k].pr_e = w[k].pr_e_separate = w[k].d_o = w[k].d_e = NAN;
+			w[k].kappa = w[k].kappa_separate = w[k].alpha = NAN;
+			w[k].kappa_undefined = w[k].separate_undefined = w[k].alpha_undefined =
+				TAGEVAL_UNDEFINED_NO_ITEMS;
+			continue;
+		}
+		if (rc) {
+			free(w);
+			free(which);
+			return -1;
+		}
+		w[k] = *tageval_agreement_pooled(ag);
+		tageval_agreement_free(ag);
+	}
+	free(which);
+	*out = w;
+	return 0;
 }
 
 /* Reads the files, computes the agreement and prints it; returns the exit
@@ -575,6 +782,8 @@ static int run(const struct options *o)
 	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_annotations *ann = NULL;
 	struct tageval_agreement *ag = NULL;
+	struct extra_values ev;
+	memset(&ev, 0, sizeof ev);
 	if (inv == NULL || tageval_annotations_new(inv, &ann)) {
 		status = tools_out_of_memory(prog);
 		goto out;
@@ -595,8 +804,6 @@ static int run(const struct options *o)
 			goto fail;
 	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
-	struct extra_values ev;
-	memset(&ev, 0, sizeof ev);
 	/* each family computed only when one of its coefficients is asked for */
 	unsigned want = 0, levels = 0;
 	for (size_t i = 0; i < N_EXTRA; i++) {
@@ -613,6 +820,10 @@ static int run(const struct options *o)
 		goto fail;
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
+	if (o->pairs && pair_figures(ann, o, &ev.pairs, &err))
+		goto fail;
+	if (o->leave_one_out && without_figures(ann, o, &ev.without, &err))
+		goto fail;
 	if (o->json)
 		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	else
@@ -622,6 +833,8 @@ static int run(const struct options *o)
 fail:
 	tools_print_error(prog, &err);
 out:
+	free(ev.pairs);
+	free(ev.without);
 	tageval_agreement_free(ag);
 	tageval_annotations_free(ann);
 	tageval_inventory_free(inv);

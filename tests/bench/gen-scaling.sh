@@ -29,11 +29,21 @@
 #               as supervised-weights with a third cluster on those lines,
 #               "c0/w c(i mod 5 + 1)/(1 - w) c6/0.5": three rows, which the
 #               two-cluster shortcut does not cover (still rows x lines)
+#   alpha-sets  DIR/a, DIR/b  N items, a tags item i "x y<i>", b "x z<i>":
+#                             2N distinct sets of tags, all sharing x
+#                             (hkappa --flat --distance=masi: every pair of
+#                             them has a tag in common; refused from N =
+#                             10001, beyond 200,000,000 pairs)
+#   alpha-ratio DIR/a, DIR/b  N items, a gives item i the value i, b the
+#                             value i + 0.5: 2N distinct values (hkappa
+#                             --flat --coefficients=alpha_ratio: every
+#                             pair of them; refused from N = 10001, beyond
+#                             20,000 distinct values)
 #
 # Only awk and sh; no randomness, so N alone fixes the files.
 set -eu
 if [ $# -ne 3 ]; then
-	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights|supervised-weights3 N DIR" >&2
+	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio N DIR" >&2
 	exit 2
 fi
 case_=$1 n=$2 dir=$3
@@ -91,8 +101,24 @@ supervised-weights | supervised-weights3)
 		}
 	}'
 	;;
+alpha-sets)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			printf "w %d x y%d\n", i, i > (dir "/a")
+			printf "w %d x z%d\n", i, i > (dir "/b")
+		}
+	}'
+	;;
+alpha-ratio)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			printf "w %d %d\n", i, i > (dir "/a")
+			printf "w %d %d.5\n", i, i > (dir "/b")
+		}
+	}'
+	;;
 *)
-	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised, supervised-weights or supervised-weights3)" >&2
+	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised, supervised-weights, supervised-weights3, alpha-sets or alpha-ratio)" >&2
 	exit 2
 	;;
 esac

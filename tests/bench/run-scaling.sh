@@ -20,6 +20,13 @@
 #   supervised-weights3
 #               the same with a third cluster on those lines (not linear:
 #               see the README)
+#   alpha-sets  hkappa --flat --distance=masi A B: 2N distinct sets of tags
+#               sharing one tag (default N 20000: both sizes beyond the
+#               limit of 200,000,000 pairs, refused with exit 1, which
+#               counts as done here; the status and message are printed)
+#   alpha-ratio hkappa --flat --coefficients=alpha_ratio A B: 2N distinct
+#               values (default N 20000: both beyond the limit of 20,000
+#               distinct values, refused with exit 1 likewise)
 #
 # Environment: BENCH_DIR, BENCH_RUNS (default 3), BENCH_GNU_TIME as in
 # bench-lib.sh.  Exit status: 0 (whether or not the target is met), 1 if a
@@ -30,7 +37,7 @@ here=$(cd -- "$(dirname -- "$0")" && pwd)
 . "$here/bench-lib.sh"
 
 usage() {
-	printf 'usage: %s BUILDDIR ties|report|supervised|supervised-weights|supervised-weights3 [N]\n' "$prog" >&2
+	printf 'usage: %s BUILDDIR ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio [N]\n' "$prog" >&2
 	exit 2
 }
 
@@ -42,6 +49,7 @@ case $what in
 ties) tool=fscore default=200000 ;;
 report) tool=wsd-report default=100000 ;;
 supervised | supervised-weights | supervised-weights3) tool=wsi-supervised default=100000 ;;
+alpha-sets | alpha-ratio) tool=hkappa default=20000 bench_ok_status=1 ;;
 *) usage ;;
 esac
 bench_args 1 '' "$1" "${3:-$default}"
@@ -56,6 +64,8 @@ command_of() {
 	ties) cmd=("$exe" "$d/clusters" "$d/gold") ;;
 	report) cmd=("$exe" -s "$d/map" "$d/key" "$d/sys") ;;
 	supervised | supervised-weights | supervised-weights3) cmd=("$exe" "$d/clusters" "$d/gold") ;;
+	alpha-sets) cmd=("$exe" --flat --distance=masi "$d/a" "$d/b") ;;
+	alpha-ratio) cmd=("$exe" --flat --coefficients=alpha_ratio "$d/a" "$d/b") ;;
 	esac
 }
 
@@ -71,6 +81,9 @@ for size in "$n" "$((4 * n))"; do
 	fi
 	wall[$size]=$b_wall
 	rss[$size]=$b_rss
+	if [ "$b_rc" != 0 ]; then
+		printf 'N = %s: exit %s: %s\n' "$size" "$b_rc" "$(head -n 1 "$scratch/err.$size" | cut -c 1-160)"
+	fi
 done
 bench_print_method "command: ${cmd[*]}"
 printf '  %10s %12s %10s %10s\n' N 'input bytes' 'wall s' 'peak MiB'
