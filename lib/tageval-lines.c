@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tageval-intern.h"
 #include "tageval-reader.h"
@@ -274,6 +275,18 @@ static void *reading_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * A second thread only for memory and regular files: on a pipe or a
+ * terminal its read() may block for as long as the writer likes, and a
+ * line that fails would have to wait for that read before the error is
+ * returned (the thread is joined).
+ */
+static int may_thread(const struct tv_reader *r)
+{
+	struct stat st;
+	return r->fd < 0 || (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode));
+}
+
 /* Looks up and hands over the lines of @u; its error (after them) last. */
 static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 		    struct tageval_error *err)
@@ -316,7 +329,7 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			p.made = seq + 1;
 			/* a second thread once the file proves longer than half a
 			 * chunk (not for small files); made here when it cannot start */
-			if (!u->last && !tried && r->end >= CHUNK_HALF) {
+			if (!u->last && !tried && r->end >= CHUNK_HALF && may_thread(r)) {
 				tried = 1;
 				if (pthread_mutex_init(&p.mu, NULL) == 0) {
 					if (pthread_cond_init(&p.cv, NULL) == 0)

@@ -151,8 +151,9 @@ size_t tv_join_id(char **buf, size_t *cap, const char *lexelt, const char *insta
  * returned).  *lines (when not NULL) receives the number of lines @line
  * accepted.
  *
- * A file longer than one chunk is read by a second thread: it reads, splits
- * and hashes the next chunks (a few ahead) while the calling thread looks
+ * A regular file (or memory) longer than half a chunk is read by a second
+ * thread: it reads, splits and hashes the next chunks (a few ahead) while
+ * the calling thread looks
  * the lines up and calls @line, always on the calling thread and in file
  * order, so that results and errors are the same as read in one thread.
  * Reading may run ahead of a line that fails (by at most a few chunks).

@@ -216,20 +216,26 @@ static int gold_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		return tv_nomem(err);
 	struct winst *in = &w->in[w->n++];
 	*in = (struct winst){ .keys = w->npool, .dataset = TV_NONE, .gold_line = l->lineno };
-	int pos = key_pos(l->field[1]);
+	/* the WordNet keys of a line must agree, wherever they stand; a key
+	 * of another form leaves the instance without a part of speech */
+	int pos = NO_POS, other = 0;
 	for (size_t i = 0; i < nk; i++) {
 		const char *k = l->field[i + 1];
 		w->scratch[i] = k;
 		int p = key_pos(k);
-		if (p != pos && p != NO_POS && pos != NO_POS) {
+		if (p == NO_POS) {
+			other = 1;
+		} else if (pos != NO_POS && p != pos) {
 			tv_quote(q, sizeof q, l->id, l->idlen);
 			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 					"the sense keys of instance \"%s\" are of different parts of speech",
 					q);
+		} else {
+			pos = p;
 		}
-		if (p == NO_POS)
-			pos = NO_POS; /* not all WordNet sense keys: no part of speech */
 	}
+	if (other)
+		pos = NO_POS;
 	in->pos = (uint8_t)pos;
 	size_t m = sort_unique(w->scratch, nk);
 	if (tv_grow((void **)&w->pool, &w->poolcap, w->npool + m, sizeof *w->pool))

@@ -158,6 +158,10 @@ START_TEST(errors)
 	expect_error(g, "a.b.c k\xc3\x28\n", 0, "system", 1, "field 2 is not UTF-8");
 	expect_error("a.b.c k%1:00:00:: k%2:00:00::\n", "a.b.c x\n", 0, "gold", 1,
 		     "different parts of speech");
+	/* wherever the key of another form stands (it used to hide the
+	 * disagreement when it came first) */
+	expect_error("a.b.c other k%1:00:00:: k%2:00:00::\n", "a.b.c x\n", 0, "gold", 1,
+		     "different parts of speech");
 	expect_error("", "a.b.c x\n", 0, "gold", 0, "no instances");
 }
 END_TEST

@@ -139,6 +139,21 @@ static void put_size(struct buf *b, size_t v)
  * hashable label; two labels are one when equal as dict keys): @ids[i] the
  * number of item i, *@count the labels.  @items: PySequence_Fast items.
  */
+/*
+ * The items of @o as a tuple, or NULL with @msg as the TypeError: a list is
+ * copied, so that a label's __hash__ or __eq__ that changes the list cannot
+ * free an item under our feet.
+ */
+static PyObject *items_tuple(PyObject *o, const char *msg)
+{
+	PyObject *f = PySequence_Fast(o, msg);
+	if (f == NULL || PyTuple_Check(f))
+		return f;
+	PyObject *t = PyList_AsTuple(f);
+	Py_DECREF(f);
+	return t;
+}
+
 static int intern_labels(PyObject **items, Py_ssize_t n, size_t *ids, size_t *count)
 {
 	PyObject *dict = PyDict_New();
@@ -352,10 +367,10 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 	}
 	PyObject *ts = NULL, *ps = NULL, *result = NULL;
 	size_t *ids = NULL;
-	ts = PySequence_Fast(true_obj, "labels_true must be a sequence");
+	ts = items_tuple(true_obj, "labels_true must be a sequence");
 	if (ts == NULL)
 		goto out;
-	ps = PySequence_Fast(pred_obj, "labels_pred must be a sequence");
+	ps = items_tuple(pred_obj, "labels_pred must be a sequence");
 	if (ps == NULL)
 		goto out;
 	Py_ssize_t n = PySequence_Fast_GET_SIZE(ts);
@@ -469,8 +484,10 @@ static PyObject *py_wsi(PyObject *module, PyObject *args)
 			int bad = key == NULL || PyDict_SetItem(words, key, f);
 			Py_XDECREF(key);
 			Py_XDECREF(f);
-			if (bad)
+			if (bad) {
+				Py_DECREF(words); /* not in d yet */
 				goto fail;
+			}
 		}
 		if (set_steal(d, "per_word", words))
 			goto fail;
@@ -605,7 +622,7 @@ static PyObject *py_agreement(PyObject *module, PyObject *args)
 	Py_ssize_t na = 0;
 	if (!PyArg_ParseTuple(args, "O:agreement", &ann_obj))
 		return NULL;
-	outer = PySequence_Fast(ann_obj, "annotations must be a sequence of sequences");
+	outer = items_tuple(ann_obj, "annotations must be a sequence of sequences");
 	if (outer == NULL)
 		return NULL;
 	na = PySequence_Fast_GET_SIZE(outer);
@@ -622,7 +639,7 @@ static PyObject *py_agreement(PyObject *module, PyObject *args)
 	}
 	Py_ssize_t nitems = -1;
 	for (Py_ssize_t a = 0; a < na; a++) {
-		PyObject *seq = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, a),
+		PyObject *seq = items_tuple(PySequence_Fast_GET_ITEM(outer, a),
 						"each annotator's labels must be a sequence");
 		if (seq == NULL)
 			goto out;
