@@ -8,6 +8,7 @@
  * read backwards must give the same totals to the bit (issue 17).
  */
 #include <math.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,7 @@ struct totals {
 
 /* Reads @gold and @clusters and evaluates them; the status, and the totals in @t. */
 static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
-		    const struct fuzz_part *clusters, struct totals *t)
+		    const struct fuzz_part *clusters, struct totals *t, struct tageval_error *errp)
 {
 	static const char *const pos[] = { NULL, "n", "v", "all" };
 	static const enum tageval_clustering_mode mode[] = {
@@ -64,7 +65,7 @@ static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
 		TAGEVAL_CLUSTERING_AUTO
 	};
 	const unsigned format = FUZZ_BIT(TAGEVAL_EFORMAT);
-	struct tageval_error err;
+	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();
 	struct tageval_clustering_result *res = NULL;
 	if (wsi == NULL)
@@ -112,6 +113,7 @@ static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
 out:
 	tageval_clustering_result_free(res);
 	tageval_wsi_free(wsi);
+	*errp = err;
 	return rc;
 }
 
@@ -120,18 +122,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_input in;
 	fuzz_split(data, size, 2, &in);
 	struct totals a, b;
+	struct tageval_error err;
 	if (in.n < 2) {
 		struct fuzz_part none = { "", 0 };
-		evaluate(&in, &in.part[0], &none, &a);
+		evaluate(&in, &in.part[0], &none, &a, &err);
 		return 0;
 	}
-	if (evaluate(&in, &in.part[0], &in.part[1], &a) != TAGEVAL_OK)
+	if (evaluate(&in, &in.part[0], &in.part[1], &a, &err) != TAGEVAL_OK)
 		return 0;
 	/* lines in any order: both files read backwards give the same totals */
 	struct fuzz_part rg, rc;
 	char *g = fuzz_reverse_lines(&in.part[0], &rg), *c = fuzz_reverse_lines(&in.part[1], &rc);
-	if (evaluate(&in, &rg, &rc, &b) != TAGEVAL_OK)
-		fuzz_fail("the files read backwards fail");
+	if (evaluate(&in, &rg, &rc, &b, &err) != TAGEVAL_OK)
+		fuzz_fail("the files read backwards fail: %s:%" PRIu64 ": %s", err.file, err.line,
+			  err.message);
 	if (!same(&a.total, &b.total) || !same(&a.pooled, &b.pooled) || a.fuzzy != b.fuzzy)
 		fuzz_fail("backwards: totals differ (NMI %.17g, forwards %.17g; B-cubed P %.17g, "
 			  "forwards %.17g)",

@@ -5,6 +5,7 @@
  * (all, "n", "v", "all"), bits 2-3 beta (1, 0, 0.5, 3).  Both files read
  * backwards must give the same totals.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "fuzz-common.h"
@@ -27,12 +28,13 @@ static void check_figures(const struct tageval_wsi_figures *f, const char *what)
 
 /* Reads @gold and @clusters and evaluates them; the status, and the totals in @t. */
 static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
-		    const struct fuzz_part *clusters, struct tageval_wsi_figures *t)
+		    const struct fuzz_part *clusters, struct tageval_wsi_figures *t,
+		    struct tageval_error *errp)
 {
 	static const char *const pos[] = { NULL, "n", "v", "all" };
 	static const double beta[] = { 1.0, 0.0, 0.5, 3.0 };
 	const unsigned format = FUZZ_BIT(TAGEVAL_EFORMAT);
-	struct tageval_error err;
+	struct tageval_error err = { 0 };
 	struct tageval_wsi *wsi = tageval_wsi_new();
 	struct tageval_wsi_result *res = NULL;
 	if (wsi == NULL)
@@ -68,6 +70,7 @@ static int evaluate(const struct fuzz_input *in, const struct fuzz_part *gold,
 out:
 	tageval_wsi_result_free(res);
 	tageval_wsi_free(wsi);
+	*errp = err;
 	return rc;
 }
 
@@ -76,18 +79,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_input in;
 	fuzz_split(data, size, 2, &in);
 	struct tageval_wsi_figures a, b;
+	struct tageval_error err;
 	if (in.n < 2) {
 		struct fuzz_part none = { "", 0 };
-		evaluate(&in, &in.part[0], &none, &a);
+		evaluate(&in, &in.part[0], &none, &a, &err);
 		return 0;
 	}
-	if (evaluate(&in, &in.part[0], &in.part[1], &a) != TAGEVAL_OK)
+	if (evaluate(&in, &in.part[0], &in.part[1], &a, &err) != TAGEVAL_OK)
 		return 0;
 	/* lines in any order: both files read backwards give the same totals */
 	struct fuzz_part rg, rc;
 	char *g = fuzz_reverse_lines(&in.part[0], &rg), *c = fuzz_reverse_lines(&in.part[1], &rc);
-	if (evaluate(&in, &rg, &rc, &b) != TAGEVAL_OK)
-		fuzz_fail("the files read backwards fail");
+	if (evaluate(&in, &rg, &rc, &b, &err) != TAGEVAL_OK)
+		fuzz_fail("the files read backwards fail: %s:%" PRIu64 ": %s", err.file, err.line,
+			  err.message);
 	const double x[] = { a.clusters, a.clusters_2007, a.classes, a.homogeneity,
 			     a.completeness, a.v_measure, a.paired_precision, a.paired_recall,
 			     a.paired_fscore, a.fscore, a.purity, a.entropy };

@@ -49,6 +49,21 @@ for t in "$@"; do
 	else
 		printf '%-15s FINDING (exit %s), log %s:\n' "$t" "$status" "$log"
 		grep -E 'ERROR|SUMMARY|fuzz:|runtime error|Test unit written' "$log" | head -n 8
+		# the input itself, so that a finding on a machine that is gone
+		# (CI) can be replayed: base64 of its first 6 KiB, and whether a
+		# second run of it fails again (a finding that does not repeat
+		# points at threads or at state kept between inputs)
+		unit=$(sed -n 's/.*Test unit written to //p' "$log" | tail -n 1)
+		if [ -n "$unit" ] && [ -f "$unit" ]; then
+			echo "input ($(wc -c <"$unit") bytes), base64:"
+			head -c 6144 "$unit" | base64 -w 0
+			echo
+			if "$exe" -runs=3 -error_exitcode=1 "$unit" >"$log.replay" 2>&1; then
+				echo "replayed 3 times: no failure (not reproducible)"
+			else
+				echo "replayed: fails again"
+			fi
+		fi
 		failed=1
 	fi
 done
