@@ -10,6 +10,7 @@
 #include <Python.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,148 @@ out:
 	return rc;
 }
 
+/*
+ * The fast path of integer arrays (NumPy arrays, array.array, memoryview,
+ * bytes: anything exposing a one-dimensional buffer of integers): the
+ * labels are numbered from the buffer's bytes without a Python object per
+ * item.  Two items have the same label when their bytes are equal, which
+ * within one buffer (one format) is when their values are.
+ */
+
+/* One item of a buffer: its value's bytes and its position. */
+struct raw_item {
+	uint64_t key;
+	size_t index;
+};
+
+/*
+ * Numbers the @n items of @itemsize bytes at @base (every @stride bytes)
+ * in order of first appearance, as intern_labels() does: a stable LSD radix
+ * sort by the key's 8 bytes (the passes over bytes equal in every item
+ * skipped), then the groups of equal keys numbered by their first item.
+ * Time O(n) whatever the values; no Python API (runs without the
+ * GIL).  -1 when out of memory.
+ */
+static int intern_raw(const char *base, Py_ssize_t stride, size_t itemsize, size_t n,
+		      size_t *ids, size_t *count)
+{
+	struct raw_item *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	size_t *group = malloc(n * sizeof *group), *first_id = malloc(n * sizeof *first_id);
+	int rc = -1;
+	if (a == NULL || b == NULL || group == NULL || first_id == NULL)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		a[i].key = 0;
+		memcpy(&a[i].key, base + (Py_ssize_t)i * stride, itemsize);
+		a[i].index = i;
+	}
+	/* every byte of the key (the value's bytes are its low ones on a
+	 * little-endian machine, its high ones on a big-endian one) */
+	for (size_t byte = 0; byte < sizeof a[0].key; byte++) {
+		size_t cnt[256] = { 0 };
+		unsigned shift = (unsigned)(8 * byte);
+		for (size_t i = 0; i < n; i++)
+			cnt[(a[i].key >> shift) & 0xff]++;
+		if (cnt[(a[0].key >> shift) & 0xff] == n)
+			continue; /* every item has this byte */
+		size_t pos = 0;
+		for (size_t v = 0; v < 256; v++) {
+			size_t c = cnt[v];
+			cnt[v] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[cnt[(a[i].key >> shift) & 0xff]++] = a[i];
+		struct raw_item *t = a;
+		a = b;
+		b = t;
+	}
+	/* group[index] = the group of its key, in the order of the keys */
+	size_t g = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && a[i].key != a[i - 1].key)
+			g++;
+		group[a[i].index] = g;
+	}
+	/* the groups numbered by their first item */
+	for (size_t i = 0; i <= g; i++)
+		first_id[i] = SIZE_MAX;
+	size_t next = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (first_id[group[i]] == SIZE_MAX)
+			first_id[group[i]] = next++;
+		ids[i] = first_id[group[i]];
+	}
+	*count = next;
+	rc = 0;
+out:
+	free(a);
+	free(b);
+	free(group);
+	free(first_id);
+	return rc;
+}
+
+/* A labelling given to py_labels(): an integer buffer or a tuple of objects. */
+struct labelling {
+	Py_buffer view;
+	int has_view;
+	PyObject *tuple;
+	Py_ssize_t n;
+};
+
+/* Opens @obj as a labelling: its buffer when it exposes a one-dimensional
+ * buffer of integers (format b, B, h, H, i, I, l, L, q, Q, n, N or ?, any
+ * byte order), else its items as a tuple (TypeError @msg when it is not a
+ * sequence).  -1 with a Python exception. */
+static int labelling_open(PyObject *obj, struct labelling *l, const char *msg)
+{
+	l->has_view = 0;
+	l->tuple = NULL;
+	if (PyObject_CheckBuffer(obj) && PyObject_GetBuffer(obj, &l->view, PyBUF_RECORDS_RO) == 0) {
+		const char *f = l->view.format ? l->view.format : "B";
+		if (*f && strchr("@=<>!", *f))
+			f++;
+		if (l->view.ndim == 1 && f[0] && f[1] == '\0' && strchr("bBhHiIlLqQnN?", f[0]) &&
+		    l->view.itemsize >= 1 && l->view.itemsize <= 8) {
+			l->has_view = 1;
+			l->n = l->view.shape[0];
+			return 0;
+		}
+		PyBuffer_Release(&l->view);
+	}
+	PyErr_Clear(); /* a buffer refused: read it as a sequence */
+	l->tuple = items_tuple(obj, msg);
+	if (l->tuple == NULL)
+		return -1;
+	l->n = PySequence_Fast_GET_SIZE(l->tuple);
+	return 0;
+}
+
+static void labelling_close(struct labelling *l)
+{
+	if (l->has_view)
+		PyBuffer_Release(&l->view);
+	l->has_view = 0;
+	Py_CLEAR(l->tuple);
+}
+
+/* The labels of @l numbered into @ids (l->n of them), *@count distinct. */
+static int labelling_ids(struct labelling *l, size_t *ids, size_t *count)
+{
+	if (!l->has_view)
+		return intern_labels(PySequence_Fast_ITEMS(l->tuple), l->n, ids, count);
+	int rc;
+	const char *base = l->view.buf;
+	Py_ssize_t stride = l->view.strides ? l->view.strides[0] : l->view.itemsize;
+	Py_BEGIN_ALLOW_THREADS
+	rc = intern_raw(base, stride, (size_t)l->view.itemsize, (size_t)l->n, ids, count);
+	Py_END_ALLOW_THREADS
+	if (rc)
+		PyErr_NoMemory();
+	return rc;
+}
+
 /* The lines "w i id\n" of a labelling: the library's WSI format, one word. */
 static int label_lines(const size_t *ids, size_t n, struct buf *b)
 {
@@ -379,19 +522,17 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "beta must be a finite number >= 0");
 		return NULL;
 	}
-	PyObject *ts = NULL, *ps = NULL, *result = NULL;
+	PyObject *result = NULL;
 	size_t *ids = NULL;
-	ts = items_tuple(true_obj, "labels_true must be a sequence");
-	if (ts == NULL)
+	struct labelling lt = { .has_view = 0 }, lp = { .has_view = 0 };
+	if (labelling_open(true_obj, &lt, "labels_true must be a sequence"))
+		return NULL;
+	if (labelling_open(pred_obj, &lp, "labels_pred must be a sequence"))
 		goto out;
-	ps = items_tuple(pred_obj, "labels_pred must be a sequence");
-	if (ps == NULL)
-		goto out;
-	Py_ssize_t n = PySequence_Fast_GET_SIZE(ts);
-	if (PySequence_Fast_GET_SIZE(ps) != n) {
+	Py_ssize_t n = lt.n;
+	if (lp.n != n) {
 		PyErr_Format(PyExc_ValueError,
-			     "labels_true and labels_pred differ in length: %zd and %zd", n,
-			     PySequence_Fast_GET_SIZE(ps));
+			     "labels_true and labels_pred differ in length: %zd and %zd", n, lp.n);
 		goto out;
 	}
 	if (n == 0) {
@@ -408,8 +549,7 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 	w.n = (size_t)n;
 	w.t = ids;
 	w.p = ids + n;
-	if (intern_labels(PySequence_Fast_ITEMS(ts), n, ids, &w.nt) ||
-	    intern_labels(PySequence_Fast_ITEMS(ps), n, ids + n, &w.np))
+	if (labelling_ids(&lt, ids, &w.nt) || labelling_ids(&lp, ids + n, &w.np))
 		goto out;
 	int rc;
 	Py_BEGIN_ALLOW_THREADS
@@ -433,8 +573,8 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 	Py_DECREF(cd);
 out:
 	PyMem_RawFree(ids);
-	Py_XDECREF(ts);
-	Py_XDECREF(ps);
+	labelling_close(&lt);
+	labelling_close(&lp);
 	return result;
 }
 

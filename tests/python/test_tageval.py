@@ -638,6 +638,60 @@ else:
                 check(close(a, b), "WSbest: %s kappa %r != sklearn's %r" % (wt, a, b))
 
 
+# ------------------------------- integer buffers (NumPy, array.array): the fast path
+
+import array  # noqa: E402
+
+# the same figures from an integer buffer as from the list of its values
+rng = random.Random(1616)
+for n, k in [(1, 1), (7, 3), (500, 20), (3000, 2000)]:
+    t = [rng.randrange(k) for _ in range(n)]
+    p = [rng.randrange(-k, k) for _ in range(n)]
+    want = (tm.wsi_figures(t, p), tm.clustering_figures(t, p))
+    for code in ("b", "h", "i", "l", "q") if k < 100 else ("h", "i", "l", "q"):
+        for a, b in [(array.array(code, t), array.array(code, p)),
+                     (memoryview(array.array(code, t)), p)]:
+            got = (tm.wsi_figures(a, b), tm.clustering_figures(a, b))
+            check(got == want, "array.array(%r), n=%d: %r != %r" % (code, n, got, want))
+    # unsigned codes: the values shifted to be >= 0
+    got = tm.clustering_figures(array.array("Q", t), array.array("L", [x + k for x in p]))
+    check(got == want[1], "array.array('Q'), n=%d" % n)
+    if numpy is not None:
+        for dt in ("int8", "int16", ">i4", "<i8", "uint64", "intp"):
+            if dt == "int8" and k > 100:
+                continue
+            nt = numpy.array(t, dtype=dt)
+            np_ = numpy.array([x + k for x in p], dtype="uint64" if dt == "uint64" else "int64")
+            got = (tm.wsi_figures(nt, np_), tm.clustering_figures(nt, np_))
+            check(got == want, "numpy %s, n=%d: %r != %r" % (dt, n, got, want))
+        # strided and reversed views read through their strides
+        big = numpy.array([[x, -1] for x in t], dtype="int64")[:, 0]
+        rev = numpy.array(p[::-1], dtype="int32")[::-1]
+        got = tm.clustering_figures(big, rev)
+        check(got == want[1], "numpy strided views, n=%d: %r != %r" % (n, got, want[1]))
+# bytes are a buffer of 'B': the same as the list of their values
+check(tm.clustering_figures(b"aabbc", bytearray(b"xxyzz"))
+      == tm.clustering_figures([1, 1, 2, 2, 3], [5, 5, 6, 7, 7]), "bytes labels")
+# a buffer that is not of integers (floats, a 2-D array) is read as a sequence
+check(tm.v_measure(array.array("d", [0.5, 0.5, 1.5, 1.5]), [0, 0, 1, 2]) == tm.v_measure(
+    [0, 0, 1, 1], [0, 0, 1, 2]), "array.array('d') read as a sequence")
+try:
+    tm.v_measure(array.array("q", [1, 2]), array.array("q", [1]))
+    check(False, "arrays of different lengths raise")
+except ValueError:
+    pass
+try:
+    tm.v_measure(array.array("q"), array.array("q"))
+    check(False, "empty arrays raise")
+except ValueError as e:
+    check("no labels" in str(e), "empty arrays: %s" % e)
+if numpy is not None and skm is not None:
+    t = numpy.random.default_rng(16).integers(0, 50, 100000)
+    p = numpy.random.default_rng(17).integers(0, 80, 100000)
+    a, b = tm.v_measure(t, p), skm.v_measure_score(t, p)
+    check(close(a, b), "numpy int64 n=100000: V %r != sklearn's %r" % (a, b))
+
+
 # ------------------------------------------- reference counts and memory
 
 # labels made at run time (not interned, not shared with other code)
@@ -645,7 +699,11 @@ lt = ["lab%d" % i for i in range(3)]
 lp = [("c", i) for i in range(3)]
 labels_t = [lt[0], lt[1], lt[0], lt[2], lt[1], lt[0]]
 labels_p = [lp[0], lp[0], lp[1], lp[1], lp[2], lp[2]]
-objs = [labels_t, labels_p] + lt + lp
+# integer buffers: their exports released (a numpy array still exported
+# cannot be resized; array.array raises BufferError)
+arr_t = array.array("q", [0, 1, 0, 2, 1, 0])
+arr_p = numpy.array([5, 5, 6, 6, 7, 7]) if numpy is not None else array.array("b", [5, 5, 6, 6, 7, 7])
+objs = [labels_t, labels_p, arr_t, arr_p] + lt + lp
 before = [sys.getrefcount(o) for o in objs]
 gc.collect()
 tracemalloc.start()
@@ -680,6 +738,7 @@ for _ in range(10000):
     tm.hierarchical_kappa([labels_t, [[x] for x in reversed(labels_t)]], {lt[0]: lt[1]})
     tm.cohen_kappa(labels_t, labels_p)
     tm.cohen_kappa(labels_t, labels_t[::-1], weights="linear")
+    tm.clustering_figures(arr_t, arr_p)
     if _ % 100 == 0:
         tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), splits=3)
         tageval.agreement(ann3, d("agreement.senses"), per_lexelt=True, coefficients="all",
@@ -714,6 +773,8 @@ if measure_rss:
 grown = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(snap, "filename"))
 tracemalloc.stop()
 after = [sys.getrefcount(o) for o in objs]
+arr_t.append(3)  # BufferError if an export were left
+
 check(before == after, "reference counts %r -> %r over 10,000 calls" % (before, after))
 # Python's own allocations over 10,000 calls: a leak of one object per call
 # would be over 10,000 x 16 bytes
