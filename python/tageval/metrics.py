@@ -4,7 +4,10 @@
 Every function takes labels_true (the gold classes) and labels_pred (the
 clusters) of the same items: sequences of equal length (lists, tuples,
 NumPy arrays, ...) whose labels are any hashable values (two labels are
-the same when they are equal as dict keys).  The figures are libtageval's,
+the same when they are equal as dict keys).  An integer array (one
+exposing a one-dimensional buffer of integers: NumPy integer arrays,
+array.array, memoryview, bytes) is read from its buffer, without a Python
+object per label.  The figures are libtageval's,
 computed exactly as scikit-learn 1.2 defines them (natural logarithms)
 where scikit-learn has the metric.
 
