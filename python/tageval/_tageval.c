@@ -1354,6 +1354,8 @@ static int hkappa_dict(PyObject *d, const struct hkappa_work *w, int per_lexelt)
 	if (top == NULL)
 		return -1;
 	int none = f->items == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_DEFINED;
+	if (set_steal(d, "items", PyLong_FromSize_t(f->items)))
+		goto fail;
 	PyObject *single = PyList_New((Py_ssize_t)w->nann);
 	if (single == NULL)
 		goto fail;
@@ -1365,7 +1367,7 @@ static int hkappa_dict(PyObject *d, const struct hkappa_work *w, int per_lexelt)
 		}
 		PyList_SET_ITEM(single, (Py_ssize_t)c, v);
 	}
-	if (set_steal(d, "items", PyLong_FromSize_t(f->items)) || set_steal(d, "single", single) ||
+	if (set_steal(d, "single", single) ||
 	    agreement_member(d, top, "pr_a", f->pr_a, none) ||
 	    agreement_member(d, top, "pr_e", f->pr_e, none) ||
 	    agreement_member(d, top, "kappa", f->kappa, f->kappa_undefined) ||

@@ -754,6 +754,7 @@ for _ in range(10000):
         tageval.wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True)
         tageval.clustering(d("crisp-clusters.key"), d("crisp-gold.key"))
         tm.krippendorff_alpha([labels_t, labels_p, [None] * 6])
+        tm.fleiss_kappa([labels_t, labels_p, labels_t])
         tageval.score(d("sampletask.answers"), d("sampletask.key"), d("sampletask.sensemap"),
                       "mixed")
         try:
