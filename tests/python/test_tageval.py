@@ -477,6 +477,42 @@ for bad in [dict(coefficients="gwet"), dict(distance="cosine"), dict(categories=
         check(False, "agreement(%r) raises" % bad)
     except ValueError:
         pass
+with tempfile.TemporaryDirectory() as tmp:
+    # hkappa's errors: a line without a tag (line 2)
+    bad = os.path.join(tmp, "bad.ann")
+    with open(bad, "w") as f:
+        f.write("x 1 a\nx 2\n")
+    line, status = tool_error("hkappa", "--flat", ann3[0], bad)
+    try:
+        tageval.agreement([ann3[0], bad])
+        check(False, "agreement() on a bad file raises")
+    except tageval.FormatError as e:
+        check(status == 1 and e.file == bad and e.line == 2 and line == "hkappa: " + str(e),
+              "agreement()'s FormatError %r as the tool's %r" % (str(e), line))
+    # a folder of splits: a mapping file without its test file is an error
+    # (OSError naming it, as wsi-supervised's "cannot open"), no split files too
+    with open(os.path.join(tmp, "mapping.1.key"), "w") as f:
+        f.write(open(d("sup-mapping.key")).read())
+    line, status = tool_error("wsi-supervised", "--splits=" + tmp, d("sup-clusters.key"),
+                              d("sup-gold.key"))
+    try:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), splits=tmp)
+        check(False, "supervised(splits=DIR) without test.1.key raises")
+    except OSError as e:
+        want = os.path.join(tmp, "test.1.key")
+        check(status == 1 and e.filename == want and want in line,
+              "missing test file: %r, the tool's %r" % (e, line))
+    # with the test file: the folder's one split, as --splits=DIR
+    with open(os.path.join(tmp, "test.1.key"), "w") as f:
+        f.write(open(d("sup-test.key")).read())
+    same_supervised(d("sup-clusters.key"), d("sup-gold.key"), ["--splits=" + tmp], splits=tmp)
+    os.mkdir(os.path.join(tmp, "empty"))
+    try:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"),
+                           splits=os.path.join(tmp, "empty"))
+        check(False, "supervised(splits=DIR) without split files raises")
+    except OSError:
+        pass
 wsb = os.path.join(SHARED, "agreement", "wsbest", "senseval_format")
 if os.path.isdir(wsb):
     wsb_files = [os.path.join(wsb, "ann_" + a) for a in "ACDFGHIJ"]
