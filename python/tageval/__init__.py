@@ -4,12 +4,15 @@
 Two layers over libtageval:
 
 * files, mirroring the tools: wsi() returns what ``vmeasure --format json``
-  prints, clustering() what ``bcubed``, ``nmi`` and ``ari`` print and
-  score() what ``scorer2 --format json`` prints, as plain Python objects (a
-  JSON null is None);
+  prints, clustering() what ``bcubed``, ``nmi`` and ``ari`` print,
+  supervised() what ``wsi-supervised --format json`` prints, agreement()
+  what ``hkappa --format json`` prints and score() what ``scorer2 --format
+  json`` prints, as plain Python objects (a JSON null is None);
 * in memory, in scikit-learn's shape: tageval.metrics (V-measure,
   homogeneity, completeness, ARI, NMI, AMI, Fowlkes-Mallows, B-cubed, ...)
-  of two labellings whose labels are any hashable values.
+  of two labellings whose labels are any hashable values, and the
+  agreement of annotators (Cohen's, Fleiss', hierarchical kappa,
+  Krippendorff's alpha).
 
 Malformed files raise FormatError (a ValueError) with the attributes file,
 line and message; files that cannot be read raise OSError.  The library
@@ -21,7 +24,10 @@ import warnings as _warnings
 from . import _tageval
 from ._tageval import FormatError
 
-__all__ = ["FormatError", "wsi", "clustering", "score", "metrics", "__version__"]
+__all__ = ["FormatError", "agreement_coefficients", "wsi", "clustering", "supervised", "agreement", "score", "metrics",
+           "__version__"]
+
+import os as _os
 
 #: the version of the libtageval the module runs on
 __version__ = _tageval.library_version
@@ -191,6 +197,173 @@ def clustering(clusters, gold, metrics="all", pos=None, normalizer=None, mode="a
     if not fuzzy and bits & (2 | 4):
         out["pooled"] = figures(r["pooled"])
     out["per_word"] = {w: figures(f) for w, f in words}
+    return out
+
+
+def _split_files(folder, pos):
+    """The given splits of a folder, as wsi-supervised --splits=DIR finds them:
+    the pairs mapping.[TAG.]N.key and test.[TAG.]N.key of folder/all,
+    folder/nouns, folder/verbs or folder/adjectives (as pos) when it has
+    that subfolder, else of folder, in the order of N."""
+    sub = {None: "all", "n": "nouns", "v": "verbs", "j": "adjectives",
+           "a": "adjectives"}.get(pos)
+    where = _os.fsdecode(folder)
+    if sub and _os.path.isdir(_os.path.join(where, sub)):
+        where = _os.path.join(where, sub)
+    found = []
+    for name in _os.listdir(where):
+        if not (name.startswith("mapping.") and name.endswith(".key") and len(name) >= 13):
+            continue
+        stem = name[8:-4]
+        digits = len(stem) - len(stem.rstrip("0123456789"))
+        if digits == 0 or (digits < len(stem) and stem[-digits - 1] != ".") or digits > 10:
+            continue
+        n = int(stem[-digits:])
+        if n > 10 ** 9:
+            continue
+        test = _os.path.join(where, "test." + name[8:])
+        if not _os.path.exists(test):
+            raise FileNotFoundError(2, "cannot open", test)
+        found.append((n, _os.path.join(where, name), test))
+    if not found:
+        raise FileNotFoundError(2, "no split files (mapping.N.key and test.N.key)", where)
+    found.sort(key=lambda f: f[0])
+    return [(m, t) for _, m, t in found]
+
+
+def supervised(clusters, gold, folds=None, seed=1, splits=None, test_fraction=None, pos=None):
+    """The supervised evaluation of induced senses, as wsi-supervised does.
+
+    clusters, gold: paths of "word instance label[/weight] ..." files, the
+    system's first.  The splits of the gold instances into a mapping and a
+    test part are, as wsi-supervised's options:
+
+    * folds=K: K-fold cross-validation stratified by word (the default:
+      5 folds when splits is None);
+    * splits=N (an int): N random splits with round(test_fraction * n)
+      test instances per word (test_fraction: default 0.2);
+    * splits=[(mapping, test), ...]: given splits, pairs of key files
+      (--split=MAPPING:TEST);
+    * splits=DIR (a path naming a folder): every mapping.[TAG.]N.key with
+      its test.[TAG.]N.key there, of DIR/all, DIR/nouns or DIR/verbs as pos
+      when DIR has them (--splits=DIR).
+
+    seed: of GSL's mt19937 (0 to 4294967295) for folds and random splits.
+    pos: only the words whose name ends in ".pos" (None or "all": all).
+
+    Returns the dict that ``wsi-supervised --format json`` prints: method
+    ("folds", "random" or "given"), seed (folds, random), test_fraction
+    (random), pos, splits (per split: mapping, test, answered, correct,
+    precision, recall, attempted), mean_recall, variance (the sample
+    variance of the recalls, n - 1) and stddev, with None and an
+    "undefined" member where a figure is not defined.
+    """
+    if pos == "all":
+        pos = None
+    seed = _index(seed, "seed")
+    given, nsplits, out = [], 0, {}
+    if splits is not None and folds is not None:
+        raise ValueError("choose one of folds and splits")
+    if test_fraction is not None and not (isinstance(splits, int) and
+                                          not isinstance(splits, bool)):
+        raise ValueError("test_fraction goes with splits=N (random splits)")
+    if splits is None:
+        folds = 5 if folds is None else _index(folds, "folds")
+        if folds < 2:
+            raise ValueError("invalid number of folds %d (2 or more)" % folds)
+        out = {"method": "folds", "seed": seed}
+    elif isinstance(splits, int) and not isinstance(splits, bool):
+        if splits < 1:
+            raise ValueError("invalid number of splits %d" % splits)
+        nsplits = splits
+        fraction = 0.2 if test_fraction is None else float(test_fraction)
+        if not 0.0 < fraction < 1.0:
+            raise ValueError("invalid test fraction %r (between 0 and 1)" % test_fraction)
+        out = {"method": "random", "seed": seed, "test_fraction": fraction}
+    elif isinstance(splits, (str, bytes, _os.PathLike)):
+        given = _split_files(splits, pos)
+        out = {"method": "given"}
+    else:
+        given = [tuple(s) for s in splits]
+        if any(len(s) != 2 for s in given):
+            raise ValueError("given splits are (mapping, test) pairs")
+        if not given:
+            raise ValueError("no given split")
+        out = {"method": "given"}
+    flat = [p for s in given for p in s]
+    out["pos"] = pos if pos else "all"
+    out.update(_tageval.supervised(clusters, gold, pos, flat, folds or 0, nsplits,
+                                   out.get("test_fraction", 0.2), seed))
+    return out
+
+
+def _index(v, what):
+    try:
+        return int(v.__index__())
+    except AttributeError:
+        raise TypeError("%s must be an integer, not %s" % (what, type(v).__name__)) from None
+
+
+#: the coefficients of agreement()'s coefficients beyond kappa, kappa_cohen and alpha
+agreement_coefficients = _tageval.AGREEMENT_COEFFICIENTS
+_DISTANCES = ("inner", "exact", "jaccard", "masi")
+
+
+def agreement(files, senses=None, per_lexelt=False, bootstrap=0, seed=1, confidence=0.95,
+              downward=None, smoothing=1.0, coefficients=(), distance="inner",
+              categories=None, pairs=False, leave_one_out=False):
+    """The agreement of annotators over a hierarchical tag set, as hkappa does.
+
+    files: the paths of two or more annotation files ("lexelt instance
+    tag[/weight] ...").  senses: the path of the sense map (hkappa's SENSES),
+    or None for flat tags (hkappa --flat).  The other arguments are
+    hkappa's options: per_lexelt (--per-lexelt), bootstrap (--bootstrap,
+    replicates; 0 none), seed, confidence, downward (--downward, the path
+    of a tagged corpus) with smoothing, coefficients (--coefficients: a
+    comma-separated str or a sequence of names of agreement_coefficients,
+    "all", or the default "kappa", "kappa_cohen", "alpha"), distance
+    (--distance: "inner", or "exact", "jaccard", "masi" for their alpha),
+    categories (--categories, q of AC1 and Brennan-Prediger; None: the
+    labels), pairs (--pairs), leave_one_out (--leave-one-out).
+
+    Returns the dict that ``hkappa --format json`` prints: annotators,
+    files (the paths as given, as str), items, single, pr_a, pr_e, kappa,
+    kappa_cohen, alpha, the coefficients asked for, pooled, macro,
+    bootstrap (with bootstrap > 0), pairs, leave_one_out, per_lexelt (None
+    without per_lexelt), with None and an "undefined" member where a
+    figure is not defined.
+    """
+    paths = [_os.fspath(f) for f in files]
+    if isinstance(coefficients, str):
+        coefficients = coefficients.split(",") if coefficients else []
+    extra = 0
+    for c in coefficients:
+        if c == "all":
+            extra |= (1 << len(agreement_coefficients)) - 1
+        elif c in agreement_coefficients:
+            extra |= 1 << agreement_coefficients.index(c)
+        elif c not in ("kappa", "kappa_cohen", "alpha", "default"):
+            raise ValueError("invalid coefficient %r (see tageval.agreement_coefficients)"
+                             % (c,))
+    if distance not in _DISTANCES:
+        raise ValueError("invalid distance %r (inner, exact, jaccard or masi)" % (distance,))
+    if distance != "inner":
+        extra |= 1 << agreement_coefficients.index("alpha_" + distance)
+    if categories is not None:
+        categories = _index(categories, "categories")
+        if categories < 2:
+            raise ValueError("invalid number of categories %d (2 or more)" % categories)
+    if downward is not None and senses is None:
+        raise ValueError("downward needs a sense map (senses)")
+    bootstrap = _index(bootstrap, "bootstrap")
+    if bootstrap < 0:
+        raise ValueError("invalid number of replicates %d" % bootstrap)
+    out = {"annotators": len(paths),
+           "files": [_os.fsdecode(p) for p in paths]}
+    out.update(_tageval.hkappa(paths, senses, downward, float(smoothing), bootstrap,
+                               _index(seed, "seed"), float(confidence), extra,
+                               categories or 0, bool(pairs), bool(leave_one_out),
+                               bool(per_lexelt)))
     return out
 
 

@@ -4,9 +4,19 @@
 Every function takes labels_true (the gold classes) and labels_pred (the
 clusters) of the same items: sequences of equal length (lists, tuples,
 NumPy arrays, ...) whose labels are any hashable values (two labels are
-the same when they are equal as dict keys).  The figures are libtageval's,
+the same when they are equal as dict keys).  An integer array (one
+exposing a one-dimensional buffer of integers: NumPy integer arrays,
+array.array, memoryview, bytes) is read from its buffer, without a Python
+object per label.  The figures are libtageval's,
 computed exactly as scikit-learn 1.2 defines them (natural logarithms)
-where scikit-learn has the metric; empty labellings raise ValueError.
+where scikit-learn has the metric.
+
+Empty labellings raise ValueError: every figure is a ratio over the items
+(0/0 for none).  scikit-learn 1.2 returns conventional values there, and
+not consistent ones (1.0 for V-measure, homogeneity, completeness, ARI,
+Rand, NMI and AMI, 0.0 for Fowlkes-Mallows, NaN for Cohen's kappa): the
+error says so rather than picking one.  The agreement functions raise
+ValueError too (FormatError, no item with two labels).
 """
 
 from . import _tageval
@@ -17,7 +27,7 @@ __all__ = [
     "wsi_figures", "adjusted_rand_score", "rand_score", "fowlkes_mallows_score",
     "normalized_mutual_info_score", "mutual_info_normalizers",
     "adjusted_mutual_info_score", "bcubed", "clustering_figures",
-    "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
+    "cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "hierarchical_kappa",
 ]
 
 _NORMALIZER = {"arithmetic": 1, "geometric": 2, "min": 3, "max": 4}
@@ -144,31 +154,48 @@ def bcubed(labels_true, labels_pred):
     return f["bcubed_precision"], f["bcubed_recall"], f["bcubed_fscore"]
 
 
-def _agreement(annotations):
+def _annotators(annotations):
     seqs = [list(a) for a in annotations]
     n = {len(s) for s in seqs}
     if len(n) > 1:
         raise ValueError("annotators label different numbers of items: %s" % sorted(n))
+    return seqs
+
+
+def _agreement(annotations, mode=0, map_path=None, map_text=None):
+    seqs = _annotators(annotations)
     # an annotator without a label takes no part
     seqs = [s for s in seqs if any(x is not None for x in s)]
     if len(seqs) < 2:
         raise ValueError("fewer than two annotators with a label")
-    r = _tageval.agreement(seqs)
-    keys = ("pr_a", "pr_e", "kappa", "pr_e_separate", "kappa_separate", "d_o", "d_e",
-            "alpha", "items")
-    return dict(zip(keys, r))
+    return _tageval.agreement(seqs, mode, map_path, map_text)
+
+
+def _nan(v):
+    return float("nan") if v is None else v
 
 
 def cohen_kappa(y1, y2, weights=None):
     """Cohen's kappa of two annotators' labels of the same items (as
-    sklearn.metrics.cohen_kappa_score): (p_o - p_e) / (1 - p_e), p_e from
-    each annotator's own label frequencies.  Only weights=None (every
-    disagreement counts the same) is supported.  NaN when p_e = 1."""
-    if weights is not None:
-        raise NotImplementedError("weighted kappa: use hkappa --coefficients")
+    sklearn.metrics.cohen_kappa_score): 1 - sum(w * O) / sum(w * E), O the
+    observed and E the expected (product of each annotator's own label
+    frequencies) confusion matrices.  weights: None (w = 0 on the diagonal,
+    1 elsewhere), "linear" (w = |i - j|) or "quadratic" (w = (i - j)^2),
+    i and j the ranks of the labels in the sorted union of both annotators'
+    labels (which must then be orderable), as scikit-learn's.  NaN where
+    the chance term is 0 (every item given one label)."""
+    y1, y2 = list(y1), list(y2)
     if len(y1) != len(y2):
         raise ValueError("y1 and y2 differ in length: %d and %d" % (len(y1), len(y2)))
-    return _agreement([y1, y2])["kappa_separate"]
+    if weights is None:
+        return _nan(_agreement([y1, y2])["kappa_cohen"])
+    if weights not in ("linear", "quadratic"):
+        raise ValueError("invalid weights %r (None, 'linear' or 'quadratic')" % (weights,))
+    if any(x is None for x in y1 + y2):
+        raise ValueError("a weighted kappa needs every item labelled by both annotators")
+    rank = {x: i for i, x in enumerate(sorted(set(y1) | set(y2)))}
+    r = _agreement([[rank[x] for x in y1], [rank[x] for x in y2]], 2)
+    return r["kappa_" + weights]
 
 
 def fleiss_kappa(annotations):
@@ -176,10 +203,10 @@ def fleiss_kappa(annotations):
     of labels of the same items (every annotator labels every item).  The
     mean pairwise agreement per item against the chance agreement of the
     pooled label frequencies; NaN when that is 1."""
-    seqs = [list(a) for a in annotations]
+    seqs = _annotators(annotations)
     if any(x is None for s in seqs for x in s):
         raise ValueError("fleiss_kappa needs every item labelled by every annotator")
-    return _agreement(seqs)["kappa"]
+    return _nan(_agreement(seqs)["kappa"])
 
 
 def krippendorff_alpha(annotations):
@@ -187,4 +214,45 @@ def krippendorff_alpha(annotations):
     of annotators, each a sequence of labels of the same items, None where
     an annotator left an item out (items with fewer than two labels take no
     part).  1 - D_o / D_e; NaN when D_e = 0."""
-    return _agreement(annotations)["alpha"]
+    return _nan(_agreement(annotations)["alpha"])
+
+
+def _map_text(senses):
+    lines = []
+    for child, parents in senses.items():
+        if parents is None:
+            parents = ()
+        elif isinstance(parents, str):
+            parents = (parents,)
+        for t in (child,) + tuple(parents):
+            if not isinstance(t, str) or not t or any(c in t for c in " \t\n\r\v\f/\0") \
+                    or "!!" in t:
+                raise ValueError("invalid tag %r in senses (a str without blanks, '/' or '!!')"
+                                 % (t,))
+        lines += ["%s %s" % (child, p) for p in parents] or [child]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def hierarchical_kappa(annotations, senses=None):
+    """The agreement of annotators whose tags form a hierarchy (Melamed &
+    Resnik, as hkappa): every tag is spread over the leaves below it and the
+    figures are computed over the leaves.
+
+    annotations: one sequence per annotator of the labels of the same items:
+    a tag (str), a sequence of tags (the annotation is the uniform mixture
+    of their leaves), or None where the annotator left the item out.  Tags
+    are str without blanks, '/' or "!!".  senses: the sense map, as a path
+    (str, bytes or os.PathLike: a file as hkappa's SENSES) or as a dict
+    child -> parent (a str, a sequence of parents, or None for a top-level
+    tag); None: every tag is a leaf (hkappa --flat).  Tags the map does not
+    list are top-level leaves.
+
+    Returns the dict of hkappa --format json's "pooled": items, annotations,
+    complete, pr_a, pr_e, kappa (Melamed & Resnik's, pooled marginals),
+    pr_e_cohen, kappa_cohen (Cohen's, or Davies-Fleiss' for three or more
+    annotators), d_o, d_e, alpha (Krippendorff's, distance 1 - <P, Q>), and
+    "undefined": a figure's name -> why it is None.
+    """
+    if isinstance(senses, dict):
+        return _agreement(annotations, 1, None, _map_text(senses))
+    return _agreement(annotations, 1, senses, None)

@@ -6,11 +6,14 @@ Usage: test_tageval.py BUILD_TOOLS_DIR SOURCE_ROOT
 
 Run with the built package on PYTHONPATH (python/tageval's meson.build sets
 it).  Exit 77 (skipped) when the module cannot be imported.  Checks:
-- tageval.wsi() and tageval.score() equal what vmeasure and scorer2 print
+- tageval.wsi(), clustering(), supervised(), agreement() and score() equal
+  what vmeasure, bcubed/nmi/ari, wsi-supervised, hkappa and scorer2 print
   with --format json, on data/ samples and, when ../shared/data exists, on
-  real SemEval-2010 and Senseval-3 files;
+  real SemEval-2010, WSbest and Senseval-3 files;
 - FormatError carries the file, line and message the tools print;
-- tageval.metrics equal scikit-learn's to 1e-12 (skipped without sklearn);
+- tageval.metrics equal scikit-learn's to 1e-12 (skipped without sklearn),
+  the agreement metrics NLTK's on the WSbest data (skipped without nltk
+  or ../shared/data), hierarchical_kappa hkappa's pooled figures;
 - no reference-count or memory growth over 10,000 calls.
 """
 
@@ -382,6 +385,349 @@ if skm is not None:
 else:
     print("note: no sklearn: the comparisons with scikit-learn are skipped")
 
+# ------------------------------------- supervised() = wsi-supervised
+
+def same_supervised(clusters, gold, args=(), **kw):
+    want = tool_json("wsi-supervised", *(list(args) + [clusters, gold]))
+    got = tageval.supervised(clusters, gold, **kw)
+    check(got == want, "supervised(%s, %s, %s) == wsi-supervised %s: %s != %s"
+          % (clusters, gold, kw, args, got, want))
+    return got
+
+
+sup = same_supervised(d("sup-clusters.key"), d("sup-gold.key"))
+check(sup["method"] == "folds" and sup["seed"] == 1 and len(sup["splits"]) == 5,
+      "supervised(): 5 folds, seed 1 by default: %r" % sup)
+same_supervised(d("sup-clusters.key"), d("sup-gold.key"), ["--folds=3", "--seed=7"],
+                folds=3, seed=7)
+same_supervised(d("sup-clusters.key"), d("sup-gold.key"), ["--splits=4", "--test-fraction=0.3",
+                                                            "--seed=2"],
+                splits=4, test_fraction=0.3, seed=2)
+same_supervised(d("sup-clusters.key"), d("sup-gold.key"), ["--splits=1"], splits=1)
+one = same_supervised(d("sup-clusters.key"), d("sup-gold.key"),
+                      ["--split=%s:%s" % (d("sup-mapping.key"), d("sup-test.key"))],
+                      splits=[(d("sup-mapping.key"), d("sup-test.key"))])
+# a single split: no sample variance, explained as the tool does
+check(one["variance"] is None and one["stddev"] is None
+      and set(one["undefined"]) == {"variance", "stddev"}, "one split: %r" % one)
+same_supervised(d("wsi-clusters.key"), d("wsi-gold.key"), ["--pos=n", "--folds=2"],
+                pos="n", folds=2)
+for bad in [dict(folds=1), dict(folds=3, splits=2), dict(splits=0),
+            dict(splits=3, test_fraction=1.0), dict(test_fraction=0.5), dict(seed=2 ** 32),
+            dict(splits=[(d("sup-mapping.key"),)])]:
+    try:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), **bad)
+        check(False, "supervised(%r) raises" % bad)
+    except ValueError:
+        pass
+# the library's errors as the tool's: more folds than instances
+line, status = tool_error("wsi-supervised", "--folds=1000", d("sup-clusters.key"),
+                          d("sup-gold.key"))
+try:
+    tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), folds=1000)
+    check(False, "supervised(folds=1000) raises")
+except tageval.FormatError as e:
+    check(status == 1 and line == "wsi-supervised: " + str(e),
+          "supervised()'s FormatError %r as the tool's %r" % (str(e), line))
+if os.path.isdir(semeval):
+    s = systems[0]
+    same_supervised(s, gold)
+    same_supervised(s, gold, ["--splits=3", "--seed=5"], splits=3, seed=5)
+    for split in ("80_20", "60_40"):
+        folder = os.path.join(semeval, "sup_eval", split)
+        same_supervised(s, gold, ["--splits=" + folder], splits=folder)
+        same_supervised(s, gold, ["--splits=" + folder, "--pos=v"], splits=folder, pos="v")
+    folder = os.path.join(semeval, "sup_eval", "80_20", "all")
+    same_supervised(s, gold, ["--split=%s:%s" % (os.path.join(folder, "mapping.%d.key" % i),
+                                                  os.path.join(folder, "test.%d.key" % i))
+                              for i in (2, 1)],
+                    splits=[(os.path.join(folder, "mapping.%d.key" % i),
+                             os.path.join(folder, "test.%d.key" % i)) for i in (2, 1)])
+
+# ------------------------------------------ agreement() = hkappa
+
+def same_agreement(files, senses=None, args=(), **kw):
+    cmd = list(args) + list(files) + ([senses] if senses else ["--flat"])
+    want = tool_json("hkappa", *cmd)
+    got = tageval.agreement(files, senses, **kw)
+    check(got == want, "agreement(%s, %s, %s) == hkappa %s: %s != %s"
+          % (files, senses, kw, args, got, want))
+    return got
+
+
+ann3 = [d("agreement-ann1"), d("agreement-ann2"), d("agreement-ann3")]
+same_agreement(ann3[:2], d("agreement.senses"))
+same_agreement(ann3, d("agreement.senses"), ["--per-lexelt"], per_lexelt=True)
+same_agreement(ann3, d("agreement.sensemap"), ["--coefficients=all", "--pairs",
+                                               "--leave-one-out"],
+               coefficients="all", pairs=True, leave_one_out=True)
+same_agreement(ann3, None, ["--coefficients=gwet_ac1,alpha_masi", "--categories=9"],
+               coefficients=["gwet_ac1", "alpha_masi"], categories=9)
+same_agreement(ann3[:2], d("agreement.senses"), ["--distance=jaccard"], distance="jaccard")
+same_agreement(ann3, d("agreement.senses"), ["--bootstrap=200", "--seed=3",
+                                             "--confidence=0.9"],
+               bootstrap=200, seed=3, confidence=0.9)
+same_agreement([d("agreement-lex-ann1"), d("agreement-lex-ann2")], d("agreement-lex.senses"),
+               ["--per-lexelt", "--downward=" + d("agreement-ann3"), "--smoothing=0.5"],
+               per_lexelt=True, downward=d("agreement-ann3"), smoothing=0.5)
+for bad in [dict(coefficients="gwet"), dict(distance="cosine"), dict(categories=1),
+            dict(leave_one_out=True), dict(confidence=1.0)]:
+    try:
+        tageval.agreement(ann3[:2], d("agreement.senses"), **bad)
+        check(False, "agreement(%r) raises" % bad)
+    except ValueError:
+        pass
+with tempfile.TemporaryDirectory() as tmp:
+    # hkappa's errors: a line without a tag (line 2)
+    bad = os.path.join(tmp, "bad.ann")
+    with open(bad, "w") as f:
+        f.write("x 1 a\nx 2\n")
+    line, status = tool_error("hkappa", "--flat", ann3[0], bad)
+    try:
+        tageval.agreement([ann3[0], bad])
+        check(False, "agreement() on a bad file raises")
+    except tageval.FormatError as e:
+        check(status == 1 and e.file == bad and e.line == 2 and line == "hkappa: " + str(e),
+              "agreement()'s FormatError %r as the tool's %r" % (str(e), line))
+    # a folder of splits: a mapping file without its test file is an error
+    # (OSError naming it, as wsi-supervised's "cannot open"), no split files too
+    with open(os.path.join(tmp, "mapping.1.key"), "w") as f:
+        f.write(open(d("sup-mapping.key")).read())
+    line, status = tool_error("wsi-supervised", "--splits=" + tmp, d("sup-clusters.key"),
+                              d("sup-gold.key"))
+    try:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), splits=tmp)
+        check(False, "supervised(splits=DIR) without test.1.key raises")
+    except OSError as e:
+        want = os.path.join(tmp, "test.1.key")
+        check(status == 1 and e.filename == want and want in line,
+              "missing test file: %r, the tool's %r" % (e, line))
+    # with the test file: the folder's one split, as --splits=DIR
+    with open(os.path.join(tmp, "test.1.key"), "w") as f:
+        f.write(open(d("sup-test.key")).read())
+    same_supervised(d("sup-clusters.key"), d("sup-gold.key"), ["--splits=" + tmp], splits=tmp)
+    os.mkdir(os.path.join(tmp, "empty"))
+    try:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"),
+                           splits=os.path.join(tmp, "empty"))
+        check(False, "supervised(splits=DIR) without split files raises")
+    except OSError:
+        pass
+wsb = os.path.join(SHARED, "agreement", "wsbest", "senseval_format")
+if os.path.isdir(wsb):
+    wsb_files = [os.path.join(wsb, "ann_" + a) for a in "ACDFGHIJ"]
+    same_agreement(wsb_files, None, ["--per-lexelt", "--coefficients=all", "--pairs"],
+                   per_lexelt=True, coefficients="all", pairs=True)
+    same_agreement(wsb_files[:3], os.path.join(wsb, "senses_lexfile"),
+                   ["--leave-one-out", "--bootstrap=50"], leave_one_out=True, bootstrap=50)
+
+# ------------------------------------------- hierarchical_kappa in memory
+
+
+def read_annotations(paths):
+    """The annotators' tags per item of annotation files: the annotations
+    argument of hierarchical_kappa (None where an annotator has no line)."""
+    per = []
+    for p in paths:
+        lab = {}
+        with open(p) as f:
+            for line in f:
+                w = line.split("!!")[0].split()
+                if len(w) >= 3:
+                    lab[(w[0], w[1])] = [t.split("/")[0] for t in w[2:]]
+        per.append(lab)
+    items = sorted(set().union(*per))
+    return [[lab.get(i) for i in items] for lab in per]
+
+
+for files, senses in [(ann3[:2], d("agreement.senses")), (ann3, d("agreement.sensemap")),
+                      (ann3, None)]:
+    want = tool_json("hkappa", *(files + ([senses] if senses else ["--flat"])))["pooled"]
+    got = tm.hierarchical_kappa(read_annotations(files), senses)
+    check(got == want, "hierarchical_kappa(%s, %s) = hkappa's pooled: %r != %r"
+          % (files, senses, got, want))
+# the map as a dict child -> parent: the Melamed-Resnik example of
+# agreement.senses as "tag parent" lines
+with open(d("agreement.senses")) as f:
+    smap = {}
+    for line in f:
+        w = line.split("!!")[0].split()
+        if len(w) == 2:
+            smap.setdefault(w[0], []).append(w[1])
+        elif len(w) == 1:
+            smap.setdefault(w[0], None)
+got = tm.hierarchical_kappa(read_annotations(ann3[:2]), smap)
+check(got == tool_json("hkappa", ann3[0], ann3[1], d("agreement.senses"))["pooled"],
+      "hierarchical_kappa with the map as a dict: %r" % got)
+# Hand computation, map {a1, a2} under A, b a leaf: annotator 1 (A, b, a1),
+# annotator 2 (a1, b, a2).  Leaf distributions: A = (1/2 a1, 1/2 a2):
+# item agreements <A, a1> = 1/2, <b, b> = 1, <a1, a2> = 0: Pr(A) = 1/2;
+# pooled marginals a1 (1/2 + 1 + 1) / 6 = 5/12, a2 (1/2 + 1) / 6 = 3/12,
+# b 2/6 = 4/12: Pr(E) = (25 + 9 + 16) / 144 = 50/144 = 25/72,
+# kappa = (1/2 - 25/72) / (47/72) = 11/47
+hk = tm.hierarchical_kappa([["A", "b", "a1"], ["a1", "b", "a2"]],
+                           {"a1": "A", "a2": "A", "b": None})
+check(abs(hk["kappa"] - 11 / 47) < 1e-15 and hk["items"] == 3 and hk["undefined"] == {},
+      "hierarchical_kappa, hand example: %r" % hk)
+# several tags in one annotation: ["a1", "a2"] is the distribution of A
+check(tm.hierarchical_kappa([[["a1", "a2"], "b", "a1"], ["a1", "b", "a2"]],
+                            {"a1": "A", "a2": "A", "b": None}) == hk,
+      "a sequence of tags is the mixture of their leaves")
+for bad in [[["a b"], ["a"]], [["a/1"], ["a"]], [[""], ["a"]], [[1], [2]], [[[]], ["a"]]]:
+    try:
+        tm.hierarchical_kappa(bad)
+        check(False, "hierarchical_kappa(%r) raises" % (bad,))
+    except (ValueError, TypeError):
+        pass
+try:
+    tm.hierarchical_kappa([["a"], ["a"]], {"a": "b", "b": "a"})
+    check(False, "a cyclic map raises FormatError")
+except tageval.FormatError as e:
+    check(e.file == "senses", "the dict map's errors name 'senses': %r" % e.file)
+
+# ------------------------------------------------ weighted Cohen's kappa
+
+# Hand computation, labels 1 < 2 < 3 (ranks 0, 1, 2), annotator 1 (1, 2, 3),
+# annotator 2 (1, 3, 3): observed linear disagreement sum w O = (0 + 1 + 0)
+# / 3 = 1/3; marginals (1/3, 1/3, 1/3) and (1/3, 0, 2/3): expected sum over
+# i, j of p_i q_j |i - j| = 1/3 * (1/3 * 0 + 2/3 * 2) + 1/3 * (1/3 * 1 + 2/3 * 1)
+# + 1/3 * (1/3 * 2 + 2/3 * 0) = 4/9 + 3/9 + 2/9 = 1; kappa = 1 - (1/3) / 1 = 2/3.
+# Quadratic: observed 1/3, expected 1/3 (1/3 0 + 2/3 4) + 1/3 (1/3 + 2/3)
+# + 1/3 (4/3) = 8/9 + 3/9 + 4/9 = 15/9: kappa = 1 - (1/3) / (15/9) = 4/5
+k = tm.cohen_kappa([1, 2, 3], [1, 3, 3], weights="linear")
+check(abs(k - 2 / 3) < 1e-15, "linear kappa %r, 2/3" % k)
+k = tm.cohen_kappa(["x1", "x2", "x3"], ["x1", "x3", "x3"], weights="quadratic")
+check(abs(k - 4 / 5) < 1e-15, "quadratic kappa %r, 4/5" % k)
+try:
+    tm.cohen_kappa([1, 2], [1, 2], weights="cubic")
+    check(False, "invalid weights raise")
+except ValueError:
+    pass
+if skm is not None:
+    rng = random.Random(161)
+    for n, k in [(2, 2), (10, 3), (100, 5), (1000, 12)]:
+        a = [rng.randrange(k) * 10 for _ in range(n)]
+        b = [rng.randrange(k) * 10 for _ in range(n)]
+        for wt in (None, "linear", "quadratic"):
+            ours, theirs = tm.cohen_kappa(a, b, wt), skm.cohen_kappa_score(a, b, weights=wt)
+            check(close(ours, theirs), "random n=%d: kappa weights=%s %r != sklearn's %r"
+                  % (n, wt, ours, theirs))
+
+# --------------------------------------- empty labellings: ValueError
+
+for f in (tm.v_measure, tm.adjusted_rand_score, tm.fowlkes_mallows_score,
+          tm.normalized_mutual_info_score):
+    try:
+        f([], [])
+        check(False, "%s of empty labellings raises" % f.__name__)
+    except ValueError as e:
+        check("no labels" in str(e), "%s([], []): %s" % (f.__name__, e))
+for f in (tm.cohen_kappa, lambda a, b: tm.krippendorff_alpha([a, b])):
+    try:
+        f([], [])
+        check(False, "agreement of empty labellings raises")
+    except ValueError:
+        pass
+
+# ---------------------------- agreement metrics = NLTK's on WSbest data
+
+try:
+    from nltk.metrics.agreement import AnnotationTask
+except ImportError:
+    AnnotationTask = None
+if AnnotationTask is None:
+    print("note: no nltk: the comparisons with NLTK are skipped")
+elif not os.path.isdir(os.path.join(SHARED, "agreement", "wsbest")):
+    print("note: no ../shared/data: the comparisons with NLTK are skipped")
+else:
+    sys.path.insert(0, os.path.join(SRC, "tests", "cli", "oracle"))
+    from alpha_nltk_oracle import wsbest, with_gaps  # the oracle's reading of WSbest
+    counts, binary = wsbest(SHARED)
+    for name, data in (("senses", counts), ("binary", binary), ("senses-gaps", with_gaps(counts))):
+        anns = sorted(data)
+        items = sorted(set().union(*(data[a] for a in anns)))
+        seqs = [[data[a].get(i) for i in items] for a in anns]
+        task = AnnotationTask(data=[(a, str(i), v) for a in anns for i, v in data[a].items()])
+        a, b = tm.krippendorff_alpha(seqs), task.alpha()
+        check(close(a, b), "WSbest %s: alpha %r != NLTK's %r" % (name, a, b))
+        if name == "senses-gaps":
+            continue
+        a, b = tm.fleiss_kappa(seqs), task.pi()
+        check(close(a, b), "WSbest %s: Fleiss %r != NLTK's pi %r" % (name, a, b))
+        # Davies-Fleiss: hkappa's kappa_cohen of three or more annotators
+        a = tm.hierarchical_kappa([[str(x) for x in s] for s in seqs])["kappa_cohen"]
+        b = task.multi_kappa()
+        check(close(a, b), "WSbest %s: Davies-Fleiss %r != NLTK's multi_kappa %r" % (name, a, b))
+        # NLTK's kappa: the mean of the pairwise Cohen's kappas
+        pairs = [tm.cohen_kappa(seqs[i], seqs[j]) for i in range(len(seqs))
+                 for j in range(i + 1, len(seqs))]
+        a, b = math.fsum(pairs) / len(pairs), task.kappa()
+        check(close(a, b), "WSbest %s: mean pairwise Cohen %r != NLTK's kappa %r" % (name, a, b))
+        two = AnnotationTask(data=[(x, str(i), v) for x in anns[:2] for i, v in data[x].items()])
+        a, b = tm.cohen_kappa(seqs[0], seqs[1]), two.kappa()
+        check(close(a, b), "WSbest %s: Cohen %r != NLTK's %r" % (name, a, b))
+        if skm is not None and name == "senses":
+            # the number of senses chosen, 1 to 5, as ordinal labels
+            for wt in ("linear", "quadratic"):
+                a = tm.cohen_kappa(seqs[0], seqs[1], weights=wt)
+                b = skm.cohen_kappa_score(seqs[0], seqs[1], weights=wt)
+                check(close(a, b), "WSbest: %s kappa %r != sklearn's %r" % (wt, a, b))
+
+
+# ------------------------------- integer buffers (NumPy, array.array): the fast path
+
+import array  # noqa: E402
+
+# the same figures from an integer buffer as from the list of its values
+rng = random.Random(1616)
+for n, k in [(1, 1), (7, 3), (500, 20), (3000, 2000)]:
+    t = [rng.randrange(k) for _ in range(n)]
+    p = [rng.randrange(-k, k) for _ in range(n)]
+    want = (tm.wsi_figures(t, p), tm.clustering_figures(t, p))
+    for code in ("b", "h", "i", "l", "q") if k < 100 else ("h", "i", "l", "q"):
+        for a, b in [(array.array(code, t), array.array(code, p)),
+                     (memoryview(array.array(code, t)), p)]:
+            got = (tm.wsi_figures(a, b), tm.clustering_figures(a, b))
+            check(got == want, "array.array(%r), n=%d: %r != %r" % (code, n, got, want))
+    # unsigned codes: the values shifted to be >= 0
+    got = tm.clustering_figures(array.array("Q", t), array.array("L", [x + k for x in p]))
+    check(got == want[1], "array.array('Q'), n=%d" % n)
+    if numpy is not None:
+        for dt in ("int8", "int16", ">i4", "<i8", "uint64", "intp"):
+            if dt == "int8" and k > 100:
+                continue
+            nt = numpy.array(t, dtype=dt)
+            np_ = numpy.array([x + k for x in p], dtype="uint64" if dt == "uint64" else "int64")
+            got = (tm.wsi_figures(nt, np_), tm.clustering_figures(nt, np_))
+            check(got == want, "numpy %s, n=%d: %r != %r" % (dt, n, got, want))
+        # strided and reversed views read through their strides
+        big = numpy.array([[x, -1] for x in t], dtype="int64")[:, 0]
+        rev = numpy.array(p[::-1], dtype="int32")[::-1]
+        got = tm.clustering_figures(big, rev)
+        check(got == want[1], "numpy strided views, n=%d: %r != %r" % (n, got, want[1]))
+# bytes are a buffer of 'B': the same as the list of their values
+check(tm.clustering_figures(b"aabbc", bytearray(b"xxyzz"))
+      == tm.clustering_figures([1, 1, 2, 2, 3], [5, 5, 6, 7, 7]), "bytes labels")
+# a buffer that is not of integers (floats, a 2-D array) is read as a sequence
+check(tm.v_measure(array.array("d", [0.5, 0.5, 1.5, 1.5]), [0, 0, 1, 2]) == tm.v_measure(
+    [0, 0, 1, 1], [0, 0, 1, 2]), "array.array('d') read as a sequence")
+try:
+    tm.v_measure(array.array("q", [1, 2]), array.array("q", [1]))
+    check(False, "arrays of different lengths raise")
+except ValueError:
+    pass
+try:
+    tm.v_measure(array.array("q"), array.array("q"))
+    check(False, "empty arrays raise")
+except ValueError as e:
+    check("no labels" in str(e), "empty arrays: %s" % e)
+if numpy is not None and skm is not None:
+    t = numpy.random.default_rng(16).integers(0, 50, 100000)
+    p = numpy.random.default_rng(17).integers(0, 80, 100000)
+    a, b = tm.v_measure(t, p), skm.v_measure_score(t, p)
+    check(close(a, b), "numpy int64 n=100000: V %r != sklearn's %r" % (a, b))
+
+
 # ------------------------------------------- reference counts and memory
 
 # labels made at run time (not interned, not shared with other code)
@@ -389,7 +735,11 @@ lt = ["lab%d" % i for i in range(3)]
 lp = [("c", i) for i in range(3)]
 labels_t = [lt[0], lt[1], lt[0], lt[2], lt[1], lt[0]]
 labels_p = [lp[0], lp[0], lp[1], lp[1], lp[2], lp[2]]
-objs = [labels_t, labels_p] + lt + lp
+# integer buffers: their exports released (a numpy array still exported
+# cannot be resized; array.array raises BufferError)
+arr_t = array.array("q", [0, 1, 0, 2, 1, 0])
+arr_p = numpy.array([5, 5, 6, 6, 7, 7]) if numpy is not None else array.array("b", [5, 5, 6, 6, 7, 7])
+objs = [labels_t, labels_p, arr_t, arr_p] + lt + lp
 before = [sys.getrefcount(o) for o in objs]
 gc.collect()
 tracemalloc.start()
@@ -399,6 +749,12 @@ tracemalloc.start()
 for _ in range(1000):
     tm.v_measure(labels_t, labels_p)
     tm.clustering_figures(labels_t, labels_p)
+    tm.hierarchical_kappa([labels_t, [[x] for x in reversed(labels_t)]], {lt[0]: lt[1]})
+    tm.cohen_kappa(labels_t, labels_t[::-1], weights="linear")
+    if _ % 100 == 0:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), splits=3)
+        tageval.agreement(ann3, d("agreement.senses"), per_lexelt=True, coefficients="all",
+                          pairs=True, leave_one_out=True, bootstrap=20)
 gc.collect()
 snap = tracemalloc.take_snapshot()
 
@@ -415,10 +771,26 @@ rss_before = rss() if measure_rss else 0
 for _ in range(10000):
     tm.v_measure(labels_t, labels_p)
     tm.clustering_figures(labels_t, labels_p)
+    tm.hierarchical_kappa([labels_t, [[x] for x in reversed(labels_t)]], {lt[0]: lt[1]})
+    tm.cohen_kappa(labels_t, labels_p)
+    tm.cohen_kappa(labels_t, labels_t[::-1], weights="linear")
+    tm.clustering_figures(arr_t, arr_p)
     if _ % 100 == 0:
+        tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), splits=3)
+        tageval.agreement(ann3, d("agreement.senses"), per_lexelt=True, coefficients="all",
+                          pairs=True, leave_one_out=True, bootstrap=20)
+        try:
+            tageval.supervised(d("sup-clusters.key"), d("sup-gold.key"), folds=1000)
+        except tageval.FormatError:
+            pass
+        try:
+            tm.hierarchical_kappa([labels_t, labels_t], {lt[0]: lt[1], lt[1]: lt[0]})
+        except tageval.FormatError:
+            pass
         tageval.wsi(d("wsi-clusters.key"), d("wsi-gold.key"), per_word=True)
         tageval.clustering(d("crisp-clusters.key"), d("crisp-gold.key"))
         tm.krippendorff_alpha([labels_t, labels_p, [None] * 6])
+        tm.fleiss_kappa([labels_t, labels_p, labels_t])
         tageval.score(d("sampletask.answers"), d("sampletask.key"), d("sampletask.sensemap"),
                       "mixed")
         try:
@@ -438,6 +810,8 @@ if measure_rss:
 grown = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(snap, "filename"))
 tracemalloc.stop()
 after = [sys.getrefcount(o) for o in objs]
+arr_t.append(3)  # BufferError if an export were left
+
 check(before == after, "reference counts %r -> %r over 10,000 calls" % (before, after))
 # Python's own allocations over 10,000 calls: a leak of one object per call
 # would be over 10,000 x 16 bytes
