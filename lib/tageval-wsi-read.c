@@ -58,6 +58,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
+	free(w->tok);
 	free(w);
 }
 
@@ -401,22 +402,19 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	return rc || set_cl_p(w, idx, c) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
-/* A system line's labels and weights appended to sys_pool. */
+/* A system line's labels and weights appended to sys_pool (split into
+ * w->tok by system_line()). */
 static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
 		       struct tageval_error *err)
 {
 	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
 		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
-		const char *tok = l->field[i + 2];
-		size_t len;
-		double weight;
-		split_label(l, tok, &len, &weight, err);
 		uint32_t lab;
-		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
+		if (intern_kind(w, KIND_LABEL, l->field[i + 2], w->tok[i].len, &lab))
 			return tv_nomem(err);
 		w->sys_pool[w->nsys].label = lab;
-		w->sys_pool[w->nsys].w = weight;
+		w->sys_pool[w->nsys].w = w->tok[i].w;
 		w->nsys++;
 	}
 	return TAGEVAL_OK;
@@ -464,20 +462,22 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	/* the labels are checked on every line, also on lines that are ignored */
 	size_t nweighted = 0, len0 = 0;
 	double max = 0.0, weight0 = 0.0;
+	if (tv_grow((void **)&w->tok, &w->tokcap, nlab, sizeof *w->tok))
+		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
 		size_t len;
 		double weight;
-		int rc = split_label(l, l->field[i + 2], &len, &weight, err);
-		if (rc)
-			return rc;
-		if (len < strlen(l->field[i + 2]))
-			nweighted++;
+		int given = tv_split_weight(l->field[i + 2], &len, &weight);
+		if (given < 0)
+			return split_label(l, l->field[i + 2], &len, &weight, err);
+		nweighted += given > 0; /* a '/' and a weight: len < strlen */
 		if (weight > max)
 			max = weight;
 		if (i == 0) {
 			len0 = len;
 			weight0 = weight;
 		}
+		w->tok[i] = (struct tv_wtok){ len, weight };
 	}
 	unsigned flags = weight_flags(nweighted, nlab, max);
 	idx = l->inst; /* looked up with the batch */
