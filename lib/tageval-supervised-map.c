@@ -896,10 +896,13 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		if (nl > 1 && g->sys_n > 0)
 			frac = 1;
-		for (uint32_t c = 0; c < g->sys_n; c++) {
-			uint32_t cl = sys[c].label;
+		/* a single cluster of the instance itself has weight 1; one
+		 * fraction is enough */
+		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++)
 			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52)
 				frac = 1;
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
 				x->crow[cl] = (uint32_t)nk++;
