@@ -1264,18 +1264,19 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 				struct tageval_supervised_result *res, char **mapped,
 				struct tageval_error *err)
 {
-	int keyless = mapped == NULL && s != NULL && !senses_with_slash(s);
-	return evaluate(s, i, res, mapped, keyless, err);
-}
-
-static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
-		    char **mapped, int keyless, struct tageval_error *err)
-{
+	/* the arguments' checks here, for their messages */
 	TV_NEED(err, res, "res");
 	memset(res, 0, sizeof *res);
 	if (mapped)
 		*mapped = NULL;
 	TV_NEED(err, s, "sup");
+	return evaluate(s, i, res, mapped, mapped == NULL && !senses_with_slash(s), err);
+}
+
+static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
+		    char **mapped, int keyless, struct tageval_error *err)
+{
+	memset(res, 0, sizeof *res);
 	if (i >= s->nsplits)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
 	const struct tageval_wsi *w = s->w;
