@@ -211,6 +211,11 @@ struct memo {
 /* Per-evaluation scratch, indexed by sense id or cluster label id. */
 struct scratch {
 	struct tageval_inventory *inv; /* the split key's */
+	/* without a key (see tageval_supervised_evaluate()): the test instances
+	 * whose answer is one of their labels, and whether one has more labels
+	 * than the key allows */
+	size_t ncorrect;
+	int too_many;
 	uint32_t *tagof;            /* sense id -> 1 + its tag in inv, 0 not yet, TV_NONE
 				     * a name with '/' (see tag_of) */
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
@@ -891,10 +896,13 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		if (nl > 1 && g->sys_n > 0)
 			frac = 1;
-		for (uint32_t c = 0; c < g->sys_n; c++) {
-			uint32_t cl = sys[c].label;
+		/* a single cluster of the instance itself has weight 1; one
+		 * fraction is enough */
+		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++)
 			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52)
 				frac = 1;
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
 				x->crow[cl] = (uint32_t)nk++;
@@ -1073,10 +1081,18 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		    struct tageval_error *err)
 {
 	const double *rowsum = m->rowsum;
-	uint32_t index = (uint32_t)tageval_key_size(key);
-	int rc = key_test(s, sp, g, x, m, key, err);
-	if (rc)
-		return rc;
+	uint32_t index = 0;
+	int rc = TAGEVAL_OK;
+	const uint32_t *lab = NULL;
+	uint32_t nl = 0;
+	if (key != NULL) {
+		index = (uint32_t)tageval_key_size(key);
+		if ((rc = key_test(s, sp, g, x, m, key, err)) != TAGEVAL_OK)
+			return rc;
+	} else {
+		labels_of(s, sp, g, &lab, &nl);
+		x->too_many |= nl > UINT16_MAX; /* the scorer's limit: its message */
+	}
 	if (g->sys_n == 0 || m->ns == 0)
 		return TAGEVAL_OK;
 	/* the clusters that count: known to the mapping, of weight above 0 */
@@ -1105,6 +1121,16 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	if (!(top > 0.0))
 		return TAGEVAL_OK;
 	res->answered++;
+	if (key == NULL) {
+		/* the scorer's fine-grained credit of one answer of weight 1: 1
+		 * when it is one of the instance's labels (once), else 0 */
+		for (uint32_t j = 0; j < nl; j++)
+			if (lab[j] == x->names[best].id) {
+				x->ncorrect++;
+				break;
+			}
+		return TAGEVAL_OK;
+	}
 	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 		return TAGEVAL_ENOMEM;
 	x->ans[x->nans++] = (struct answer){ m->word, g->inst, index, x->names[best].id, top };
@@ -1210,15 +1236,47 @@ static int score_answers(const struct tageval_supervised *s, struct scratch *x,
 	return TAGEVAL_OK;
 }
 
+/* Whether some sense name holds a '/' (see tag_of()). */
+static int senses_with_slash(const struct tageval_supervised *s)
+{
+	for (uint32_t id = 0; id < s->senses.n; id++) {
+		const char *name = tv_intern_str(&s->senses, id);
+		if (memchr(name, '/', strlen(name)) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
+		    char **mapped, int keyless, struct tageval_error *err);
+
+/*
+ * A split's mapped answers are scored by the Senseval scorer (fine-grained)
+ * against a key of its test instances.  Each answer is one sense of weight
+ * 1, so the scorer's sums are counts: an answer earns 1 when it is one of
+ * the instance's labels.  Unless the mapped answers are wanted, or a sense
+ * name holds a '/' (the scorer reads a weight there), or an instance has
+ * more labels than the key takes (its message), those counts are taken
+ * directly (@keyless), without the key and the scorer: the same figures,
+ * bit for bit.
+ */
 int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 				struct tageval_supervised_result *res, char **mapped,
 				struct tageval_error *err)
 {
+	/* the arguments' checks here, for their messages */
 	TV_NEED(err, res, "res");
 	memset(res, 0, sizeof *res);
 	if (mapped)
 		*mapped = NULL;
 	TV_NEED(err, s, "sup");
+	return evaluate(s, i, res, mapped, mapped == NULL && !senses_with_slash(s), err);
+}
+
+static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
+		    char **mapped, int keyless, struct tageval_error *err)
+{
+	memset(res, 0, sizeof *res);
 	if (i >= s->nsplits)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
 	const struct tageval_wsi *w = s->w;
@@ -1252,7 +1310,7 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
 	if (!x.tagof || !x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
-	    tageval_key_new(inv, name, &k)) {
+	    (!keyless && tageval_key_new(inv, name, &k))) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -1268,6 +1326,20 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	}
 	if (res->test == 0) {
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "split %zu has no test instance", i + 1);
+		goto out;
+	}
+	if (keyless && x.too_many) {
+		/* with the key, for the scorer's message */
+		tageval_inventory_free(inv);
+		scratch_free(&x);
+		return evaluate(s, i, res, mapped, 0, err);
+	}
+	if (keyless) {
+		/* as the scorer sums them: counts, exact */
+		res->correct = (double)x.ncorrect;
+		res->precision = res->answered > 0 ? res->correct / (double)res->answered : NAN;
+		res->recall = res->correct / (double)res->test;
+		res->attempted = (double)res->answered / (double)res->test;
 		goto out;
 	}
 	/* 2. the answers, scored by the Senseval scorer (fine-grained) */

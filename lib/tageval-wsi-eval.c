@@ -70,7 +70,8 @@ struct table {
 	uint32_t gen;
 	double *kn, *cn;        /* marginals */
 	size_t kcap, ccap;
-	uint64_t *keys;         /* sparse path: cell keys */
+	uint64_t *keys;         /* the items' (cluster, class) label ids, then
+				 * (sparse path) the cell keys */
 	size_t keycap;
 	double *dense;          /* dense path: k * nclass + c */
 	size_t densecap;
@@ -127,6 +128,7 @@ static int table_marginals(struct table *t, const struct tageval_wsi *w, const u
 		const struct tv_winst *in = &w->in[items[i]];
 		uint32_t k = jar ? in->cl_j : tv_wsi_cl_p(w, items[i]);
 		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
+		t->keys[i] = (uint64_t)k << 32 | c; /* the cells' passes read these */
 		if (t->kstamp[k] != t->gen) {
 			t->kstamp[k] = t->gen;
 			t->klocal[k] = (uint32_t)nk++;
@@ -172,19 +174,15 @@ static int grow_cells(struct table *t, size_t n)
 
 /* The cells of a small table, counted in a dense array (never larger than
  * O(n)), in (cluster, class) order; their number into *ncell. */
-static int dense_cells(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
-		       size_t n, int jar, size_t nk, size_t nc, size_t *ncell)
+static int dense_cells(struct table *t, size_t n, size_t nk, size_t nc, size_t *ncell)
 {
 	size_t cells = 0;
 	if (tv_grow((void **)&t->dense, &t->densecap, nk * nc, sizeof *t->dense))
 		return TAGEVAL_ENOMEM;
 	memset(t->dense, 0, nk * nc * sizeof *t->dense);
 	for (size_t i = 0; i < n; i++) {
-		if (i + 16 < n)
-			__builtin_prefetch(&w->in[items[i + 16]]);
-		const struct tv_winst *in = &w->in[items[i]];
-		uint32_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
-		uint32_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
+		uint32_t k = t->klocal[t->keys[i] >> 32];
+		uint32_t c = t->clocal[t->keys[i] & 0xffffffffu];
 		t->dense[(size_t)k * nc + c] += 1.0;
 	}
 	for (size_t k = 0; k < nk; k++)
@@ -201,16 +199,12 @@ static int dense_cells(struct table *t, const struct tageval_wsi *w, const uint3
 
 /* The cells of a large and sparse table, from the sorted (cluster, class)
  * keys; returns their number. */
-static size_t sparse_cells(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
-			   size_t n, int jar)
+static size_t sparse_cells(struct table *t, size_t n)
 {
 	size_t cells = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (i + 16 < n)
-			__builtin_prefetch(&w->in[items[i + 16]]);
-		const struct tv_winst *in = &w->in[items[i]];
-		uint64_t k = t->klocal[jar ? in->cl_j : tv_wsi_cl_p(w, items[i])];
-		uint64_t c = t->clocal[jar ? in->class_j : tv_wsi_class_l(w, items[i])];
+		uint64_t k = t->klocal[t->keys[i] >> 32];
+		uint64_t c = t->clocal[t->keys[i] & 0xffffffffu];
 		t->keys[i] = k << 32 | c;
 	}
 	qsort(t->keys, n, sizeof *t->keys, by_key);
@@ -248,11 +242,11 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 		return TAGEVAL_ENOMEM;
 	if (nk * nc <= 4 * n + 64) {
 		/* small table: count in a dense array (never larger than O(n)) */
-		if (dense_cells(t, w, items, n, jar, nk, nc, &cells))
+		if (dense_cells(t, n, nk, nc, &cells))
 			return TAGEVAL_ENOMEM;
 	} else {
 		/* large and sparse: sort the (cluster, class) keys */
-		cells = sparse_cells(t, w, items, n, jar);
+		cells = sparse_cells(t, n);
 	}
 	if (tv_grow((void **)&t->scratch, &t->scratchcap, nc + 2 * nk, sizeof *t->scratch))
 		return TAGEVAL_ENOMEM;
@@ -361,7 +355,10 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 			goto out;
 		}
 		tv_wsi_metrics_2010(&cells, o.beta, f);
-		if ((rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
+		/* the SemEval-2007 table is the same one unless some line reads
+		 * differently (class_l, cl_p exist only then) */
+		if ((w->class_l != NULL || w->cl_p != NULL) &&
+		    (rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
 			rc = tv_nomem(err);
 			goto out;
 		}

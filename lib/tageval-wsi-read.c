@@ -58,6 +58,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
+	free(w->tok);
 	free(w);
 }
 
@@ -401,22 +402,19 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	return rc || set_cl_p(w, idx, c) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
-/* A system line's labels and weights appended to sys_pool. */
+/* A system line's labels and weights appended to sys_pool (split into
+ * w->tok by system_line()). */
 static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
 		       struct tageval_error *err)
 {
 	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
 		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
-		const char *tok = l->field[i + 2];
-		size_t len;
-		double weight;
-		split_label(l, tok, &len, &weight, err);
 		uint32_t lab;
-		if (intern_kind(w, KIND_LABEL, tok, len, &lab))
+		if (intern_kind(w, KIND_LABEL, l->field[i + 2], w->tok[i].len, &lab))
 			return tv_nomem(err);
 		w->sys_pool[w->nsys].label = lab;
-		w->sys_pool[w->nsys].w = weight;
+		w->sys_pool[w->nsys].w = w->tok[i].w;
 		w->nsys++;
 	}
 	return TAGEVAL_OK;
@@ -464,20 +462,22 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 	/* the labels are checked on every line, also on lines that are ignored */
 	size_t nweighted = 0, len0 = 0;
 	double max = 0.0, weight0 = 0.0;
+	if (tv_grow((void **)&w->tok, &w->tokcap, nlab, sizeof *w->tok))
+		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
 		size_t len;
 		double weight;
-		int rc = split_label(l, l->field[i + 2], &len, &weight, err);
-		if (rc)
-			return rc;
-		if (len < strlen(l->field[i + 2]))
-			nweighted++;
+		int given = tv_split_weight(l->field[i + 2], &len, &weight);
+		if (given < 0)
+			return split_label(l, l->field[i + 2], &len, &weight, err);
+		nweighted += given > 0; /* a '/' and a weight: len < strlen */
 		if (weight > max)
 			max = weight;
 		if (i == 0) {
 			len0 = len;
 			weight0 = weight;
 		}
+		w->tok[i] = (struct tv_wtok){ len, weight };
 	}
 	unsigned flags = weight_flags(nweighted, nlab, max);
 	idx = l->inst; /* looked up with the batch */
@@ -655,29 +655,69 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	return TAGEVAL_OK;
 }
 
+/* "cl" or "rand" and the decimal digits of @v into @buf (room for 48), as
+ * snprintf's "%lu" writes them; returns the length. */
+static size_t baseline_label(char *buf, const char *prefix, unsigned long long v)
+{
+	size_t len = strlen(prefix);
+	memcpy(buf, prefix, len);
+	char digits[24];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (nd > 0)
+		buf[len++] = digits[--nd];
+	buf[len] = '\0';
+	return len;
+}
+
 int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name)
 {
 	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;
 	if (method == 2 && rng == NULL)
 		return TAGEVAL_ENOMEM;
+	/* the label ids of the random clusters drawn so far (+ 1; 0: not yet),
+	 * when there are no more of them than instances: each is interned once,
+	 * at its first draw, as interning it at every draw would number it */
+	uint32_t *rand_id = method == 2 && k <= w->n ? calloc(k ? k : 1, sizeof *rand_id) : NULL;
 	int rc = TAGEVAL_OK;
+	if (method == 2 && k <= w->n && rand_id == NULL)
+		rc = TAGEVAL_ENOMEM;
 	char label[48];
+	uint32_t one = TV_NONE; /* the label of method 0, interned at the first instance */
 	for (size_t i = 0; i < w->n && rc == TAGEVAL_OK; i++) {
 		struct tv_winst *in = &w->in[order[i]];
-		int len;
-		if (method == 0)
-			len = snprintf(label, sizeof label, "cl1");
-		else if (method == 1)
-			len = snprintf(label, sizeof label, "cl%zu", i + 1);
-		else
-			len = snprintf(label, sizeof label, "rand%lu", gsl_rng_uniform_int(rng, k));
-		uint32_t lab;
-		if (intern_kind(w, KIND_LABEL, label, (size_t)len, &lab) ||
+		uint32_t lab = TV_NONE;
+		size_t len = 0;
+		if (method == 0) {
+			lab = one;
+			len = baseline_label(label, "cl", 1);
+		} else if (method == 1) {
+			len = baseline_label(label, "cl", (unsigned long long)i + 1);
+		} else {
+			unsigned long r = gsl_rng_uniform_int(rng, k);
+			if (rand_id != NULL && rand_id[r] != 0)
+				lab = rand_id[r] - 1;
+			else
+				len = baseline_label(label, "rand", r);
+			if (rand_id != NULL && lab == TV_NONE) {
+				if (intern_kind(w, KIND_LABEL, label, len, &lab)) {
+					rc = TAGEVAL_ENOMEM;
+					break;
+				}
+				rand_id[r] = lab + 1;
+			}
+		}
+		if ((lab == TV_NONE && intern_kind(w, KIND_LABEL, label, len, &lab)) ||
 		    set_line(w, order[i], 1, (uint64_t)i + 1)) {
 			rc = TAGEVAL_ENOMEM;
 			break;
 		}
+		if (method == 0)
+			one = lab;
 		/* as system_line() reads "word id label": one label of weight 1 */
 		in->sys_first = TV_NONE;
 		in->sys_n = 1;
@@ -685,6 +725,7 @@ int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		in->cl_j = lab;
 		w->answered++;
 	}
+	free(rand_id);
 	tv_rng_free(rng);
 	free(w->sys_name);
 	w->sys_name = strdup(name);

@@ -47,6 +47,12 @@ struct tv_wextra {
 	uint8_t flags;
 };
 
+/* A label token split from its weight: its length and the weight (1 when none). */
+struct tv_wtok {
+	size_t len;
+	double w;
+};
+
 struct tv_wlabel {
 	uint32_t label;
 	double w;
@@ -104,6 +110,8 @@ struct tageval_wsi {
 	/* scratch */
 	char *buf;
 	size_t bufcap;
+	struct tv_wtok *tok;      /* a system line's labels as split, for pool_labels() */
+	size_t tokcap;
 };
 
 static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)

@@ -65,7 +65,18 @@ static void add_split(struct fx *f, const char *mapping, const char *test)
 	ck_assert_uint_eq(tageval_supervised_splits(f->s), before + 1);
 }
 
-/* Evaluates split @i; *mapped (if not NULL) receives the answers. */
+/* Equal doubles, bit for bit (NaN equal to NaN). */
+static void same_double(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		ck_assert(isnan(a) && isnan(b));
+	else
+		ck_assert(a == b);
+}
+
+/* Evaluates split @i; *mapped (if not NULL) receives the answers.  Without
+ * the mapped answers the scorer's counts are taken directly (no key): the
+ * split is evaluated both ways, and the figures must agree to the bit. */
 static void eval(struct fx *f, size_t i, struct tageval_supervised_result *res, char **mapped)
 {
 	struct tageval_error err = { 0 };
@@ -74,6 +85,19 @@ static void eval(struct fx *f, size_t i, struct tageval_supervised_result *res, 
 		ck_abort_msg("evaluation failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
 	if (mapped)
 		ck_assert_ptr_nonnull(*mapped);
+	struct tageval_supervised_result other;
+	char *text = NULL;
+	rc = tageval_supervised_evaluate(f->s, i, &other, mapped ? NULL : &text, &err);
+	if (rc != TAGEVAL_OK)
+		ck_abort_msg("evaluation failed: %s:%" PRIu64 ": %s", err.file, err.line, err.message);
+	free(text);
+	ck_assert_uint_eq(other.mapping, res->mapping);
+	ck_assert_uint_eq(other.test, res->test);
+	ck_assert_uint_eq(other.answered, res->answered);
+	same_double(other.correct, res->correct);
+	same_double(other.precision, res->precision);
+	same_double(other.recall, res->recall);
+	same_double(other.attempted, res->attempted);
 }
 
 static size_t count_lines(const char *text)
@@ -1204,6 +1228,42 @@ START_TEST(no_test_instance)
 }
 END_TEST
 
+/*
+ * A test instance of 65,536 labels: more than the scorer's key takes for one
+ * instance, with its message, whether the mapped answers are asked for or
+ * not (without them the counts are taken without a key: the key is built
+ * again for the message).  The mapping instance w.n.1 (c1, s0) is fine.
+ */
+START_TEST(too_many_test_labels)
+{
+	struct sbuf gold = { 0 }, test = { 0 };
+	sb_printf(&gold, "w.n w.n.1 s0\nw.n w.n.2");
+	sb_printf(&test, "w.n w.n.2");
+	for (unsigned i = 0; i < 65536; i++) {
+		sb_printf(&gold, " s%u", i);
+		sb_printf(&test, " s%u", i);
+	}
+	sb_printf(&gold, "\n");
+	sb_printf(&test, "\n");
+	for (int with_text = 0; with_text < 2; with_text++) {
+		struct fx f;
+		load(&f, gold.s, "w.n w.n.1 c1\nw.n w.n.2 c1\n", NULL);
+		add_split(&f, "w.n w.n.1 s0\n", test.s);
+		struct tageval_error err = { 0 };
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		ck_assert_int_eq(tageval_supervised_evaluate(f.s, 0, &r, with_text ? &mapped : NULL,
+							     &err),
+				 TAGEVAL_EFORMAT);
+		ck_assert_str_eq(err.message, "more than 65535 sense tags for one instance");
+		ck_assert_ptr_null(mapped);
+		unload(&f);
+	}
+	free(gold.s);
+	free(test.s);
+}
+END_TEST
+
 START_TEST(free_null)
 {
 	tageval_supervised_free(NULL);
@@ -1470,6 +1530,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, empty_selection);
 	tcase_add_test(tc, not_loaded);
 	tcase_add_test(tc, no_test_instance);
+	tcase_add_test(tc, too_many_test_labels);
 	tcase_add_test(tc, free_null);
 	suite_add_tcase(s, tc);
 	return s;
