@@ -47,6 +47,7 @@ static void usage(FILE *fp, const void *ctx)
 		"      --seed=S         their random numbers' seed (GSL mt19937; default 1)\n"
 		"      --alpha=A        the text marks systems whose randomization p-value\n"
 		"                       against the best is at least A (default 0.05)\n"
+		"      --baseline=NAME  each system also compared with the system NAME\n"
 		"  -h, --help           show this help and exit\n"
 		"  -V, --version        show the version and exit\n"
 		"\n"
@@ -58,16 +59,17 @@ static void usage(FILE *fp, const void *ctx)
 struct options {
 	int json, csv, breakdown, compare;
 	unsigned flags;
-	const char *gold, *system, *data;
+	const char *gold, *system, *data, *baseline;
 	unsigned long long samples, seed;
 	double alpha;
 	int compare_opt; /* --samples, --seed or --alpha given */
 	const char **names, **paths; /* --compare: the systems, NAME=SYSTEM split */
 	const char **alloc[2];       /* the arrays names and paths point into */
 	size_t nsystems;
+	size_t base; /* --baseline: its index in names, else SIZE_MAX */
 };
 
-enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA };
+enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA, OPT_BASELINE };
 
 static int option(void *ctx, int c, char *arg)
 {
@@ -124,6 +126,11 @@ static int option(void *ctx, int c, char *arg)
 		}
 		return 0;
 	}
+	if (c == OPT_BASELINE) {
+		o->compare_opt = 1;
+		o->baseline = arg;
+		return 0;
+	}
 	o->flags |= TAGEVAL_WSD_SUBSET; /* OPT_SUBSET */
 	return 0;
 }
@@ -139,6 +146,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +192,16 @@ static int parse(int argc, char **argv, struct options *o)
 		o->names++;
 		o->paths++;
 		o->nsystems = n - 1;
+		if (o->baseline != NULL) {
+			for (o->base = 0; o->base < o->nsystems; o->base++)
+				if (strcmp(o->names[o->base], o->baseline) == 0)
+					break;
+			if (o->base == o->nsystems) {
+				tools_usage_error(prog, "--baseline: no system is named \"%s\"",
+						  o->baseline);
+				return EXIT_INVALID_USAGE;
+			}
+		}
 		return -1;
 	}
 	if (o->csv) {
@@ -191,7 +209,8 @@ static int parse(int argc, char **argv, struct options *o)
 		return EXIT_INVALID_USAGE;
 	}
 	if (o->compare_opt) {
-		tools_usage_error(prog, "--samples, --seed and --alpha go with --compare");
+		tools_usage_error(prog, "--samples, --seed, --alpha and --baseline go with "
+				  "--compare");
 		return EXIT_INVALID_USAGE;
 	}
 	if (tools_two_operands(prog, argc, argv, "missing operand: GOLD and SYSTEM are required",
@@ -437,15 +456,33 @@ static void text_f1(char *buf, size_t size, double f1)
 		java_one_decimal(buf, size, 100.0 * f1);
 }
 
+/* --baseline: 1 when system @s is not significantly above the baseline (the
+ * text's mark ~): its randomization p-value at least alpha, or its F1 not
+ * above the baseline's. */
+static int base_mark(const struct options *o, const struct tageval_wsd_comparison *cmpb, size_t s)
+{
+	return o->base != SIZE_MAX && s != o->base && o->samples > 0 &&
+	       !(cmpb[s].delta < 0.0 && cmpb[s].randomization_p < o->alpha);
+}
+
+static void print_p(size_t s, size_t ref, const struct tageval_wsd_comparison *c)
+{
+	if (s == ref || isnan(c[s].randomization_p))
+		tools_printf("  %8s", "-");
+	else
+		tools_printf("  %8.4f", c[s].randomization_p);
+}
+
 static void print_compare_text(const struct options *o, const struct tageval_wsd *w,
 			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			       size_t best, const int *haspos)
+			       const struct tageval_wsd_comparison *cmpb, size_t best,
+			       const int *haspos)
 {
 	size_t nd = tageval_wsd_datasets(w);
 	int width = 6; /* "system" */
 	for (size_t s = 0; s < o->nsystems; s++) {
-		int dw = tools_display_width(o->names[s]) + 2; /* " *" */
-		width = dw > width ? dw : width;
+		int dw = tools_display_width(o->names[s]) + (o->base != SIZE_MAX ? 3 : 2);
+		width = dw > width ? dw : width; /* " *", or " *~" */
 	}
 	tools_pad(stdout, "system", width);
 	struct tageval_error err = { 0 };
@@ -461,12 +498,17 @@ static void print_compare_text(const struct options *o, const struct tageval_wsd
 	for (int p = 0; p < 4; p++)
 		if (haspos[p])
 			tools_printf("  %5c", pos_names[p]);
-	tools_printf("  %8s\n", "p");
+	if (o->base != SIZE_MAX)
+		tools_printf("  %8s  %8s\n", "p best", "p base");
+	else
+		tools_printf("  %8s\n", "p");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		char buf[400], name[400];
 		int mark = s != best && !(cmp[s].randomization_p < o->alpha) &&
 			   o->samples > 0;
-		snprintf(name, sizeof name, "%s%s", o->names[s], mark ? " *" : "");
+		int bmark = base_mark(o, cmpb, s);
+		snprintf(name, sizeof name, "%s%s%s%s", o->names[s], mark || bmark ? " " : "",
+			 mark ? "*" : "", bmark ? "~" : "");
 		tools_pad(stdout, name, width);
 		for (size_t d = 0; d < nd; d++) {
 			const char *dname;
@@ -484,12 +526,19 @@ static void print_compare_text(const struct options *o, const struct tageval_wsd
 				text_f1(buf, sizeof buf, sf[s].pos[p].f1);
 				tools_printf("  %5s", buf);
 			}
-		if (s == best || isnan(cmp[s].randomization_p))
-			tools_printf("  %8s\n", "-");
-		else
-			tools_printf("  %8.4f\n", cmp[s].randomization_p);
+		print_p(s, best, cmp);
+		if (o->base != SIZE_MAX)
+			print_p(s, o->base, cmpb);
+		tools_printf("\n");
 	}
-	if (o->samples > 0)
+	if (o->samples > 0 && o->base != SIZE_MAX)
+		tools_printf("p best: approximate randomization against %s (the best F1 on ALL), "
+			     "%llu samples, seed %llu; *: p >= %g, not significantly below it\n"
+			     "p base: the same against %s (the baseline); ~: p >= %g or F1 not "
+			     "above it, not significantly above it\n",
+			     o->names[best], o->samples, o->seed, o->alpha, o->names[o->base],
+			     o->alpha);
+	else if (o->samples > 0)
 		tools_printf("p: approximate randomization against %s (the best F1 on ALL), %llu "
 			     "samples, seed %llu; *: p >= %g, not significantly below it\n",
 			     o->names[best], o->samples, o->seed, o->alpha);
@@ -503,13 +552,36 @@ static void json_p(struct tools_undefined *u, const char *member, double v, cons
 	tools_json_figure(stdout, u, member, v, reason);
 }
 
+/* "vs_best" or "vs_baseline": system @s against the reference of @c. */
+static void json_versus(const char *member, const char *ref_only,
+			const struct tageval_wsd_comparison *c, size_t s)
+{
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	tools_printf(",\"%s\":{\"delta\":", member);
+	tools_json_number(stdout, c[s].delta);
+	const char *none = "no samples (--samples=0)";
+	json_p(&u, "bootstrap_p", c[s].bootstrap_p, none);
+	json_p(&u, "randomization_p", c[s].randomization_p, none);
+	json_p(&u, "mcnemar_p", c[s].mcnemar_p,
+	       "an answer of one of the two systems earns a credit other than 0 or 1");
+	tools_printf(",\"%s\":%zu,\"other_only\":%zu", ref_only, c[s].ref_only, c[s].other_only);
+	tools_json_undefined(stdout, &u);
+	tools_printf("}");
+}
+
 static void print_compare_json(const struct options *o, const struct tageval_wsd *w,
 			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			       size_t best, const int *haspos)
+			       const struct tageval_wsd_comparison *cmpb, size_t best,
+			       const int *haspos)
 {
 	struct tageval_error err = { 0 };
 	tools_printf("{\"samples\":%llu,\"seed\":%llu,\"best\":", o->samples, o->seed);
 	tools_json_string(stdout, o->names[best]);
+	if (o->base != SIZE_MAX) {
+		tools_printf(",\"baseline\":");
+		tools_json_string(stdout, o->names[o->base]);
+	}
 	tools_printf(",\"systems\":[");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		tools_printf("%s{\"name\":", s ? "," : "");
@@ -535,21 +607,10 @@ static void print_compare_json(const struct options *o, const struct tageval_wsd
 				json_group(&sf[s].pos[p]);
 			}
 		tools_printf("}");
-		if (s != best) {
-			struct tools_undefined u;
-			tools_undefined_init(&u);
-			tools_printf(",\"vs_best\":{\"delta\":");
-			tools_json_number(stdout, cmp[s].delta);
-			const char *none = "no samples (--samples=0)";
-			json_p(&u, "bootstrap_p", cmp[s].bootstrap_p, none);
-			json_p(&u, "randomization_p", cmp[s].randomization_p, none);
-			json_p(&u, "mcnemar_p", cmp[s].mcnemar_p,
-			       "an answer of one of the two systems earns a credit other than 0 or 1");
-			tools_printf(",\"best_only\":%zu,\"other_only\":%zu", cmp[s].ref_only,
-				     cmp[s].other_only);
-			tools_json_undefined(stdout, &u);
-			tools_printf("}");
-		}
+		if (s != best)
+			json_versus("vs_best", "best_only", cmp, s);
+		if (o->base != SIZE_MAX && s != o->base)
+			json_versus("vs_baseline", "baseline_only", cmpb, s);
 		tools_printf("}");
 	}
 	tools_printf("]}\n");
@@ -578,9 +639,22 @@ static void csv_string(const char *s)
 	tools_printf("\"");
 }
 
+static void csv_versus(const struct tageval_wsd_comparison *c, size_t s)
+{
+	tools_printf(",");
+	csv_number(c[s].delta);
+	tools_printf(",");
+	csv_number(c[s].bootstrap_p);
+	tools_printf(",");
+	csv_number(c[s].randomization_p);
+	tools_printf(",");
+	csv_number(c[s].mcnemar_p);
+}
+
 static void print_compare_csv(const struct options *o, const struct tageval_wsd *w,
 			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			      size_t best, const int *haspos)
+			      const struct tageval_wsd_comparison *cmpb, size_t best,
+			      const int *haspos)
 {
 	struct tageval_error err = { 0 };
 	size_t nd = tageval_wsd_datasets(w);
@@ -597,7 +671,11 @@ static void print_compare_csv(const struct options *o, const struct tageval_wsd 
 	for (int p = 0; p < 4; p++)
 		if (haspos[p])
 			tools_printf(",%c", pos_names[p]);
-	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p\n");
+	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p");
+	if (o->base != SIZE_MAX)
+		tools_printf(",baseline,baseline_delta,baseline_bootstrap_p,"
+			     "baseline_randomization_p,baseline_mcnemar_p");
+	tools_printf("\n");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		csv_string(o->names[s]);
 		for (size_t d = 0; d < nd; d++) {
@@ -611,14 +689,12 @@ static void print_compare_csv(const struct options *o, const struct tageval_wsd 
 				tools_printf(",");
 				csv_number(sf[s].pos[p].f1);
 			}
-		tools_printf(",%d,", s == best);
-		csv_number(cmp[s].delta);
-		tools_printf(",");
-		csv_number(cmp[s].bootstrap_p);
-		tools_printf(",");
-		csv_number(cmp[s].randomization_p);
-		tools_printf(",");
-		csv_number(cmp[s].mcnemar_p);
+		tools_printf(",%d", s == best);
+		csv_versus(cmp, s);
+		if (o->base != SIZE_MAX) {
+			tools_printf(",%d", s == o->base);
+			csv_versus(cmpb, s);
+		}
 		tools_printf("\n");
 	}
 }
@@ -629,7 +705,7 @@ static int run_compare(const struct options *o)
 	struct tageval_error err = { 0 };
 	struct tageval_wsd *w = tageval_wsd_new();
 	struct sysfig *sf = calloc(o->nsystems, sizeof *sf);
-	struct tageval_wsd_comparison *cmp = calloc(o->nsystems, sizeof *cmp);
+	struct tageval_wsd_comparison *cmp = calloc(2 * o->nsystems, sizeof *cmp);
 	double *credit = NULL;
 	unsigned char *answered = NULL;
 	if (w == NULL || sf == NULL || cmp == NULL) {
@@ -688,16 +764,20 @@ static int run_compare(const struct options *o)
 			best = s;
 	}
 	if (tageval_wsd_compare(o->nsystems, n, credit, answered, best, (size_t)o->samples,
-				(unsigned long)o->seed, cmp, &err)) {
+				(unsigned long)o->seed, cmp, &err) ||
+	    (o->base != SIZE_MAX &&
+	     tageval_wsd_compare(o->nsystems, n, credit, answered, o->base, (size_t)o->samples,
+				 (unsigned long)o->seed, cmp + o->nsystems, &err))) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
+	const struct tageval_wsd_comparison *cmpb = cmp + o->nsystems;
 	if (o->json)
-		print_compare_json(o, w, sf, cmp, best, haspos);
+		print_compare_json(o, w, sf, cmp, cmpb, best, haspos);
 	else if (o->csv)
-		print_compare_csv(o, w, sf, cmp, best, haspos);
+		print_compare_csv(o, w, sf, cmp, cmpb, best, haspos);
 	else
-		print_compare_text(o, w, sf, cmp, best, haspos);
+		print_compare_text(o, w, sf, cmp, cmpb, best, haspos);
 	status = tools_exit_status(prog);
 	goto out;
 nomem:
@@ -716,7 +796,7 @@ out:
 
 int tool_wsd_score_main(int argc, char **argv)
 {
-	struct options o = { .samples = 10000, .seed = 1, .alpha = 0.05 };
+	struct options o = { .samples = 10000, .seed = 1, .alpha = 0.05, .base = SIZE_MAX };
 	int status = parse(argc, argv, &o);
 	if (status < 0)
 		status = o.compare ? run_compare(&o) : run(&o);
