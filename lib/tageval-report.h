@@ -32,6 +32,7 @@ struct tv_system {
 	char *name;
 	int baseline;
 	struct tv_fsum *cell;
+	double *credit;    /* tageval_report_keep_credits: [(instance * ngran + g) * 2 + {0 credit, 1 attempted}] */
 	struct tageval_score score[TV_MAX_GRAN];
 };
 
@@ -65,6 +66,7 @@ struct tageval_report {
 		size_t g;
 	} gctx[TV_MAX_GRAN];
 	int oom;                /* the callback ran out of memory */
+	int keep_credits;       /* tageval_report_keep_credits() */
 	char *idbuf;
 	size_t idcap;
 };

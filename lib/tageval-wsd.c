@@ -745,6 +745,20 @@ static double f1_of(double c, double a, double n)
 	return a + n > 0.0 ? 2.0 * c / (a + n) : 0.0;
 }
 
+/* The statistic of a system with summed credit @c and attempted @a over @n
+ * instances: F1, precision (0 when nothing is attempted) or recall. */
+static double stat_of(enum tageval_statistic st, double c, double a, double n)
+{
+	switch (st) {
+	case TAGEVAL_STATISTIC_PRECISION:
+		return a > 0.0 ? c / a : 0.0;
+	case TAGEVAL_STATISTIC_RECALL:
+		return n > 0.0 ? c / n : 0.0;
+	default:
+		return f1_of(c, a, n);
+	}
+}
+
 /* McNemar's exact two-sided p-value for b and c discordant pairs:
  * min(1, 2 P(X <= min(b, c))), X binomial (b + c, 1/2).  1 exactly when
  * min(b, c) >= (m - 1) / 2 (by symmetry P(X <= k) >= 1/2 there); else the
@@ -783,7 +797,7 @@ static double mcnemar(size_t b, size_t c)
  * a header in front of each index. */
 struct rowkey {
 	const double *credit;        /* system-major, n per system */
-	const unsigned char *answered;
+	const double *answered;
 	size_t nsys, n;
 };
 
@@ -800,9 +814,9 @@ static int by_row(const void *a, const void *b)
 		double u = k->credit[s * k->n + x->i], v = k->credit[s * k->n + y->i];
 		if (u != v)
 			return u < v ? -1 : 1;
-		int p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
+		double p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
 		if (p != q)
-			return p - q;
+			return p < q ? -1 : 1;
 	}
 	return (x->i > y->i) - (x->i < y->i);
 }
@@ -810,8 +824,7 @@ static int by_row(const void *a, const void *b)
 /* An instance where system s and the reference differ: the differences of
  * credit and answered (reference minus s) and the index. */
 struct wdiff {
-	double dc;
-	int32_t da;
+	double dc, da;
 	uint32_t i;
 };
 
@@ -828,8 +841,7 @@ static int by_diff(const void *a, const void *b)
 /* A class of the instances where s and the reference differ by the same
  * (dc, da): its members as bits of 32-instance words. */
 struct wclass {
-	double dc;
-	int32_t da;
+	double dc, da;
 	size_t first, end; /* its words in wword[first .. end) */
 };
 
@@ -850,14 +862,16 @@ static uint32_t draw_below(gsl_rng *r, uint32_t n)
 	}
 }
 
-int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
-			const unsigned char *answered, size_t ref, size_t samples,
-			unsigned long seed, struct tageval_wsd_comparison *out,
-			struct tageval_error *err)
+int tageval_compare(size_t nsys, size_t n, const double *credit, const double *answered,
+		    enum tageval_statistic stat, size_t ref, size_t samples, unsigned long seed,
+		    struct tageval_wsd_comparison *out, struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	TV_NEED(err, credit, "credit");
-	TV_NEED(err, answered, "answered");
+	TV_NEED(err, answered, "attempted");
+	if (stat != TAGEVAL_STATISTIC_F1 && stat != TAGEVAL_STATISTIC_PRECISION &&
+	    stat != TAGEVAL_STATISTIC_RECALL)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no such statistic", __func__);
 	if (nsys == 0 || ref >= nsys || n == 0 || n >= UINT32_MAX)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"%s: no system, no instance, too many, or no reference", __func__);
@@ -881,7 +895,7 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 	size_t ndiff = 0;
 	for (size_t s = 0; s < nsys; s++) {
 		const double *cv = credit + s * n, *cr = credit + ref * n;
-		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		const double *av = answered + s * n, *ar = answered + ref * n;
 		int binary = 1;
 		size_t b = 0, c = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -892,7 +906,7 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 			c += cr[i] == 0.0 && cv[i] == 1.0;
 			ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
 		}
-		out[s] = (struct tageval_wsd_comparison){ .f1 = f1_of(C[s], A[s], (double)n),
+		out[s] = (struct tageval_wsd_comparison){ .f1 = stat_of(stat, C[s], A[s], (double)n),
 							  .bootstrap_p = NAN,
 							  .randomization_p = NAN, .mcnemar_p = NAN,
 							  .ref_only = b, .other_only = c };
@@ -954,9 +968,9 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 				as[s] += k * pa[q * nsys + s];
 			}
 		}
-		double fr = f1_of(cs[ref], as[ref], (double)n);
+		double fr = stat_of(stat, cs[ref], as[ref], (double)n);
 		for (size_t s = 0; s < nsys; s++) {
-			double ts = fr - f1_of(cs[s], as[s], (double)n);
+			double ts = fr - stat_of(stat, cs[s], as[s], (double)n);
 			rb[s] += fabs(ts - out[s].delta) >= fabs(out[s].delta) - TIE;
 		}
 	}
@@ -985,13 +999,11 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 		if (s == ref)
 			continue;
 		const double *cv = credit + s * n, *cr = credit + ref * n;
-		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		const double *av = answered + s * n, *ar = answered + ref * n;
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
 			if (cv[i] != cr[i] || av[i] != ar[i])
-				dv[k++] = (struct wdiff){ cr[i] - cv[i],
-							  (int32_t)ar[i] - (int32_t)av[i],
-							  (uint32_t)i };
+				dv[k++] = (struct wdiff){ cr[i] - cv[i], ar[i] - av[i], (uint32_t)i };
 		qsort(dv, k, sizeof *dv, by_diff);
 		for (size_t q = 0; q < k; q++) {
 			if (q == 0 || dv[q].dc != dv[q - 1].dc || dv[q].da != dv[q - 1].da) {
@@ -1023,8 +1035,8 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 				dc += (double)k * cl[c].dc;
 				da += (double)k * cl[c].da;
 			}
-			double ts = f1_of(C[ref] - dc, A[ref] - da, (double)n) -
-				    f1_of(C[s] + dc, A[s] + da, (double)n);
+			double ts = stat_of(stat, C[ref] - dc, A[ref] - da, (double)n) -
+				    stat_of(stat, C[s] + dc, A[s] + da, (double)n);
 			ra[s] += fabs(ts) >= fabs(out[s].delta) - TIE;
 		}
 	}
@@ -1049,5 +1061,24 @@ done:
 	free(ww);
 	free(mask);
 	tv_rng_free(rng);
+	return rc;
+}
+
+int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
+			const unsigned char *answered, size_t ref, size_t samples,
+			unsigned long seed, struct tageval_wsd_comparison *out,
+			struct tageval_error *err)
+{
+	TV_NEED(err, answered, "answered");
+	if (n > 0 && nsys > SIZE_MAX / n / sizeof(double))
+		return tv_nomem(err);
+	double *a = malloc((nsys * n + 1) * sizeof *a);
+	if (a == NULL)
+		return tv_nomem(err);
+	for (size_t i = 0; i < nsys * n; i++)
+		a[i] = answered[i];
+	int rc = tageval_compare(nsys, n, credit, a, TAGEVAL_STATISTIC_F1, ref, samples, seed,
+				 out, err);
+	free(a);
 	return rc;
 }
