@@ -49,6 +49,7 @@ void tageval_report_free(struct tageval_report *r)
 	free(r->inst_off);
 	free(r->inst_sub);
 	free(r->idbuf);
+	free(r->credit_order);
 	free(r);
 }
 
@@ -662,8 +663,28 @@ int tageval_report_keep_credits(struct tageval_report *r, struct tageval_error *
 	if (r->nsys > 0)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"%s: after a system or baseline was added", __func__);
-	if (r->key->ninst > SIZE_MAX / 2 / TV_MAX_GRAN / sizeof(double))
+	size_t n = r->key->ninst;
+	if (n > SIZE_MAX / 2 / TV_MAX_GRAN / sizeof(double) || n >= UINT32_MAX)
 		return tv_nomem(err);
+	if (r->credit_order == NULL) {
+		/* the order of the ids, not of the lines: the same draws, whatever
+		 * the order of the key's lines */
+		r->credit_order = malloc((n + 1) * sizeof *r->credit_order);
+		if (r->credit_order == NULL)
+			return tv_nomem(err);
+		for (size_t i = 0; i < n; i++)
+			r->credit_order[i] = (uint32_t)i;
+		if (r->key->ids.n == n) { /* instance i has id i (interned in order) */
+			struct tv_sort_name *tmp = malloc((2 * n + 1) * sizeof *tmp);
+			if (tmp == NULL) {
+				free(r->credit_order);
+				r->credit_order = NULL;
+				return tv_nomem(err);
+			}
+			tv_intern_sort_ids(&r->key->ids, r->credit_order, n, tmp);
+			free(tmp);
+		}
+	}
 	r->keep_credits = 1;
 	return TAGEVAL_OK;
 }
@@ -682,9 +703,10 @@ int tageval_report_credits(const struct tageval_report *r, size_t system, size_t
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"%s: the credits were not kept (tageval_report_keep_credits)",
 				__func__);
-	for (size_t i = 0; i < r->key->ninst; i++) {
-		credit[i] = c[(i * r->ngran + g) * 2];
-		attempted[i] = c[(i * r->ngran + g) * 2 + 1];
+	for (size_t j = 0; j < r->key->ninst; j++) {
+		size_t i = r->credit_order[j];
+		credit[j] = c[(i * r->ngran + g) * 2];
+		attempted[j] = c[(i * r->ngran + g) * 2 + 1];
 	}
 	return TAGEVAL_OK;
 }

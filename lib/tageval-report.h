@@ -67,6 +67,7 @@ struct tageval_report {
 	} gctx[TV_MAX_GRAN];
 	int oom;                /* the callback ran out of memory */
 	int keep_credits;       /* tageval_report_keep_credits() */
+	uint32_t *credit_order; /* its instances in bytewise order of "lexelt instance" */
 	char *idbuf;
 	size_t idcap;
 };

@@ -1552,8 +1552,9 @@ TAGEVAL_EXPORT int tageval_report_keep_credits(struct tageval_report *report,
 					       struct tageval_error *err);
 /**
  * System @system's credit and attempted mass on each test instance at
- * granularity index @g, in the key's order of the instances (the "all"
- * subset's @items elements each): the score and mass the scorer adds to its
+ * granularity index @g, the instances in bytewise order of their
+ * "lexelt instance" ids, so that the order of the key's lines changes
+ * nothing (the "all" subset's @items elements each): the score and mass the scorer adds to its
  * totals for the instance's answer (struct tageval_answer_event), 0 and 0
  * where it has none; summed they give the cell of subset "all".  Needs
  * tageval_report_keep_credits() (TAGEVAL_EINVAL).

@@ -850,8 +850,8 @@ END_TEST
 
 START_TEST(credits_per_instance)
 {
-	/* the key's instances in its order: w.n 1-4, x.v 1-2, y-a 1, z-p 1,
-	 * v-n 1-2.  Fine credits (the systems above): S2 right on w.n 1-4 (w.n 3
+	/* the key's instances in bytewise order of their ids: v-n 1-2, w.n 1-4,
+	 * x.v 1-2, y-a 1, z-p 1.  Fine credits (the systems above): S2 right on w.n 1-4 (w.n 3
 	 * answers a2 of the key's a1x a2: 1) and x.v 1-2, wrong on y-a and z-p,
 	 * silent on v-n; S3 right on w.n 1, 3, x.v 1, y-a, v-n 1.  S4 answers
 	 * w.n 1 a1 and w.n 2 "a2/1 a1x/3" (weights normalised to 1/4, 3/4):
@@ -869,11 +869,11 @@ START_TEST(credits_per_instance)
 	double c[3][10], a[3][10];
 	for (size_t k = 0; k < 3; k++)
 		ck_assert_int_eq(tageval_report_credits(f.r, k, FINE, c[k], a[k], &err), TAGEVAL_OK);
-	static const double c2[10] = { 1, 1, 1, 1, 1, 1, 0, 0, 0, 0 };
-	static const double a2[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 0, 0 };
+	static const double c2[10] = { 0, 0, 1, 1, 1, 1, 1, 1, 0, 0 };
+	static const double a2[10] = { 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
 	static const double c3[10] = { 1, 0, 1, 0, 1, 0, 1, 0, 1, 0 };
-	static const double c4[10] = { 0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0 };
-	static const double a4[10] = { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const double c4[10] = { 0, 0, 0, 0.25, 0, 0, 0, 0, 0, 0 };
+	static const double a4[10] = { 0, 0, 1, 1, 0, 0, 0, 0, 0, 0 };
 	for (int i = 0; i < 10; i++) {
 		ck_assert_double_eq(c[0][i], c2[i]);
 		ck_assert_double_eq(a[0][i], a2[i]);
@@ -884,17 +884,49 @@ START_TEST(credits_per_instance)
 	}
 	double m[10], am[10];
 	ck_assert_int_eq(tageval_report_credits(f.r, 2, MIXED, m, am, &err), TAGEVAL_OK);
-	ck_assert_double_eq_tol(m[0], 0.5, TOL);
-	ck_assert_double_eq_tol(m[1], 0.25, TOL);
+	ck_assert_double_eq_tol(m[2], 0.5, TOL);
+	ck_assert_double_eq_tol(m[3], 0.25, TOL);
 	ck_assert_int_eq(tageval_report_credits(f.r, 2, COARSE, m, am, &err), TAGEVAL_OK);
-	ck_assert_double_eq_tol(m[0], 1.0, TOL);
-	ck_assert_double_eq_tol(m[1], 0.25, TOL);
+	ck_assert_double_eq_tol(m[2], 1.0, TOL);
+	ck_assert_double_eq_tol(m[3], 0.25, TOL);
 	/* summed: the cells of "all" (S4 coarse: 1.25 of 2 attempted) */
-	check_cell(&f, "all", 2, COARSE, 0, m[0] + m[1], am[0] + am[1], 10.0);
+	check_cell(&f, "all", 2, COARSE, 0, m[2] + m[3], am[2] + am[3], 10.0);
 	/* misuse: no system 3, no granularity 3 */
 	ck_assert_int_eq(tageval_report_credits(f.r, 3, FINE, m, am, &err), TAGEVAL_EINVAL);
 	ck_assert_int_eq(tageval_report_credits(f.r, 0, 3, m, am, &err), TAGEVAL_EINVAL);
 	teardown(&f);
+
+	/* the key's lines reversed: the same credits in the same order (the
+	 * order of the ids, not of the lines) */
+	{
+		char rev[sizeof key];
+		size_t len = sizeof key - 1, o = 0, end = len;
+		while (end > 0) {
+			size_t start = end - 1;
+			while (start > 0 && key[start - 1] != '\n')
+				start--;
+			memcpy(rev + o, key + start, end - start);
+			o += end - start;
+			end = start;
+		}
+		ck_assert_uint_eq(o, len);
+		struct tageval_inventory *inv = tageval_inventory_new();
+		struct tageval_key *k = NULL;
+		struct tageval_report *r = NULL;
+		ck_assert_int_eq(tageval_key_read_buffer(inv, rev, len, "rev", &k, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_new(inv, k, NULL, &r, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_keep_credits(r, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_add_system_buffer(r, "S2", s2, strlen(s2), "S2", &err),
+				 TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_credits(r, 0, FINE, m, am, &err), TAGEVAL_OK);
+		for (int i = 0; i < 10; i++) {
+			ck_assert_double_eq(m[i], c2[i]);
+			ck_assert_double_eq(am[i], a2[i]);
+		}
+		tageval_report_free(r);
+		tageval_key_free(k);
+		tageval_inventory_free(inv);
+	}
 
 	/* without tageval_report_keep_credits(): EINVAL */
 	setup(&f, NULL, NULL);

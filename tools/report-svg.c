@@ -69,7 +69,7 @@ static void value(FILE *fp, double v)
 }
 
 static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0,
-		  int name_w)
+		  int name_w, const struct report_significance *sig)
 {
 	size_t n = tageval_report_systems(r);
 	const char *gname = report_granularity_name(tageval_report_granularity(r, g));
@@ -110,6 +110,10 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			} else {
 				svg_xml_text(fp, name);
 			}
+			char marks[3];
+			report_marks(sig, r, g, k, marks);
+			if (marks[0])
+				tools_fprintf(fp, " %s", marks);
 			fputs(base ? " (baseline)" : "", fp);
 			fputs("</text>\n", fp);
 			tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
@@ -184,9 +188,19 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 	svg_xml_text(fp, src->key);
 	fputs("</title>Key ", fp);
 	xml_text_cut(fp, keyname, TITLE_MAX);
-	fputs(". Precision = correct / attempted; P and R on the right of each bar.</text>\n",
-	      fp);
+	fputs(". Precision = correct / attempted; P and R on the right of each bar.", fp);
+	/* --significance marks on its subset only */
+	const struct report_significance *sig =
+		src->sig && src->sig->subset == subset && src->sig->samples > 0 ? src->sig : NULL;
+	if (sig) {
+		tools_fprintf(fp, " *: the best by %s does not significantly beat it (randomization "
+			      "p &gt;= %g)", report_rank_name(src->rank_by), sig->alpha);
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			tools_fprintf(fp, "; ~: not significantly above the baseline");
+		fputs(".", fp);
+	}
+	fputs("</text>\n", fp);
 	for (size_t g = 0; g < ng; g++)
-		panel(fp, r, subset, g, TOP + (int)g * panel_h, name_w);
+		panel(fp, r, subset, g, TOP + (int)g * panel_h, name_w, sig);
 	fputs("</svg>\n", fp);
 }

@@ -194,8 +194,44 @@ def svg(tool, data):
                  if "bar" in (r.get("class") or "").split()]
         if kinds != ["bar system"]:
             fail("--no-baselines chart bars %r, want S1's only" % kinds)
+        # --significance (issue 18): each label carries the marks that the
+        # JSON's p-values give: * randomization p >= 0.05 against the best,
+        # ~ p >= 0.05 against the baseline or a delta not below 0
+        plot = os.path.join(tmp, "sig.svg")
+        cmd = [tool, "--significance", "--samples=300", "--baseline=S3", "--format=json",
+               "--plot", plot, "-s", os.path.join(data, "report.sensemap"),
+               "-t", os.path.join(data, "report.train"), os.path.join(data, "report.key")]
+        cmd += ["%s=%s" % (s, os.path.join(data, "report-%s.answers" % s.lower()))
+                for s in systems]
+        rc, out, err = run(cmd)
+        if rc != 0:
+            fail("wsd-report exit %d: %s" % (rc, err))
+        sig = json.loads(out)["significance"]
+        root = ET.parse(plot).getroot()
+        panels = [g for g in root.iter(ns + "g") if g.get("class") == "panel"]
+        nmarked = 0
+        for p, gran in zip(panels, sig["granularities"]):
+            labels = {}
+            for t in p.iter(ns + "text"):
+                if t.get("text-anchor") == "end":
+                    words = "".join(t.itertext()).replace(" (baseline)", "").split(" ")
+                    labels[words[0]] = words[1] if len(words) > 1 else ""
+            for sysd in gran["systems"]:
+                want = ""
+                if "vs_best" in sysd and sysd["vs_best"]["randomization_p"] >= 0.05:
+                    want += "*"
+                vb = sysd.get("vs_baseline")
+                if vb and not (vb["delta"] < 0 and vb["randomization_p"] < 0.05):
+                    want += "~"
+                nmarked += want != ""
+                if labels.get(sysd["name"]) != want:
+                    fail("%s panel: %s marked %r, want %r" % (gran["granularity"],
+                         sysd["name"], labels.get(sysd["name"]), want))
+        if nmarked == 0:
+            fail("--significance chart: no mark at all")
         print("well-formed SVG, %d panels, %d bars; nouns chart with a long name; "
-              "no baseline in the --no-baselines legend" % (len(panels), all_bars))
+              "no baseline in the --no-baselines legend; %d significance marks as the JSON "
+              "gives them" % (len(panels), all_bars, nmarked))
 
 
 def examples(page, cases):
