@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svg-common.h"
 #include "tageval.h"
 #include "tools-common.h"
 #include "tools-main.h"
@@ -31,7 +32,8 @@ static void usage(FILE *fp, const void *ctx)
 		"as Java does), or with --format json the figures per dataset and part of\n"
 		"speech as fractions.\n"
 		"\n"
-		"  -f, --format=FORMAT  text (default) or json; csv with --compare\n"
+		"  -f, --format=FORMAT  text (default) or json; csv and svg (a bar chart)\n"
+		"                       with --compare\n"
 		"  -b, --breakdown      text: a table of P, R and F1 (as the three lines) for\n"
 		"                       ALL, each dataset and each part of speech\n"
 		"  -d, --data=DATA.xml  parts of speech from the framework's data file\n"
@@ -57,7 +59,7 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 struct options {
-	int json, csv, breakdown, compare;
+	int json, csv, svg, breakdown, compare;
 	unsigned flags;
 	const char *gold, *system, *data, *baseline;
 	unsigned long long samples, seed;
@@ -75,12 +77,14 @@ static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
 	if (c == 'f') {
-		if (strcmp(arg, "csv") == 0) { /* --compare only (parse checks) */
-			o->csv = 1;
+		if (strcmp(arg, "csv") == 0 || strcmp(arg, "svg") == 0) {
+			/* --compare only (parse checks) */
+			o->csv = arg[1] == 's';
+			o->svg = !o->csv;
 			o->json = 0;
 			return 0;
 		}
-		o->csv = 0;
+		o->csv = o->svg = 0;
 		return tools_parse_format(prog, arg, &o->json);
 	}
 	if (c == 'b') {
@@ -204,8 +208,8 @@ static int parse(int argc, char **argv, struct options *o)
 		}
 		return -1;
 	}
-	if (o->csv) {
-		tools_usage_error(prog, "--format=csv goes with --compare");
+	if (o->csv || o->svg) {
+		tools_usage_error(prog, "--format=%s goes with --compare", o->csv ? "csv" : "svg");
 		return EXIT_INVALID_USAGE;
 	}
 	if (o->compare_opt) {
@@ -699,6 +703,127 @@ static void print_compare_csv(const struct options *o, const struct tageval_wsd 
 	}
 }
 
+/* --format=svg: one panel per group (the datasets, ALL, the parts of
+ * speech), one bar per system, its length the F1, the marks of the text. */
+#define SVG_BAR_W 460
+#define SVG_RIGHT_W 70
+#define SVG_TOP 92
+
+static void svg_panel(const struct options *o, const char *group, size_t instances,
+		      const struct tageval_wsd_figures *const *fig, char (*marks)[3],
+		      size_t best, int y0, int name_w)
+{
+	int x0 = name_w + 10, h = (int)o->nsystems * SVG_ROW_H;
+	tools_printf("<g class=\"panel\" data-group=\"");
+	svg_xml_text(stdout, group);
+	tools_printf("\">\n<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y0 + 18);
+	svg_text_cut(stdout, group, 40);
+	tools_printf(" (%zu instance%s)</text>\n", instances, instances == 1 ? "" : "s");
+	svg_axis(stdout, x0, SVG_BAR_W, y0 + SVG_PANEL_HEAD - 6, y0 + SVG_PANEL_HEAD + h);
+	size_t fit = (size_t)((name_w - 12) / SVG_CHAR_W) - 3; /* " *~" */
+	for (size_t s = 0; s < o->nsystems; s++) {
+		int y = y0 + SVG_PANEL_HEAD + (int)s * SVG_ROW_H;
+		double f1 = fig[s]->f1;
+		char buf[400];
+		text_f1(buf, sizeof buf, f1);
+		tools_printf("<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", name_w,
+			     y + SVG_BAR_H - 2);
+		if (svg_chars(o->names[s]) > fit) {
+			tools_printf("<title>");
+			svg_xml_text(stdout, o->names[s]);
+			tools_printf("</title>");
+		}
+		svg_text_cut(stdout, o->names[s], fit);
+		tools_printf("%s%s</text>\n", marks[s][0] ? " " : "", marks[s]);
+		tools_printf("<rect class=\"bar%s\" data-system=\"", s == best ? " best" : "");
+		svg_xml_text(stdout, o->names[s]);
+		tools_printf("\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
+			     x0, y + 2, isnan(f1) ? 0.0 : f1 * SVG_BAR_W, SVG_BAR_H,
+			     s == best ? "#1f4e8c" : "#4878b0");
+		svg_xml_text(stdout, o->names[s]);
+		tools_printf(": F1 %s, %zu of %zu answered</title></rect>\n", buf, fig[s]->answered,
+			     fig[s]->instances);
+		tools_printf("<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
+			     x0 + SVG_BAR_W + 8, y + SVG_BAR_H - 2, buf);
+	}
+	tools_printf("</g>\n");
+}
+
+static void print_compare_svg(const struct options *o, const struct tageval_wsd *w,
+			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			      const struct tageval_wsd_comparison *cmpb, size_t best,
+			      const int *haspos, const struct tageval_wsd_figures **fig,
+			      char (*marks)[3])
+{
+	size_t nd = tageval_wsd_datasets(w), ngroups = nd + 1;
+	for (int p = 0; p < 4; p++)
+		ngroups += haspos[p] != 0;
+	size_t longest = 0;
+	for (size_t s = 0; s < o->nsystems; s++) {
+		size_t m = 0;
+		if (s != best && !(cmp[s].randomization_p < o->alpha) && o->samples > 0)
+			marks[s][m++] = '*';
+		if (base_mark(o, cmpb, s))
+			marks[s][m++] = '~';
+		marks[s][m] = '\0';
+		size_t n = svg_chars(o->names[s]) + 3;
+		longest = n > longest ? n : longest;
+	}
+	double nw = (double)longest * SVG_CHAR_W + 12;
+	int name_w = nw < 120 ? 120 : nw > 370 ? 370 : (int)nw;
+	int panel_h = SVG_PANEL_HEAD + (int)o->nsystems * SVG_ROW_H + 16;
+	int width = name_w + 10 + SVG_BAR_W + SVG_RIGHT_W;
+	int height = SVG_TOP + (int)ngroups * panel_h + 10;
+	tools_printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+		     "<title>wsd-score: F1 of each system</title>\n"
+		     "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
+		     "<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">F1 by dataset, "
+		     "on ALL and by part of speech</text>\n"
+		     "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
+		     "<text x=\"30\" y=\"52\" font-size=\"12\">bar length = F1 (percent on the right; "
+		     "the darker bar is the best on ALL)</text>\n"
+		     "<text x=\"10\" y=\"74\" font-size=\"11\">", width, height, width, height,
+		     width, height, SVG_BAR_H);
+	if (o->samples > 0) {
+		tools_printf("*: the best on ALL, ");
+		svg_text_cut(stdout, o->names[best], 40);
+		tools_printf(", does not significantly beat it (approximate randomization on ALL, p "
+			     "&gt;= %g, %llu samples, seed %llu)", o->alpha, o->samples, o->seed);
+		if (o->base != SIZE_MAX) {
+			tools_printf("; ~: not significantly above ");
+			svg_text_cut(stdout, o->names[o->base], 40);
+		}
+		tools_printf(".</text>\n");
+	} else {
+		tools_printf("No significance test (--samples=0).</text>\n");
+	}
+	int y0 = SVG_TOP;
+	struct tageval_error err = { 0 };
+	for (size_t d = 0; d <= nd; d++) {
+		const char *name = "ALL";
+		struct tageval_wsd_figures f;
+		if (d < nd && tageval_wsd_dataset(w, d, &name, &f, &err))
+			continue;
+		for (size_t s = 0; s < o->nsystems; s++)
+			fig[s] = d < nd ? &sf[s].ds[d] : &sf[s].total;
+		svg_panel(o, name, fig[0]->instances, fig, marks, best, y0, name_w);
+		y0 += panel_h;
+	}
+	static const char *const pos_title[] = { "n (nouns)", "v (verbs)", "a (adjectives)",
+						 "r (adverbs)" };
+	for (int p = 0; p < 4; p++) {
+		if (!haspos[p])
+			continue;
+		for (size_t s = 0; s < o->nsystems; s++)
+			fig[s] = &sf[s].pos[p];
+		svg_panel(o, pos_title[p], fig[0]->instances, fig, marks, best, y0, name_w);
+		y0 += panel_h;
+	}
+	tools_printf("</svg>\n");
+}
+
 static int run_compare(const struct options *o)
 {
 	int status = EXIT_DATA;
@@ -776,6 +901,18 @@ static int run_compare(const struct options *o)
 		print_compare_json(o, w, sf, cmp, cmpb, best, haspos);
 	else if (o->csv)
 		print_compare_csv(o, w, sf, cmp, cmpb, best, haspos);
+	else if (o->svg) {
+		const struct tageval_wsd_figures **fig = malloc(o->nsystems * sizeof *fig);
+		char (*marks)[3] = malloc(o->nsystems * sizeof *marks);
+		if (fig == NULL || marks == NULL) {
+			free(fig);
+			free(marks);
+			goto nomem;
+		}
+		print_compare_svg(o, w, sf, cmp, cmpb, best, haspos, fig, marks);
+		free(fig);
+		free(marks);
+	}
 	else
 		print_compare_text(o, w, sf, cmp, cmpb, best, haspos);
 	status = tools_exit_status(prog);
