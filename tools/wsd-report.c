@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,27 +224,13 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_SAMPLES:
 		o->significance = 1;
-		if (tools_parse_count(arg, 1000000000, &o->samples)) {
-			tools_usage_error(prog, "invalid number of samples \"%s\" (0 to 1000000000)",
-					  arg);
-			return -1;
-		}
-		return 0;
+		return tools_parse_samples(prog, arg, &o->samples);
 	case OPT_SEED:
 		o->significance = 1;
-		if (tools_parse_count(arg, ULONG_MAX, &o->seed)) {
-			tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
-			return -1;
-		}
-		return 0;
+		return tools_parse_seed(prog, arg, &o->seed);
 	case OPT_ALPHA:
 		o->significance = 1;
-		if (tools_parse_real(arg, &o->alpha) || !(o->alpha > 0.0 && o->alpha < 1.0)) {
-			tools_usage_error(prog, "invalid significance level \"%s\" (between 0 and 1)",
-					  arg);
-			return -1;
-		}
-		return 0;
+		return tools_parse_alpha(prog, arg, &o->alpha);
 	default: /* OPT_PLOT_SUBSET */
 		o->plot_subset = arg;
 		return 0;

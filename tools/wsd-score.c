@@ -106,29 +106,15 @@ static int option(void *ctx, int c, char *arg)
 	}
 	if (c == OPT_SAMPLES) {
 		o->compare_opt = 1;
-		if (tools_parse_count(arg, 1000000000, &o->samples)) {
-			tools_usage_error(prog, "invalid number of samples \"%s\" (0 to 1000000000)",
-					  arg);
-			return -1;
-		}
-		return 0;
+		return tools_parse_samples(prog, arg, &o->samples);
 	}
 	if (c == OPT_SEED) {
 		o->compare_opt = 1;
-		if (tools_parse_count(arg, ULONG_MAX, &o->seed)) {
-			tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
-			return -1;
-		}
-		return 0;
+		return tools_parse_seed(prog, arg, &o->seed);
 	}
 	if (c == OPT_ALPHA) {
 		o->compare_opt = 1;
-		if (tools_parse_real(arg, &o->alpha) || !(o->alpha > 0.0 && o->alpha < 1.0)) {
-			tools_usage_error(prog, "invalid significance level \"%s\" (between 0 and 1)",
-					  arg);
-			return -1;
-		}
-		return 0;
+		return tools_parse_alpha(prog, arg, &o->alpha);
 	}
 	if (c == OPT_BASELINE) {
 		o->compare_opt = 1;

@@ -108,6 +108,19 @@ def senseval3(tool, scorer2, shared):
           % (checked, len(systems), elapsed))
 
 
+def expected_marks(system):
+    """The marks of a system of the JSON's significance: * randomization
+    p >= 0.05 against the best, ~ p >= 0.05 against the baseline or a delta
+    (the baseline's figure minus the system's) not below 0."""
+    want = ""
+    if "vs_best" in system and system["vs_best"]["randomization_p"] >= 0.05:
+        want += "*"
+    vb = system.get("vs_baseline")
+    if vb and not (vb["delta"] < 0 and vb["randomization_p"] < 0.05):
+        want += "~"
+    return want
+
+
 def score_svg(tool, data):
     """wsd-score --compare --format=svg (issue 18): well-formed SVG, one
     panel per group of the table (datasets, ALL, parts of speech), one bar
@@ -160,12 +173,7 @@ def score_svg(tool, data):
                             abs(float(bar.get("width")) - 460 * f1) > 0.051:
                         fail("panel %s: bar %s %s wide, want F1 %r" % (grp, bar.get("data-system"),
                              bar.get("width"), f1))
-                    want = ""
-                    if "vs_best" in s and s["vs_best"]["randomization_p"] >= 0.05:
-                        want += "*"
-                    vb = s.get("vs_baseline")
-                    if vb and not (vb["delta"] < 0 and vb["randomization_p"] < 0.05):
-                        want += "~"
+                    want = expected_marks(s)
                     nmarked += want != ""
                     text = "".join(label.itertext())
                     if text != (s["name"] + (" " + want if want else "")):
@@ -285,12 +293,7 @@ def svg(tool, data):
                     words = "".join(t.itertext()).replace(" (baseline)", "").split(" ")
                     labels[words[0]] = words[1] if len(words) > 1 else ""
             for sysd in gran["systems"]:
-                want = ""
-                if "vs_best" in sysd and sysd["vs_best"]["randomization_p"] >= 0.05:
-                    want += "*"
-                vb = sysd.get("vs_baseline")
-                if vb and not (vb["delta"] < 0 and vb["randomization_p"] < 0.05):
-                    want += "~"
+                want = expected_marks(sysd)
                 nmarked += want != ""
                 if labels.get(sysd["name"]) != want:
                     fail("%s panel: %s marked %r, want %r" % (gran["granularity"],
