@@ -1069,6 +1069,8 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 			unsigned long seed, struct tageval_wsd_comparison *out,
 			struct tageval_error *err)
 {
+	TV_NEED(err, out, "out");
+	TV_NEED(err, credit, "credit");
 	TV_NEED(err, answered, "answered");
 	if (n > 0 && nsys > SIZE_MAX / n / sizeof(double))
 		return tv_nomem(err);
