@@ -863,25 +863,31 @@ static uint32_t draw_below(gsl_rng *r, uint32_t n)
 }
 
 int tageval_compare(size_t nsys, size_t n, const double *credit, const double *answered,
-		    enum tageval_statistic stat, size_t ref, size_t samples, unsigned long seed,
-		    struct tageval_wsd_comparison *out, struct tageval_error *err)
+		    enum tageval_statistic stat, const size_t *refs, size_t nref, size_t samples,
+		    unsigned long seed, struct tageval_wsd_comparison *out,
+		    struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	TV_NEED(err, credit, "credit");
 	TV_NEED(err, answered, "attempted");
+	TV_NEED(err, refs, "refs");
 	if (stat != TAGEVAL_STATISTIC_F1 && stat != TAGEVAL_STATISTIC_PRECISION &&
 	    stat != TAGEVAL_STATISTIC_RECALL)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no such statistic", __func__);
-	if (nsys == 0 || ref >= nsys || n == 0 || n >= UINT32_MAX)
+	int badref = nref == 0;
+	for (size_t r = 0; r < nref; r++)
+		badref |= refs[r] >= nsys;
+	if (nsys == 0 || badref || n == 0 || n >= UINT32_MAX)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"%s: no system, no instance, too many, or no reference", __func__);
-	if (nsys > SIZE_MAX / n / sizeof(double))
+	if (nsys > SIZE_MAX / n / sizeof(double) || nref > SIZE_MAX / 2 / nsys / n)
 		return tv_nomem(err);
+	size_t npair = nref * nsys; /* pair q = r * nsys + s: system s against refs[r] */
 	int rc = TAGEVAL_OK;
-	double *C = calloc(2 * nsys, sizeof *C), *A = C ? C + nsys : NULL;
+	double *C = calloc(3 * nsys, sizeof *C), *A = C ? C + nsys : NULL, *st = C ? C + 2 * nsys : NULL;
 	double *cs = calloc(2 * nsys, sizeof *cs), *as = cs ? cs + nsys : NULL;
-	size_t *rb = calloc(2 * nsys, sizeof *rb), *ra = rb ? rb + nsys : NULL;
-	size_t *cstart = calloc(nsys + 1, sizeof *cstart);
+	size_t *rb = calloc(2 * npair, sizeof *rb), *ra = rb ? rb + npair : NULL;
+	size_t *cstart = calloc(npair + 1, sizeof *cstart);
 	struct rowref *rows = NULL;
 	uint32_t *pat = NULL, *cnt = NULL, *mask = NULL;
 	double *pc = NULL, *pa = NULL;
@@ -892,29 +898,37 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 	if (C == NULL || cs == NULL || rb == NULL || cstart == NULL)
 		goto nomem;
 	/* the observed figures, McNemar, and the differing instances */
-	size_t ndiff = 0;
-	for (size_t s = 0; s < nsys; s++) {
-		const double *cv = credit + s * n, *cr = credit + ref * n;
-		const double *av = answered + s * n, *ar = answered + ref * n;
-		int binary = 1;
-		size_t b = 0, c = 0;
-		for (size_t i = 0; i < n; i++) {
-			C[s] += cv[i];
-			A[s] += av[i];
-			binary &= (cv[i] == 0.0 || cv[i] == 1.0) && (cr[i] == 0.0 || cr[i] == 1.0);
-			b += cr[i] == 1.0 && cv[i] == 0.0;
-			c += cr[i] == 0.0 && cv[i] == 1.0;
-			ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
-		}
-		out[s] = (struct tageval_wsd_comparison){ .f1 = stat_of(stat, C[s], A[s], (double)n),
-							  .bootstrap_p = NAN,
-							  .randomization_p = NAN, .mcnemar_p = NAN,
-							  .ref_only = b, .other_only = c };
-		if (s != ref && binary)
-			out[s].mcnemar_p = mcnemar(b, c);
-	}
 	for (size_t s = 0; s < nsys; s++)
-		out[s].delta = out[ref].f1 - out[s].f1;
+		for (size_t i = 0; i < n; i++) {
+			C[s] += credit[s * n + i];
+			A[s] += answered[s * n + i];
+		}
+	size_t ndiff = 0;
+	for (size_t r = 0; r < nref; r++) {
+		size_t ref = refs[r];
+		struct tageval_wsd_comparison *o = out + r * nsys;
+		for (size_t s = 0; s < nsys; s++) {
+			const double *cv = credit + s * n, *cr = credit + ref * n;
+			const double *av = answered + s * n, *ar = answered + ref * n;
+			int binary = 1;
+			size_t b = 0, c = 0;
+			for (size_t i = 0; i < n; i++) {
+				binary &= (cv[i] == 0.0 || cv[i] == 1.0) &&
+					  (cr[i] == 0.0 || cr[i] == 1.0);
+				b += cr[i] == 1.0 && cv[i] == 0.0;
+				c += cr[i] == 0.0 && cv[i] == 1.0;
+				ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
+			}
+			o[s] = (struct tageval_wsd_comparison){
+				.f1 = stat_of(stat, C[s], A[s], (double)n), .bootstrap_p = NAN,
+				.randomization_p = NAN, .mcnemar_p = NAN, .ref_only = b,
+				.other_only = c };
+			if (s != ref && binary)
+				o[s].mcnemar_p = mcnemar(b, c);
+		}
+		for (size_t s = 0; s < nsys; s++)
+			o[s].delta = o[ref].f1 - o[s].f1;
+	}
 	if (samples == 0)
 		goto done;
 
@@ -922,6 +936,7 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 	 * Paired bootstrap.  Instances whose systems' (credit, answered) are
 	 * all equal form one pattern; a sample counts its draws of each
 	 * pattern, and a system's sums are those counts times its values.
+	 * The samples are shared by all references.
 	 */
 	struct rowkey key = { credit, answered, nsys, n };
 	rows = malloc(n * sizeof *rows);
@@ -968,24 +983,29 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 				as[s] += k * pa[q * nsys + s];
 			}
 		}
-		double fr = stat_of(stat, cs[ref], as[ref], (double)n);
-		for (size_t s = 0; s < nsys; s++) {
-			double ts = fr - stat_of(stat, cs[s], as[s], (double)n);
-			rb[s] += fabs(ts - out[s].delta) >= fabs(out[s].delta) - TIE;
-		}
+		for (size_t s = 0; s < nsys; s++)
+			st[s] = stat_of(stat, cs[s], as[s], (double)n);
+		for (size_t r = 0; r < nref; r++)
+			for (size_t s = 0; s < nsys; s++) {
+				double ts = st[refs[r]] - st[s], t = out[r * nsys + s].delta;
+				rb[r * nsys + s] += fabs(ts - t) >= fabs(t) - TIE;
+			}
 	}
-	for (size_t s = 0; s < nsys; s++)
-		if (s != ref)
-			out[s].bootstrap_p = (double)(rb[s] + 1) / (double)(samples + 1);
+	for (size_t r = 0; r < nref; r++)
+		for (size_t s = 0; s < nsys; s++)
+			if (s != refs[r])
+				out[r * nsys + s].bootstrap_p =
+					(double)(rb[r * nsys + s] + 1) / (double)(samples + 1);
 	tv_rng_free(rng);
 	rng = NULL;
 
 	/*
 	 * Approximate randomization: only the instances where the two differ
 	 * can change anything; those of one difference (dc, da) form a class,
-	 * and the exchanged members of a class are counted 32 at a time.
+	 * and the exchanged members of a class are counted 32 at a time.  The
+	 * exchanges of a sample are shared by all pairs.
 	 */
-	dv = malloc((ndiff + 1) * sizeof *dv);
+	dv = malloc((n + 1) * sizeof *dv);
 	cl = malloc((ndiff + 1) * sizeof *cl);
 	ww = malloc((ndiff + 1) * sizeof *ww);
 	size_t nw = (n + 31) / 32;
@@ -994,8 +1014,9 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 	if (dv == NULL || cl == NULL || ww == NULL || mask == NULL || rng == NULL)
 		goto nomem;
 	size_t ncl = 0, nww = 0;
-	for (size_t s = 0; s < nsys; s++) {
-		cstart[s] = ncl;
+	for (size_t q = 0; q < npair; q++) {
+		size_t ref = refs[q / nsys], s = q % nsys;
+		cstart[q] = ncl;
 		if (s == ref)
 			continue;
 		const double *cv = credit + s * n, *cr = credit + ref * n;
@@ -1005,44 +1026,45 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 			if (cv[i] != cr[i] || av[i] != ar[i])
 				dv[k++] = (struct wdiff){ cr[i] - cv[i], ar[i] - av[i], (uint32_t)i };
 		qsort(dv, k, sizeof *dv, by_diff);
-		for (size_t q = 0; q < k; q++) {
-			if (q == 0 || dv[q].dc != dv[q - 1].dc || dv[q].da != dv[q - 1].da) {
-				if (ncl > cstart[s])
+		for (size_t j = 0; j < k; j++) {
+			if (j == 0 || dv[j].dc != dv[j - 1].dc || dv[j].da != dv[j - 1].da) {
+				if (ncl > cstart[q])
 					cl[ncl - 1].end = nww;
-				cl[ncl++] = (struct wclass){ dv[q].dc, dv[q].da, nww, nww };
+				cl[ncl++] = (struct wclass){ dv[j].dc, dv[j].da, nww, nww };
 			}
-			uint32_t w = dv[q].i >> 5, bit = 1u << (dv[q].i & 31);
+			uint32_t w = dv[j].i >> 5, bit = 1u << (dv[j].i & 31);
 			if (nww > cl[ncl - 1].first && ww[nww - 1].word == w)
 				ww[nww - 1].bits |= bit;
 			else
 				ww[nww++] = (struct wword){ w, bit };
 		}
-		if (ncl > cstart[s])
+		if (ncl > cstart[q])
 			cl[ncl - 1].end = nww;
 	}
-	cstart[nsys] = ncl;
+	cstart[npair] = ncl;
 	for (size_t b = 0; b < samples; b++) {
 		for (size_t j = 0; j < nw; j++)
 			mask[j] = (uint32_t)gsl_rng_get(rng);
-		for (size_t s = 0; s < nsys; s++) {
+		for (size_t q = 0; q < npair; q++) {
+			size_t ref = refs[q / nsys], s = q % nsys;
 			if (s == ref)
 				continue;
 			double dc = 0.0, da = 0.0; /* moved from the reference to s */
-			for (size_t c = cstart[s]; c < cstart[s + 1]; c++) {
+			for (size_t c = cstart[q]; c < cstart[q + 1]; c++) {
 				uint64_t k = 0;
-				for (size_t q = cl[c].first; q < cl[c].end; q++)
-					k += (uint64_t)__builtin_popcount(mask[ww[q].word] & ww[q].bits);
+				for (size_t j = cl[c].first; j < cl[c].end; j++)
+					k += (uint64_t)__builtin_popcount(mask[ww[j].word] & ww[j].bits);
 				dc += (double)k * cl[c].dc;
 				da += (double)k * cl[c].da;
 			}
 			double ts = stat_of(stat, C[ref] - dc, A[ref] - da, (double)n) -
 				    stat_of(stat, C[s] + dc, A[s] + da, (double)n);
-			ra[s] += fabs(ts) >= fabs(out[s].delta) - TIE;
+			ra[q] += fabs(ts) >= fabs(out[q].delta) - TIE;
 		}
 	}
-	for (size_t s = 0; s < nsys; s++)
-		if (s != ref)
-			out[s].randomization_p = (double)(ra[s] + 1) / (double)(samples + 1);
+	for (size_t q = 0; q < npair; q++)
+		if (q % nsys != refs[q / nsys])
+			out[q].randomization_p = (double)(ra[q] + 1) / (double)(samples + 1);
 	goto done;
 nomem:
 	rc = tv_nomem(err);
@@ -1079,7 +1101,7 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 		return tv_nomem(err);
 	for (size_t i = 0; i < nsys * n; i++)
 		a[i] = answered[i];
-	int rc = tageval_compare(nsys, n, credit, a, TAGEVAL_STATISTIC_F1, ref, samples, seed,
+	int rc = tageval_compare(nsys, n, credit, a, TAGEVAL_STATISTIC_F1, &ref, 1, samples, seed,
 				 out, err);
 	free(a);
 	return rc;

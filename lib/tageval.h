@@ -1230,19 +1230,25 @@ enum tageval_statistic {
 };
 
 /**
- * tageval_wsd_compare() for any per-instance credits: @attempted[s * n + i]
- * is the mass system s attempted on instance i (1 or 0 for an answer of
- * the unified framework; scorer2's answer weights in
- * tageval_report_credits()), and the statistic is @stat rather than F1
- * (the @f1 and @delta of @out are then that statistic).  The same draws,
- * so F1 with attempted 1 or 0 gives tageval_wsd_compare()'s p-values bit
- * for bit.  An instance's attempted mass takes part in the exchanges and
- * draws as the answered flag does.
+ * tageval_wsd_compare() for any per-instance credits and several
+ * references: @attempted[s * n + i] is the mass system s attempted on
+ * instance i (1 or 0 for an answer of the unified framework; scorer2's
+ * answer weights in tageval_report_credits()), the statistic is @stat
+ * rather than F1 (the @f1 and @delta of @out are then that statistic), and
+ * each system is compared with each of the @nref systems @refs:
+ * @out[r * nsys + s] is system s against @refs[r] (@out holds nref x nsys
+ * elements).  The draws are those of tageval_wsd_compare(), shared by all
+ * references, so each block of @out equals a call with that reference
+ * alone, and F1 with attempted 1 or 0 gives tageval_wsd_compare()'s
+ * p-values bit for bit; the bootstrap's samples are drawn once for all
+ * references.  An instance's attempted mass takes part in the exchanges
+ * and draws as the answered flag does.
  */
 TAGEVAL_EXPORT int tageval_compare(size_t nsys, size_t n, const double *credit,
 				   const double *attempted, enum tageval_statistic stat,
-				   size_t ref, size_t samples, unsigned long seed,
-				   struct tageval_wsd_comparison *out, struct tageval_error *err);
+				   const size_t *refs, size_t nref, size_t samples,
+				   unsigned long seed, struct tageval_wsd_comparison *out,
+				   struct tageval_error *err);
 
 /* --------------------------------------------- word sense induction reports */
 

@@ -379,12 +379,15 @@ START_TEST(null_with_error)
 		EXPECT_NULL_ERR(tageval_report_credits(o.report, 0, 0, c1, NULL, &err),
 				"tageval_report_credits", "attempted");
 		struct tageval_wsd_comparison out[1];
-		EXPECT_NULL_ERR(tageval_compare(1, 1, NULL, a1, TAGEVAL_STATISTIC_F1, 0, 0, 1, out,
-						&err), "tageval_compare", "credit");
-		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, NULL, TAGEVAL_STATISTIC_F1, 0, 0, 1, out,
-						&err), "tageval_compare", "attempted");
-		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, a1, TAGEVAL_STATISTIC_F1, 0, 0, 1, NULL,
-						&err), "tageval_compare", "out");
+		const size_t r0[1] = { 0 };
+		EXPECT_NULL_ERR(tageval_compare(1, 1, NULL, a1, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						out, &err), "tageval_compare", "credit");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, NULL, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						out, &err), "tageval_compare", "attempted");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, a1, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						NULL, &err), "tageval_compare", "out");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, a1, TAGEVAL_STATISTIC_F1, NULL, 1, 0, 1,
+						out, &err), "tageval_compare", "refs");
 	}
 	EXPECT_NULL_ERR(tageval_report_add_system(NULL, "s", "x", &err),
 			"tageval_report_add_system", "report");

@@ -975,8 +975,9 @@ START_TEST(significance_by_hand)
 	ck_assert_int_eq(tageval_report_credits(f.r, 1, FINE, c + N, a + N, &err), TAGEVAL_OK);
 	const unsigned long seed = 99;
 	struct tageval_wsd_comparison out[2];
-	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, 0, B, seed, out,
-					 &err), TAGEVAL_OK);
+	static const size_t ref0[1] = { 0 };
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, ref0, 1, B, seed,
+					 out, &err), TAGEVAL_OK);
 	ck_assert_double_eq_tol(out[0].f1, 0.75, TOL);
 	ck_assert_double_eq_tol(out[1].f1, 0.5, TOL);
 	ck_assert_double_eq_tol(out[1].delta, 0.25, TOL);
@@ -1015,15 +1016,32 @@ START_TEST(significance_by_hand)
 	ck_assert_uint_lt(ra, B);
 	ck_assert_double_eq(out[1].bootstrap_p, (double)(rb + 1) / (B + 1));
 	ck_assert_double_eq(out[1].randomization_p, (double)(ra + 1) / (B + 1));
+	/* both references in one call: each block as the call with that
+	 * reference alone (the samples shared) */
+	{
+		static const size_t ref1[1] = { 1 }, both[2] = { 0, 1 };
+		struct tageval_wsd_comparison o1[2], o2[4];
+		ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, ref1, 1, B,
+						 seed, o1, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, both, 2, B,
+						 seed, o2, &err), TAGEVAL_OK);
+		for (int k = 0; k < 2; k++) {
+			ck_assert_mem_eq(&o2[k], &out[k], sizeof out[k]);
+			ck_assert_mem_eq(&o2[2 + k], &o1[k], sizeof o1[k]);
+		}
+		/* S3 against S1: delta -1/4, the same p-values both ways */
+		ck_assert_double_eq_tol(o1[0].delta, -0.25, TOL);
+		ck_assert_double_eq(o1[0].randomization_p, out[1].randomization_p);
+	}
 	/* recall: 3/10 - 5/10 = -1/5; F1 2C / (A + I): 6/14 - 10/20 */
-	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_RECALL, 0, 0, seed, out,
-					 &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_RECALL, ref0, 1, 0, seed,
+					 out, &err), TAGEVAL_OK);
 	ck_assert_double_eq_tol(out[1].delta, -0.2, TOL);
-	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_F1, 0, 0, seed, out,
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_F1, ref0, 1, 0, seed, out,
 					 &err), TAGEVAL_OK);
 	ck_assert_double_eq_tol(out[1].delta, 6.0 / 14 - 0.5, TOL);
-	ck_assert_int_eq(tageval_compare(2, N, c, a, (enum tageval_statistic)3, 0, 0, seed, out,
-					 &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_compare(2, N, c, a, (enum tageval_statistic)3, ref0, 1, 0, seed,
+					 out, &err), TAGEVAL_EINVAL);
 	teardown(&f);
 }
 END_TEST

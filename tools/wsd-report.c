@@ -364,8 +364,9 @@ static int significance(const struct options *o, const struct tageval_report *r,
 	sig->vs_best = calloc(2 * ng * nsys + 1, sizeof *sig->vs_best);
 	double *credit = calloc(nsys * n + 1, sizeof *credit);
 	double *att = calloc(nsys * n + 1, sizeof *att);
+	struct tageval_wsd_comparison *out = calloc(2 * nsys, sizeof *out);
 	int status = -1;
-	if (sig->vs_best == NULL || credit == NULL || att == NULL) {
+	if (sig->vs_best == NULL || credit == NULL || att == NULL || out == NULL) {
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
@@ -379,14 +380,21 @@ static int significance(const struct options *o, const struct tageval_report *r,
 		for (size_t k = 0; k < nsys; k++)
 			if (tageval_report_credits(r, k, g, credit + k * n, att + k * n, &err))
 				goto fail;
-		if (n > 0 && sig->best[g] != TAGEVAL_REPORT_NONE &&
-		    tageval_compare(nsys, n, credit, att, stat, sig->best[g], sig->samples,
-				    sig->seed, sig->vs_best + g * nsys, &err))
+		/* the best and the baseline: one pass over shared samples */
+		size_t refs[2], nref = 0;
+		if (sig->best[g] != TAGEVAL_REPORT_NONE)
+			refs[nref++] = sig->best[g];
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			refs[nref++] = sig->baseline;
+		if (n == 0 || nref == 0)
+			continue;
+		if (tageval_compare(nsys, n, credit, att, stat, refs, nref, sig->samples,
+				    sig->seed, out, &err))
 			goto fail;
-		if (n > 0 && sig->baseline != TAGEVAL_REPORT_NONE &&
-		    tageval_compare(nsys, n, credit, att, stat, sig->baseline, sig->samples,
-				    sig->seed, sig->vs_base + g * nsys, &err))
-			goto fail;
+		if (sig->best[g] != TAGEVAL_REPORT_NONE)
+			memcpy(sig->vs_best + g * nsys, out, nsys * sizeof *out);
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			memcpy(sig->vs_base + g * nsys, out + (nref - 1) * nsys, nsys * sizeof *out);
 	}
 	goto out;
 fail:
@@ -395,6 +403,7 @@ fail:
 out:
 	free(credit);
 	free(att);
+	free(out);
 	return status;
 }
 

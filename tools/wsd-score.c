@@ -874,11 +874,18 @@ static int run_compare(const struct options *o)
 		if (!isnan(fs) && (isnan(fb) || fs > fb))
 			best = s;
 	}
-	if (tageval_wsd_compare(o->nsystems, n, credit, answered, best, (size_t)o->samples,
-				(unsigned long)o->seed, cmp, &err) ||
-	    (o->base != SIZE_MAX &&
-	     tageval_wsd_compare(o->nsystems, n, credit, answered, o->base, (size_t)o->samples,
-				 (unsigned long)o->seed, cmp + o->nsystems, &err))) {
+	/* against the best, and the baseline: one pass over shared samples */
+	double *att = malloc(o->nsystems * n * sizeof *att);
+	if (att == NULL)
+		goto nomem;
+	for (size_t i = 0; i < o->nsystems * n; i++)
+		att[i] = answered[i];
+	const size_t refs[2] = { best, o->base };
+	int rc = tageval_compare(o->nsystems, n, credit, att, TAGEVAL_STATISTIC_F1, refs,
+				 o->base != SIZE_MAX ? 2 : 1, (size_t)o->samples,
+				 (unsigned long)o->seed, cmp, &err);
+	free(att);
+	if (rc) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
