@@ -21,6 +21,7 @@ static void system_clear(struct tv_system *s)
 {
 	free(s->name);
 	free(s->cell);
+	free(s->credit);
 }
 
 void tageval_report_free(struct tageval_report *r)
@@ -48,6 +49,7 @@ void tageval_report_free(struct tageval_report *r)
 	free(r->inst_off);
 	free(r->inst_sub);
 	free(r->idbuf);
+	free(r->credit_order);
 	free(r);
 }
 
@@ -279,6 +281,10 @@ static void on_answer(const struct tageval_answer_event *ev, void *userdata)
 		return;
 	size_t i = ev->index; /* a scored answer is in the key */
 	int single = (r->single[i] >> g) & 1u;
+	if (r->cur->credit != NULL) {
+		r->cur->credit[(i * r->ngran + g) * 2] = ev->score;
+		r->cur->credit[(i * r->ngran + g) * 2 + 1] = ev->attempted;
+	}
 	for (uint32_t k = r->inst_off[i]; k < r->inst_off[i + 1]; k++) {
 		struct tv_fsum *c = cell_at(r, r->cur, r->inst_sub[k], g, 0);
 		tv_fsum_add(&c[0], ev->score);
@@ -317,7 +323,9 @@ static int system_begin(struct tageval_report *r, const char *name, int baseline
 	s->baseline = baseline;
 	s->name = strdup(name);
 	s->cell = calloc(r->nsub * r->ngran * 4 + 1, sizeof *s->cell);
-	if (s->name == NULL || s->cell == NULL) {
+	if (r->keep_credits)
+		s->credit = calloc(r->key->ninst * r->ngran * 2 + 1, sizeof *s->credit);
+	if (s->name == NULL || s->cell == NULL || (r->keep_credits && s->credit == NULL)) {
 		system_clear(s);
 		return tv_nomem(err);
 	}
@@ -646,5 +654,59 @@ int tageval_report_summarize(const struct tageval_report *r, size_t subset, size
 	out->precision = out->ranked ? p / (double)out->ranked : NAN;
 	out->recall = out->systems ? rec / (double)out->systems : NAN;
 	out->attempted = out->systems ? att / (double)out->systems : NAN;
+	return TAGEVAL_OK;
+}
+
+int tageval_report_keep_credits(struct tageval_report *r, struct tageval_error *err)
+{
+	TV_NEED(err, r, "report");
+	if (r->nsys > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"%s: after a system or baseline was added", __func__);
+	size_t n = r->key->ninst;
+	if (n > SIZE_MAX / 2 / TV_MAX_GRAN / sizeof(double) || n >= UINT32_MAX)
+		return tv_nomem(err);
+	if (r->credit_order == NULL) {
+		/* the order of the ids, not of the lines: the same draws, whatever
+		 * the order of the key's lines */
+		r->credit_order = malloc((n + 1) * sizeof *r->credit_order);
+		if (r->credit_order == NULL)
+			return tv_nomem(err);
+		for (size_t i = 0; i < n; i++)
+			r->credit_order[i] = (uint32_t)i;
+		if (r->key->ids.n == n) { /* instance i has id i (interned in order) */
+			struct tv_sort_name *tmp = malloc((2 * n + 1) * sizeof *tmp);
+			if (tmp == NULL) {
+				free(r->credit_order);
+				r->credit_order = NULL;
+				return tv_nomem(err);
+			}
+			tv_intern_sort_ids(&r->key->ids, r->credit_order, n, tmp);
+			free(tmp);
+		}
+	}
+	r->keep_credits = 1;
+	return TAGEVAL_OK;
+}
+
+int tageval_report_credits(const struct tageval_report *r, size_t system, size_t g,
+			   double *credit, double *attempted, struct tageval_error *err)
+{
+	TV_NEED(err, r, "report");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, attempted, "attempted");
+	if (system >= r->nsys || g >= r->ngran)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no system %zu or granularity %zu",
+				__func__, system, g);
+	const double *c = r->sys[system].credit;
+	if (c == NULL)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"%s: the credits were not kept (tageval_report_keep_credits)",
+				__func__);
+	for (size_t j = 0; j < r->key->ninst; j++) {
+		size_t i = r->credit_order[j];
+		credit[j] = c[(i * r->ngran + g) * 2];
+		attempted[j] = c[(i * r->ngran + g) * 2 + 1];
+	}
 	return TAGEVAL_OK;
 }

@@ -32,6 +32,7 @@ struct tv_system {
 	char *name;
 	int baseline;
 	struct tv_fsum *cell;
+	double *credit;    /* tageval_report_keep_credits: [(instance * ngran + g) * 2 + {0 credit, 1 attempted}] */
 	struct tageval_score score[TV_MAX_GRAN];
 };
 
@@ -65,6 +66,8 @@ struct tageval_report {
 		size_t g;
 	} gctx[TV_MAX_GRAN];
 	int oom;                /* the callback ran out of memory */
+	int keep_credits;       /* tageval_report_keep_credits() */
+	uint32_t *credit_order; /* its instances in bytewise order of "lexelt instance" */
 	char *idbuf;
 	size_t idcap;
 };

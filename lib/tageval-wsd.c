@@ -745,6 +745,20 @@ static double f1_of(double c, double a, double n)
 	return a + n > 0.0 ? 2.0 * c / (a + n) : 0.0;
 }
 
+/* The statistic of a system with summed credit @c and attempted @a over @n
+ * instances: F1, precision (0 when nothing is attempted) or recall. */
+static double stat_of(enum tageval_statistic st, double c, double a, double n)
+{
+	switch (st) {
+	case TAGEVAL_STATISTIC_PRECISION:
+		return a > 0.0 ? c / a : 0.0;
+	case TAGEVAL_STATISTIC_RECALL:
+		return n > 0.0 ? c / n : 0.0;
+	default:
+		return f1_of(c, a, n);
+	}
+}
+
 /* McNemar's exact two-sided p-value for b and c discordant pairs:
  * min(1, 2 P(X <= min(b, c))), X binomial (b + c, 1/2).  1 exactly when
  * min(b, c) >= (m - 1) / 2 (by symmetry P(X <= k) >= 1/2 there); else the
@@ -783,7 +797,7 @@ static double mcnemar(size_t b, size_t c)
  * a header in front of each index. */
 struct rowkey {
 	const double *credit;        /* system-major, n per system */
-	const unsigned char *answered;
+	const double *answered;
 	size_t nsys, n;
 };
 
@@ -800,9 +814,9 @@ static int by_row(const void *a, const void *b)
 		double u = k->credit[s * k->n + x->i], v = k->credit[s * k->n + y->i];
 		if (u != v)
 			return u < v ? -1 : 1;
-		int p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
+		double p = k->answered[s * k->n + x->i], q = k->answered[s * k->n + y->i];
 		if (p != q)
-			return p - q;
+			return p < q ? -1 : 1;
 	}
 	return (x->i > y->i) - (x->i < y->i);
 }
@@ -810,8 +824,7 @@ static int by_row(const void *a, const void *b)
 /* An instance where system s and the reference differ: the differences of
  * credit and answered (reference minus s) and the index. */
 struct wdiff {
-	double dc;
-	int32_t da;
+	double dc, da;
 	uint32_t i;
 };
 
@@ -828,8 +841,7 @@ static int by_diff(const void *a, const void *b)
 /* A class of the instances where s and the reference differ by the same
  * (dc, da): its members as bits of 32-instance words. */
 struct wclass {
-	double dc;
-	int32_t da;
+	double dc, da;
 	size_t first, end; /* its words in wword[first .. end) */
 };
 
@@ -850,24 +862,32 @@ static uint32_t draw_below(gsl_rng *r, uint32_t n)
 	}
 }
 
-int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
-			const unsigned char *answered, size_t ref, size_t samples,
-			unsigned long seed, struct tageval_wsd_comparison *out,
-			struct tageval_error *err)
+int tageval_compare(size_t nsys, size_t n, const double *credit, const double *answered,
+		    enum tageval_statistic stat, const size_t *refs, size_t nref, size_t samples,
+		    unsigned long seed, struct tageval_wsd_comparison *out,
+		    struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	TV_NEED(err, credit, "credit");
-	TV_NEED(err, answered, "answered");
-	if (nsys == 0 || ref >= nsys || n == 0 || n >= UINT32_MAX)
+	TV_NEED(err, answered, "attempted");
+	TV_NEED(err, refs, "refs");
+	if (stat != TAGEVAL_STATISTIC_F1 && stat != TAGEVAL_STATISTIC_PRECISION &&
+	    stat != TAGEVAL_STATISTIC_RECALL)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "%s: no such statistic", __func__);
+	int badref = nref == 0;
+	for (size_t r = 0; r < nref; r++)
+		badref |= refs[r] >= nsys;
+	if (nsys == 0 || badref || n == 0 || n >= UINT32_MAX)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"%s: no system, no instance, too many, or no reference", __func__);
-	if (nsys > SIZE_MAX / n / sizeof(double))
+	if (nsys > SIZE_MAX / n / sizeof(double) || nref > SIZE_MAX / 2 / nsys / n)
 		return tv_nomem(err);
+	size_t npair = nref * nsys; /* pair q = r * nsys + s: system s against refs[r] */
 	int rc = TAGEVAL_OK;
-	double *C = calloc(2 * nsys, sizeof *C), *A = C ? C + nsys : NULL;
+	double *C = calloc(3 * nsys, sizeof *C), *A = C ? C + nsys : NULL, *st = C ? C + 2 * nsys : NULL;
 	double *cs = calloc(2 * nsys, sizeof *cs), *as = cs ? cs + nsys : NULL;
-	size_t *rb = calloc(2 * nsys, sizeof *rb), *ra = rb ? rb + nsys : NULL;
-	size_t *cstart = calloc(nsys + 1, sizeof *cstart);
+	size_t *rb = calloc(2 * npair, sizeof *rb), *ra = rb ? rb + npair : NULL;
+	size_t *cstart = calloc(npair + 1, sizeof *cstart);
 	struct rowref *rows = NULL;
 	uint32_t *pat = NULL, *cnt = NULL, *mask = NULL;
 	double *pc = NULL, *pa = NULL;
@@ -878,29 +898,37 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 	if (C == NULL || cs == NULL || rb == NULL || cstart == NULL)
 		goto nomem;
 	/* the observed figures, McNemar, and the differing instances */
-	size_t ndiff = 0;
-	for (size_t s = 0; s < nsys; s++) {
-		const double *cv = credit + s * n, *cr = credit + ref * n;
-		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
-		int binary = 1;
-		size_t b = 0, c = 0;
-		for (size_t i = 0; i < n; i++) {
-			C[s] += cv[i];
-			A[s] += av[i];
-			binary &= (cv[i] == 0.0 || cv[i] == 1.0) && (cr[i] == 0.0 || cr[i] == 1.0);
-			b += cr[i] == 1.0 && cv[i] == 0.0;
-			c += cr[i] == 0.0 && cv[i] == 1.0;
-			ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
-		}
-		out[s] = (struct tageval_wsd_comparison){ .f1 = f1_of(C[s], A[s], (double)n),
-							  .bootstrap_p = NAN,
-							  .randomization_p = NAN, .mcnemar_p = NAN,
-							  .ref_only = b, .other_only = c };
-		if (s != ref && binary)
-			out[s].mcnemar_p = mcnemar(b, c);
-	}
 	for (size_t s = 0; s < nsys; s++)
-		out[s].delta = out[ref].f1 - out[s].f1;
+		for (size_t i = 0; i < n; i++) {
+			C[s] += credit[s * n + i];
+			A[s] += answered[s * n + i];
+		}
+	size_t ndiff = 0;
+	for (size_t r = 0; r < nref; r++) {
+		size_t ref = refs[r];
+		struct tageval_wsd_comparison *o = out + r * nsys;
+		for (size_t s = 0; s < nsys; s++) {
+			const double *cv = credit + s * n, *cr = credit + ref * n;
+			const double *av = answered + s * n, *ar = answered + ref * n;
+			int binary = 1;
+			size_t b = 0, c = 0;
+			for (size_t i = 0; i < n; i++) {
+				binary &= (cv[i] == 0.0 || cv[i] == 1.0) &&
+					  (cr[i] == 0.0 || cr[i] == 1.0);
+				b += cr[i] == 1.0 && cv[i] == 0.0;
+				c += cr[i] == 0.0 && cv[i] == 1.0;
+				ndiff += s != ref && (cv[i] != cr[i] || av[i] != ar[i]);
+			}
+			o[s] = (struct tageval_wsd_comparison){
+				.f1 = stat_of(stat, C[s], A[s], (double)n), .bootstrap_p = NAN,
+				.randomization_p = NAN, .mcnemar_p = NAN, .ref_only = b,
+				.other_only = c };
+			if (s != ref && binary)
+				o[s].mcnemar_p = mcnemar(b, c);
+		}
+		for (size_t s = 0; s < nsys; s++)
+			o[s].delta = o[ref].f1 - o[s].f1;
+	}
 	if (samples == 0)
 		goto done;
 
@@ -908,6 +936,7 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 	 * Paired bootstrap.  Instances whose systems' (credit, answered) are
 	 * all equal form one pattern; a sample counts its draws of each
 	 * pattern, and a system's sums are those counts times its values.
+	 * The samples are shared by all references.
 	 */
 	struct rowkey key = { credit, answered, nsys, n };
 	rows = malloc(n * sizeof *rows);
@@ -954,24 +983,29 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 				as[s] += k * pa[q * nsys + s];
 			}
 		}
-		double fr = f1_of(cs[ref], as[ref], (double)n);
-		for (size_t s = 0; s < nsys; s++) {
-			double ts = fr - f1_of(cs[s], as[s], (double)n);
-			rb[s] += fabs(ts - out[s].delta) >= fabs(out[s].delta) - TIE;
-		}
+		for (size_t s = 0; s < nsys; s++)
+			st[s] = stat_of(stat, cs[s], as[s], (double)n);
+		for (size_t r = 0; r < nref; r++)
+			for (size_t s = 0; s < nsys; s++) {
+				double ts = st[refs[r]] - st[s], t = out[r * nsys + s].delta;
+				rb[r * nsys + s] += fabs(ts - t) >= fabs(t) - TIE;
+			}
 	}
-	for (size_t s = 0; s < nsys; s++)
-		if (s != ref)
-			out[s].bootstrap_p = (double)(rb[s] + 1) / (double)(samples + 1);
+	for (size_t r = 0; r < nref; r++)
+		for (size_t s = 0; s < nsys; s++)
+			if (s != refs[r])
+				out[r * nsys + s].bootstrap_p =
+					(double)(rb[r * nsys + s] + 1) / (double)(samples + 1);
 	tv_rng_free(rng);
 	rng = NULL;
 
 	/*
 	 * Approximate randomization: only the instances where the two differ
 	 * can change anything; those of one difference (dc, da) form a class,
-	 * and the exchanged members of a class are counted 32 at a time.
+	 * and the exchanged members of a class are counted 32 at a time.  The
+	 * exchanges of a sample are shared by all pairs.
 	 */
-	dv = malloc((ndiff + 1) * sizeof *dv);
+	dv = malloc((n + 1) * sizeof *dv);
 	cl = malloc((ndiff + 1) * sizeof *cl);
 	ww = malloc((ndiff + 1) * sizeof *ww);
 	size_t nw = (n + 31) / 32;
@@ -980,57 +1014,57 @@ int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
 	if (dv == NULL || cl == NULL || ww == NULL || mask == NULL || rng == NULL)
 		goto nomem;
 	size_t ncl = 0, nww = 0;
-	for (size_t s = 0; s < nsys; s++) {
-		cstart[s] = ncl;
+	for (size_t q = 0; q < npair; q++) {
+		size_t ref = refs[q / nsys], s = q % nsys;
+		cstart[q] = ncl;
 		if (s == ref)
 			continue;
 		const double *cv = credit + s * n, *cr = credit + ref * n;
-		const unsigned char *av = answered + s * n, *ar = answered + ref * n;
+		const double *av = answered + s * n, *ar = answered + ref * n;
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
 			if (cv[i] != cr[i] || av[i] != ar[i])
-				dv[k++] = (struct wdiff){ cr[i] - cv[i],
-							  (int32_t)ar[i] - (int32_t)av[i],
-							  (uint32_t)i };
+				dv[k++] = (struct wdiff){ cr[i] - cv[i], ar[i] - av[i], (uint32_t)i };
 		qsort(dv, k, sizeof *dv, by_diff);
-		for (size_t q = 0; q < k; q++) {
-			if (q == 0 || dv[q].dc != dv[q - 1].dc || dv[q].da != dv[q - 1].da) {
-				if (ncl > cstart[s])
+		for (size_t j = 0; j < k; j++) {
+			if (j == 0 || dv[j].dc != dv[j - 1].dc || dv[j].da != dv[j - 1].da) {
+				if (ncl > cstart[q])
 					cl[ncl - 1].end = nww;
-				cl[ncl++] = (struct wclass){ dv[q].dc, dv[q].da, nww, nww };
+				cl[ncl++] = (struct wclass){ dv[j].dc, dv[j].da, nww, nww };
 			}
-			uint32_t w = dv[q].i >> 5, bit = 1u << (dv[q].i & 31);
+			uint32_t w = dv[j].i >> 5, bit = 1u << (dv[j].i & 31);
 			if (nww > cl[ncl - 1].first && ww[nww - 1].word == w)
 				ww[nww - 1].bits |= bit;
 			else
 				ww[nww++] = (struct wword){ w, bit };
 		}
-		if (ncl > cstart[s])
+		if (ncl > cstart[q])
 			cl[ncl - 1].end = nww;
 	}
-	cstart[nsys] = ncl;
+	cstart[npair] = ncl;
 	for (size_t b = 0; b < samples; b++) {
 		for (size_t j = 0; j < nw; j++)
 			mask[j] = (uint32_t)gsl_rng_get(rng);
-		for (size_t s = 0; s < nsys; s++) {
+		for (size_t q = 0; q < npair; q++) {
+			size_t ref = refs[q / nsys], s = q % nsys;
 			if (s == ref)
 				continue;
 			double dc = 0.0, da = 0.0; /* moved from the reference to s */
-			for (size_t c = cstart[s]; c < cstart[s + 1]; c++) {
+			for (size_t c = cstart[q]; c < cstart[q + 1]; c++) {
 				uint64_t k = 0;
-				for (size_t q = cl[c].first; q < cl[c].end; q++)
-					k += (uint64_t)__builtin_popcount(mask[ww[q].word] & ww[q].bits);
+				for (size_t j = cl[c].first; j < cl[c].end; j++)
+					k += (uint64_t)__builtin_popcount(mask[ww[j].word] & ww[j].bits);
 				dc += (double)k * cl[c].dc;
 				da += (double)k * cl[c].da;
 			}
-			double ts = f1_of(C[ref] - dc, A[ref] - da, (double)n) -
-				    f1_of(C[s] + dc, A[s] + da, (double)n);
-			ra[s] += fabs(ts) >= fabs(out[s].delta) - TIE;
+			double ts = stat_of(stat, C[ref] - dc, A[ref] - da, (double)n) -
+				    stat_of(stat, C[s] + dc, A[s] + da, (double)n);
+			ra[q] += fabs(ts) >= fabs(out[q].delta) - TIE;
 		}
 	}
-	for (size_t s = 0; s < nsys; s++)
-		if (s != ref)
-			out[s].randomization_p = (double)(ra[s] + 1) / (double)(samples + 1);
+	for (size_t q = 0; q < npair; q++)
+		if (q % nsys != refs[q / nsys])
+			out[q].randomization_p = (double)(ra[q] + 1) / (double)(samples + 1);
 	goto done;
 nomem:
 	rc = tv_nomem(err);
@@ -1049,5 +1083,26 @@ done:
 	free(ww);
 	free(mask);
 	tv_rng_free(rng);
+	return rc;
+}
+
+int tageval_wsd_compare(size_t nsys, size_t n, const double *credit,
+			const unsigned char *answered, size_t ref, size_t samples,
+			unsigned long seed, struct tageval_wsd_comparison *out,
+			struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	TV_NEED(err, credit, "credit");
+	TV_NEED(err, answered, "answered");
+	if (n > 0 && nsys > SIZE_MAX / n / sizeof(double))
+		return tv_nomem(err);
+	double *a = malloc((nsys * n + 1) * sizeof *a);
+	if (a == NULL)
+		return tv_nomem(err);
+	for (size_t i = 0; i < nsys * n; i++)
+		a[i] = answered[i];
+	int rc = tageval_compare(nsys, n, credit, a, TAGEVAL_STATISTIC_F1, &ref, 1, samples, seed,
+				 out, err);
+	free(a);
 	return rc;
 }

@@ -1221,6 +1221,35 @@ TAGEVAL_EXPORT int tageval_wsd_compare(size_t nsys, size_t n, const double *cred
 				       unsigned long seed, struct tageval_wsd_comparison *out,
 				       struct tageval_error *err);
 
+/** The statistic of tageval_compare(), of a system's summed credit C and
+ * attempted A over I instances. */
+enum tageval_statistic {
+	TAGEVAL_STATISTIC_F1 = 0,        /**< 2C / (A + I), 0 when both are 0 */
+	TAGEVAL_STATISTIC_PRECISION = 1, /**< C / A, 0 when A is 0 */
+	TAGEVAL_STATISTIC_RECALL = 2     /**< C / I */
+};
+
+/**
+ * tageval_wsd_compare() for any per-instance credits and several
+ * references: @attempted[s * n + i] is the mass system s attempted on
+ * instance i (1 or 0 for an answer of the unified framework; scorer2's
+ * answer weights in tageval_report_credits()), the statistic is @stat
+ * rather than F1 (the @f1 and @delta of @out are then that statistic), and
+ * each system is compared with each of the @nref systems @refs:
+ * @out[r * nsys + s] is system s against @refs[r] (@out holds nref x nsys
+ * elements).  The draws are those of tageval_wsd_compare(), shared by all
+ * references, so each block of @out equals a call with that reference
+ * alone, and F1 with attempted 1 or 0 gives tageval_wsd_compare()'s
+ * p-values bit for bit; the bootstrap's samples are drawn once for all
+ * references.  An instance's attempted mass takes part in the exchanges
+ * and draws as the answered flag does.
+ */
+TAGEVAL_EXPORT int tageval_compare(size_t nsys, size_t n, const double *credit,
+				   const double *attempted, enum tageval_statistic stat,
+				   const size_t *refs, size_t nref, size_t samples,
+				   unsigned long seed, struct tageval_wsd_comparison *out,
+				   struct tageval_error *err);
+
 /* --------------------------------------------- word sense induction reports */
 
 /**
@@ -1519,6 +1548,26 @@ TAGEVAL_EXPORT int tageval_report_cell(const struct tageval_report *report, size
 TAGEVAL_EXPORT int tageval_report_summarize(const struct tageval_report *report,
 					    size_t subset, size_t g, int minimal,
 					    struct tageval_report_summary *out);
+
+/**
+ * Keeps each system's credit and attempted mass per test instance (8 bytes
+ * x 2 x granularities x instances per system), for
+ * tageval_report_credits().  Before any system or baseline (TAGEVAL_EINVAL).
+ */
+TAGEVAL_EXPORT int tageval_report_keep_credits(struct tageval_report *report,
+					       struct tageval_error *err);
+/**
+ * System @system's credit and attempted mass on each test instance at
+ * granularity index @g, the instances in bytewise order of their
+ * "lexelt instance" ids, so that the order of the key's lines changes
+ * nothing (the "all" subset's @items elements each): the score and mass the scorer adds to its
+ * totals for the instance's answer (struct tageval_answer_event), 0 and 0
+ * where it has none; summed they give the cell of subset "all".  Needs
+ * tageval_report_keep_credits() (TAGEVAL_EINVAL).
+ */
+TAGEVAL_EXPORT int tageval_report_credits(const struct tageval_report *report, size_t system,
+					  size_t g, double *credit, double *attempted,
+					  struct tageval_error *err);
 
 #ifdef __cplusplus
 }

@@ -368,6 +368,27 @@ START_TEST(null_with_error)
 			"tageval_report_add_subset_buffer", "data");
 	EXPECT_NULL_ERR(tageval_report_add_subset_buffer(o.report, "s", d, n, NULL, &err),
 			"tageval_report_add_subset_buffer", "name");
+	EXPECT_NULL_ERR(tageval_report_keep_credits(NULL, &err), "tageval_report_keep_credits",
+			"report");
+	{
+		double c1[1], a1[1];
+		EXPECT_NULL_ERR(tageval_report_credits(NULL, 0, 0, c1, a1, &err),
+				"tageval_report_credits", "report");
+		EXPECT_NULL_ERR(tageval_report_credits(o.report, 0, 0, NULL, a1, &err),
+				"tageval_report_credits", "credit");
+		EXPECT_NULL_ERR(tageval_report_credits(o.report, 0, 0, c1, NULL, &err),
+				"tageval_report_credits", "attempted");
+		struct tageval_wsd_comparison out[1];
+		const size_t r0[1] = { 0 };
+		EXPECT_NULL_ERR(tageval_compare(1, 1, NULL, a1, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						out, &err), "tageval_compare", "credit");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, NULL, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						out, &err), "tageval_compare", "attempted");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, a1, TAGEVAL_STATISTIC_F1, r0, 1, 0, 1,
+						NULL, &err), "tageval_compare", "out");
+		EXPECT_NULL_ERR(tageval_compare(1, 1, c1, a1, TAGEVAL_STATISTIC_F1, NULL, 1, 0, 1,
+						out, &err), "tageval_compare", "refs");
+	}
 	EXPECT_NULL_ERR(tageval_report_add_system(NULL, "s", "x", &err),
 			"tageval_report_add_system", "report");
 	EXPECT_NULL_ERR(tageval_report_add_system(o.report, NULL, "x", &err),

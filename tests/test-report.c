@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "test-common.h"
 
 /*
@@ -844,6 +846,206 @@ START_TEST(errors_dag_map)
 }
 END_TEST
 
+/* ------------------------------------------------------- significance */
+
+START_TEST(credits_per_instance)
+{
+	/* the key's instances in bytewise order of their ids: v-n 1-2, w.n 1-4,
+	 * x.v 1-2, y-a 1, z-p 1.  Fine credits (the systems above): S2 right on w.n 1-4 (w.n 3
+	 * answers a2 of the key's a1x a2: 1) and x.v 1-2, wrong on y-a and z-p,
+	 * silent on v-n; S3 right on w.n 1, 3, x.v 1, y-a, v-n 1.  S4 answers
+	 * w.n 1 a1 and w.n 2 "a2/1 a1x/3" (weights normalised to 1/4, 3/4):
+	 * fine 0 and 1/4; mixed a1 against a1x earns Pr(a1x | a1) = 1/2, and
+	 * 1/4 (a1x against a2 earns nothing); coarse a1 = a1: 1, and 1/4. */
+	struct fixture f;
+	setup(&f, map, train);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_report_keep_credits(f.r, &err), TAGEVAL_OK);
+	add_system(&f, "S2", s2);
+	add_system(&f, "S3", s3);
+	add_system(&f, "S4", "w.n 1 a1\nw.n 2 a2/1 a1x/3\n");
+	/* too late now */
+	ck_assert_int_eq(tageval_report_keep_credits(f.r, &err), TAGEVAL_EINVAL);
+	double c[3][10], a[3][10];
+	for (size_t k = 0; k < 3; k++)
+		ck_assert_int_eq(tageval_report_credits(f.r, k, FINE, c[k], a[k], &err), TAGEVAL_OK);
+	static const double c2[10] = { 0, 0, 1, 1, 1, 1, 1, 1, 0, 0 };
+	static const double a2[10] = { 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const double c3[10] = { 1, 0, 1, 0, 1, 0, 1, 0, 1, 0 };
+	static const double c4[10] = { 0, 0, 0, 0.25, 0, 0, 0, 0, 0, 0 };
+	static const double a4[10] = { 0, 0, 1, 1, 0, 0, 0, 0, 0, 0 };
+	for (int i = 0; i < 10; i++) {
+		ck_assert_double_eq(c[0][i], c2[i]);
+		ck_assert_double_eq(a[0][i], a2[i]);
+		ck_assert_double_eq(c[1][i], c3[i]);
+		ck_assert_double_eq(a[1][i], 1.0);
+		ck_assert_double_eq_tol(c[2][i], c4[i], TOL);
+		ck_assert_double_eq_tol(a[2][i], a4[i], TOL);
+	}
+	double m[10], am[10];
+	ck_assert_int_eq(tageval_report_credits(f.r, 2, MIXED, m, am, &err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(m[2], 0.5, TOL);
+	ck_assert_double_eq_tol(m[3], 0.25, TOL);
+	ck_assert_int_eq(tageval_report_credits(f.r, 2, COARSE, m, am, &err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(m[2], 1.0, TOL);
+	ck_assert_double_eq_tol(m[3], 0.25, TOL);
+	/* summed: the cells of "all" (S4 coarse: 1.25 of 2 attempted) */
+	check_cell(&f, "all", 2, COARSE, 0, m[2] + m[3], am[2] + am[3], 10.0);
+	/* misuse: no system 3, no granularity 3 */
+	ck_assert_int_eq(tageval_report_credits(f.r, 3, FINE, m, am, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_report_credits(f.r, 0, 3, m, am, &err), TAGEVAL_EINVAL);
+	teardown(&f);
+
+	/* the key's lines reversed: the same credits in the same order (the
+	 * order of the ids, not of the lines) */
+	{
+		char rev[sizeof key];
+		size_t len = sizeof key - 1, o = 0, end = len;
+		while (end > 0) {
+			size_t start = end - 1;
+			while (start > 0 && key[start - 1] != '\n')
+				start--;
+			memcpy(rev + o, key + start, end - start);
+			o += end - start;
+			end = start;
+		}
+		ck_assert_uint_eq(o, len);
+		struct tageval_inventory *inv = tageval_inventory_new();
+		struct tageval_key *k = NULL;
+		struct tageval_report *r = NULL;
+		ck_assert_int_eq(tageval_key_read_buffer(inv, rev, len, "rev", &k, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_new(inv, k, NULL, &r, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_keep_credits(r, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_add_system_buffer(r, "S2", s2, strlen(s2), "S2", &err),
+				 TAGEVAL_OK);
+		ck_assert_int_eq(tageval_report_credits(r, 0, FINE, m, am, &err), TAGEVAL_OK);
+		for (int i = 0; i < 10; i++) {
+			ck_assert_double_eq(m[i], c2[i]);
+			ck_assert_double_eq(am[i], a2[i]);
+		}
+		tageval_report_free(r);
+		tageval_key_free(k);
+		tageval_inventory_free(inv);
+	}
+
+	/* without tageval_report_keep_credits(): EINVAL */
+	setup(&f, NULL, NULL);
+	add_system(&f, "S2", s2);
+	ck_assert_int_eq(tageval_report_credits(f.r, 0, FINE, m, am, &err), TAGEVAL_EINVAL);
+	teardown(&f);
+}
+END_TEST
+
+/* 2^32 mod n redraws, as tageval_wsd_compare documents */
+static uint32_t draw(gsl_rng *r, uint32_t n)
+{
+	for (;;) {
+		uint64_t x = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
+		if ((uint32_t)x >= (uint32_t)(-n) % n)
+			return (uint32_t)(x >> 32);
+	}
+}
+
+static double prec(double c, double a)
+{
+	return a > 0.0 ? c / a : 0.0;
+}
+
+START_TEST(significance_by_hand)
+{
+	/*
+	 * S1 and S3 of the report, fine, by precision (wsd-report's default
+	 * measure).  S1 answers w.n 1, 2, 4 right and x.v 1 wrong: P = 3/4;
+	 * S3 5 of 10: P = 1/2; t = 3/4 - 1/2 = 1/4 with S1 the reference.
+	 * McNemar: b = S1 right, S3 wrong = w.n 2, w.n 4: 2; c = S3 right,
+	 * S1 wrong (credit 0, answered or not) = w.n 3, x.v 1, y-a 1, v-n 1:
+	 * 4; m = 6, P(X <= 2) = (1 + 6 + 15)/64 = 22/64, p = 44/64 = 0.6875.
+	 * The bootstrap and the randomization are counted here directly, a
+	 * sample's precisions summed over its drawn (or exchanged) instances.
+	 */
+	struct fixture f;
+	setup(&f, NULL, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_report_keep_credits(f.r, &err), TAGEVAL_OK);
+	add_system(&f, "S1", s1);
+	add_system(&f, "S3", s3);
+	enum { N = 10, B = 300 };
+	double c[2 * N], a[2 * N];
+	ck_assert_int_eq(tageval_report_credits(f.r, 0, FINE, c, a, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_report_credits(f.r, 1, FINE, c + N, a + N, &err), TAGEVAL_OK);
+	const unsigned long seed = 99;
+	struct tageval_wsd_comparison out[2];
+	static const size_t ref0[1] = { 0 };
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, ref0, 1, B, seed,
+					 out, &err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(out[0].f1, 0.75, TOL);
+	ck_assert_double_eq_tol(out[1].f1, 0.5, TOL);
+	ck_assert_double_eq_tol(out[1].delta, 0.25, TOL);
+	ck_assert_uint_eq(out[1].ref_only, 2);
+	ck_assert_uint_eq(out[1].other_only, 4);
+	ck_assert_double_eq(out[1].mcnemar_p, 0.6875);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	ck_assert_ptr_nonnull(r);
+	gsl_rng_set(r, seed);
+	unsigned rb = 0, ra = 0;
+	for (int b = 0; b < B; b++) {
+		double s[4] = { 0 }; /* C and A of S1, then of S3 */
+		for (int d = 0; d < N; d++) {
+			uint32_t i = draw(r, N);
+			s[0] += c[i], s[1] += a[i], s[2] += c[N + i], s[3] += a[N + i];
+		}
+		double t = prec(s[0], s[1]) - prec(s[2], s[3]);
+		rb += fabs(t - 0.25) >= 0.25 - 1e-12;
+	}
+	gsl_rng_set(r, seed);
+	for (int b = 0; b < B; b++) {
+		unsigned long w = gsl_rng_get(r);
+		double s[4] = { 0 };
+		for (int i = 0; i < N; i++) {
+			int x = (w >> i) & 1; /* exchanged */
+			s[0] += x ? c[N + i] : c[i], s[1] += x ? a[N + i] : a[i];
+			s[2] += x ? c[i] : c[N + i], s[3] += x ? a[i] : a[N + i];
+		}
+		ra += fabs(prec(s[0], s[1]) - prec(s[2], s[3])) >= 0.25 - 1e-12;
+	}
+	gsl_rng_free(r);
+	/* not degenerate: some samples on each side */
+	ck_assert_uint_gt(rb, 0);
+	ck_assert_uint_lt(rb, B);
+	ck_assert_uint_gt(ra, 0);
+	ck_assert_uint_lt(ra, B);
+	ck_assert_double_eq(out[1].bootstrap_p, (double)(rb + 1) / (B + 1));
+	ck_assert_double_eq(out[1].randomization_p, (double)(ra + 1) / (B + 1));
+	/* both references in one call: each block as the call with that
+	 * reference alone (the samples shared) */
+	{
+		static const size_t ref1[1] = { 1 }, both[2] = { 0, 1 };
+		struct tageval_wsd_comparison o1[2], o2[4];
+		ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, ref1, 1, B,
+						 seed, o1, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_PRECISION, both, 2, B,
+						 seed, o2, &err), TAGEVAL_OK);
+		for (int k = 0; k < 2; k++) {
+			ck_assert_mem_eq(&o2[k], &out[k], sizeof out[k]);
+			ck_assert_mem_eq(&o2[2 + k], &o1[k], sizeof o1[k]);
+		}
+		/* S3 against S1: delta -1/4, the same p-values both ways */
+		ck_assert_double_eq_tol(o1[0].delta, -0.25, TOL);
+		ck_assert_double_eq(o1[0].randomization_p, out[1].randomization_p);
+	}
+	/* recall: 3/10 - 5/10 = -1/5; F1 2C / (A + I): 6/14 - 10/20 */
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_RECALL, ref0, 1, 0, seed,
+					 out, &err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(out[1].delta, -0.2, TOL);
+	ck_assert_int_eq(tageval_compare(2, N, c, a, TAGEVAL_STATISTIC_F1, ref0, 1, 0, seed, out,
+					 &err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(out[1].delta, 6.0 / 14 - 0.5, TOL);
+	ck_assert_int_eq(tageval_compare(2, N, c, a, (enum tageval_statistic)3, ref0, 1, 0, seed,
+					 out, &err), TAGEVAL_EINVAL);
+	teardown(&f);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -870,6 +1072,8 @@ static Suite *report_suite(void)
 		{ "system_from_pipe", system_from_pipe },
 		{ "errors", errors },
 		{ "errors_dag_map", errors_dag_map },
+		{ "credits_per_instance", credits_per_instance },
+		{ "significance_by_hand", significance_by_hand },
 	};
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		TCase *tc = tcase_create(tests[i].name);

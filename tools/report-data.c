@@ -16,6 +16,31 @@ const char *report_rank_name(enum report_rank by)
 	return by == REPORT_RANK_RECALL ? "recall" : by == REPORT_RANK_F1 ? "F1" : "precision";
 }
 
+enum tageval_statistic report_statistic(enum report_rank by)
+{
+	return by == REPORT_RANK_RECALL ? TAGEVAL_STATISTIC_RECALL
+	       : by == REPORT_RANK_F1  ? TAGEVAL_STATISTIC_F1
+				       : TAGEVAL_STATISTIC_PRECISION;
+}
+
+const char *report_marks(const struct report_significance *sig, const struct tageval_report *r,
+			 size_t g, size_t k, char *buf)
+{
+	size_t n = tageval_report_systems(r), m = 0;
+	if (sig != NULL && sig->samples > 0) {
+		const struct tageval_wsd_comparison *b = &sig->vs_best[g * n + k];
+		if (sig->best[g] != TAGEVAL_REPORT_NONE && k != sig->best[g] &&
+		    !(b->randomization_p < sig->alpha))
+			buf[m++] = '*';
+		const struct tageval_wsd_comparison *c = &sig->vs_base[g * n + k];
+		if (sig->baseline != TAGEVAL_REPORT_NONE && k != sig->baseline &&
+		    !(c->delta < 0.0 && c->randomization_p < sig->alpha))
+			buf[m++] = '~';
+	}
+	buf[m] = '\0';
+	return buf;
+}
+
 double report_f1(double p, double r)
 {
 	if (isnan(p) || isnan(r))
@@ -220,6 +245,69 @@ static void json_file(FILE *fp, const char *field, const char *name)
 		fputs("null", fp);
 }
 
+/* "vs_best" or "vs_baseline": @c, a system against the reference. */
+static void json_versus(FILE *fp, const char *member, const char *ref_only,
+			const struct tageval_wsd_comparison *c)
+{
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	tools_fprintf(fp, ",\"%s\":{\"delta\":", member);
+	json_number(fp, c->delta);
+	const char *none = "no samples (--samples=0)";
+	fputc(',', fp);
+	tools_json_figure(fp, &u, "bootstrap_p", c->bootstrap_p, none);
+	fputc(',', fp);
+	tools_json_figure(fp, &u, "randomization_p", c->randomization_p, none);
+	fputc(',', fp);
+	tools_json_figure(fp, &u, "mcnemar_p", c->mcnemar_p,
+			  "an answer of one of the two earns a credit other than 0 or 1");
+	tools_fprintf(fp, ",\"%s\":%zu,\"other_only\":%zu", ref_only, c->ref_only,
+		      c->other_only);
+	tools_json_undefined(fp, &u);
+	fputc('}', fp);
+}
+
+static void json_significance(FILE *fp, const struct tageval_report *r,
+			      const struct report_sources *src)
+{
+	const struct report_significance *sig = src->sig;
+	size_t n = tageval_report_systems(r);
+	fputs(",\n \"significance\":{\"subset\":", fp);
+	tools_json_string(fp, tageval_report_subset(r, sig->subset)->name);
+	tools_fprintf(fp, ",\"statistic\":\"%s\",\"samples\":%zu,\"seed\":%lu,\"alpha\":",
+		      src->rank_by == REPORT_RANK_F1 ? "f1" : report_rank_name(src->rank_by),
+		      sig->samples, sig->seed);
+	json_number(fp, sig->alpha);
+	fputs(",\"baseline\":", fp);
+	if (sig->baseline != TAGEVAL_REPORT_NONE)
+		tools_json_string(fp, tageval_report_system_name(r, sig->baseline));
+	else
+		fputs("null", fp);
+	fputs(",\"granularities\":[", fp);
+	for (size_t g = 0; g < tageval_report_granularities(r); g++) {
+		tools_fprintf(fp, "%s\n  {\"granularity\":\"%s\",\"best\":", g ? "," : "",
+			      report_granularity_name(tageval_report_granularity(r, g)));
+		if (sig->best[g] != TAGEVAL_REPORT_NONE)
+			tools_json_string(fp, tageval_report_system_name(r, sig->best[g]));
+		else
+			fputs("null", fp);
+		fputs(",\"systems\":[", fp);
+		for (size_t k = 0; k < n; k++) {
+			fputs(k ? "," : "", fp);
+			fputs("{\"name\":", fp);
+			tools_json_string(fp, tageval_report_system_name(r, k));
+			if (sig->best[g] != TAGEVAL_REPORT_NONE && k != sig->best[g])
+				json_versus(fp, "vs_best", "best_only", &sig->vs_best[g * n + k]);
+			if (sig->baseline != TAGEVAL_REPORT_NONE && k != sig->baseline)
+				json_versus(fp, "vs_baseline", "baseline_only",
+					    &sig->vs_base[g * n + k]);
+			fputc('}', fp);
+		}
+		fputs("]}", fp);
+	}
+	fputs("]}", fp);
+}
+
 void report_print_json(FILE *fp, const struct tageval_report *r,
 		       const struct report_sources *src)
 {
@@ -275,7 +363,10 @@ void report_print_json(FILE *fp, const struct tageval_report *r,
 	}
 	fputs("],\n \"rows\":[", fp);
 	each_row(fp, r, src->rank_by, json_row);
-	fputs("]}\n", fp);
+	fputs("]", fp);
+	if (src->sig)
+		json_significance(fp, r, src);
+	fputs("}\n", fp);
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or a line break. */

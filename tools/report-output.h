@@ -10,13 +10,42 @@
 /* --rank-by: the measure that picks the best and worst system. */
 enum report_rank { REPORT_RANK_PRECISION, REPORT_RANK_RECALL, REPORT_RANK_F1 };
 
+/*
+ * --significance: each system and baseline against the best system of
+ * subset "all" (by the ranking measure, which is also the statistic) and
+ * against the baseline, at each granularity: tageval_compare() on the
+ * credits of tageval_report_credits().
+ */
+struct report_significance {
+	size_t samples;
+	unsigned long seed;
+	double alpha;
+	size_t subset;                  /* "all" */
+	size_t baseline;                /* a system's index, TAGEVAL_REPORT_NONE: none */
+	size_t best[3];                 /* per granularity; TAGEVAL_REPORT_NONE: none */
+	struct tageval_wsd_comparison *vs_best, *vs_base; /* [g * systems + k] */
+};
+
 /* What the report was made from, for the headings, and how it ranks. */
 struct report_sources {
 	const char *key;
 	const char *map;    /* NULL: none */
 	const char *train;  /* NULL: none */
 	enum report_rank rank_by;
+	const struct report_significance *sig; /* NULL: no --significance */
 };
+
+/* The statistic of --significance: the ranking measure. */
+enum tageval_statistic report_statistic(enum report_rank by);
+
+/*
+ * The marks of system @k at granularity @g: "*" when the best does not
+ * significantly beat it (randomization p at least alpha), "~" when it is
+ * not significantly above the baseline (p at least alpha, or its figure
+ * not above); "" for none.  @buf holds 3 bytes.
+ */
+const char *report_marks(const struct report_significance *sig, const struct tageval_report *r,
+			 size_t g, size_t k, char *buf);
 
 /* "precision", "recall", "F1" */
 const char *report_rank_name(enum report_rank by);

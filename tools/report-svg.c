@@ -18,40 +18,12 @@
 #define TITLE_MAX 40 /* characters of a subset or file name in the title */
 #define TOP 92
 
-/* The number of characters (not bytes) of the UTF-8 string @s. */
-static size_t chars(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* @s, cut to @max characters with an ellipsis when longer. */
-static void xml_text_cut(FILE *fp, const char *s, size_t max)
-{
-	if (chars(s) <= max) {
-		svg_xml_text(fp, s);
-		return;
-	}
-	char buf[256];
-	size_t n = 0, b = 0;
-	for (; s[b] && b + 4 < sizeof buf; b++) {
-		if (((unsigned char)s[b] & 0xC0) != 0x80 && ++n == max)
-			break;
-		buf[b] = s[b];
-	}
-	buf[b] = '\0';
-	svg_xml_text(fp, buf);
-	fputs("\xe2\x80\xa6", fp); /* ... */
-}
-
 /* A name column wide enough for the longest name (within NAME_W_MAX). */
 static int name_width(const struct tageval_report *r)
 {
 	size_t longest = 0;
 	for (size_t k = 0; k < tageval_report_systems(r); k++) {
-		size_t n = chars(tageval_report_system_name(r, k)) +
+		size_t n = svg_chars(tageval_report_system_name(r, k)) +
 			   (tageval_report_system_is_baseline(r, k) ? 11 : 0);
 		if (n > longest)
 			longest = n;
@@ -69,7 +41,7 @@ static void value(FILE *fp, double v)
 }
 
 static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_t g, int y0,
-		  int name_w)
+		  int name_w, const struct report_significance *sig)
 {
 	size_t n = tageval_report_systems(r);
 	const char *gname = report_granularity_name(tageval_report_granularity(r, g));
@@ -81,13 +53,7 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 	tools_fprintf(fp, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s-grained "
 		"scoring</text>\n", y0 + 18, gname);
 	/* the axis: gridlines and labels every 0.2 */
-	for (int t = 0; t <= 5; t++) {
-		int x = x0 + t * BAR_W / 5;
-		tools_fprintf(fp, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			"stroke=\"#cccccc\"/>\n", x, y0 + SVG_PANEL_HEAD - 6, x, y0 + SVG_PANEL_HEAD + h);
-		tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">"
-			"%.1f</text>\n", x, y0 + SVG_PANEL_HEAD - 10, t / 5.0);
-	}
+	svg_axis(fp, x0, BAR_W, y0 + SVG_PANEL_HEAD - 6, y0 + SVG_PANEL_HEAD + h);
 	int row = 0;
 	for (int base = 0; base <= 1; base++)
 		for (size_t k = 0; k < n; k++) {
@@ -101,15 +67,19 @@ static void panel(FILE *fp, const struct tageval_report *r, size_t subset, size_
 			double len = p * BAR_W;
 			tools_fprintf(fp, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
 				name_w, y + SVG_BAR_H - 2);
-			if (chars(name) > fit - (base ? 11 : 0)) {
+			if (svg_chars(name) > fit - (base ? 11 : 0)) {
 				/* too long: cut, the whole name on hovering */
 				fputs("<title>", fp);
 				svg_xml_text(fp, name);
 				fputs("</title>", fp);
-				xml_text_cut(fp, name, fit - (base ? 11 : 0));
+				svg_text_cut(fp, name, fit - (base ? 11 : 0));
 			} else {
 				svg_xml_text(fp, name);
 			}
+			char marks[3];
+			report_marks(sig, r, g, k, marks);
+			if (marks[0])
+				tools_fprintf(fp, " %s", marks);
 			fputs(base ? " (baseline)" : "", fp);
 			fputs("</text>\n", fp);
 			tools_fprintf(fp, "<rect class=\"bar %s\" data-system=\"", base ? "baseline" : "system");
@@ -162,7 +132,7 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 		width, height);
 	fputs("<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">Precision and "
 	      "recall on subset \"", fp);
-	xml_text_cut(fp, sub->name, TITLE_MAX);
+	svg_text_cut(fp, sub->name, TITLE_MAX);
 	tools_fprintf(fp, "\" (%zu item%s), by granularity</text>\n", sub->items,
 		sub->items == 1 ? "" : "s");
 	/* the legend: the baselines' entry only when the chart has one (not
@@ -183,10 +153,20 @@ void report_write_svg(FILE *fp, const struct tageval_report *r, size_t subset,
 	fputs("<text x=\"10\" y=\"74\" font-size=\"11\"><title>", fp);
 	svg_xml_text(fp, src->key);
 	fputs("</title>Key ", fp);
-	xml_text_cut(fp, keyname, TITLE_MAX);
-	fputs(". Precision = correct / attempted; P and R on the right of each bar.</text>\n",
-	      fp);
+	svg_text_cut(fp, keyname, TITLE_MAX);
+	fputs(". Precision = correct / attempted; P and R on the right of each bar.", fp);
+	/* --significance marks on its subset only */
+	const struct report_significance *sig =
+		src->sig && src->sig->subset == subset && src->sig->samples > 0 ? src->sig : NULL;
+	if (sig) {
+		tools_fprintf(fp, " *: the best by %s does not significantly beat it (randomization "
+			      "p &gt;= %g)", report_rank_name(src->rank_by), sig->alpha);
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			tools_fprintf(fp, "; ~: not significantly above the baseline");
+		fputs(".", fp);
+	}
+	fputs("</text>\n", fp);
 	for (size_t g = 0; g < ng; g++)
-		panel(fp, r, subset, g, TOP + (int)g * panel_h, name_w);
+		panel(fp, r, subset, g, TOP + (int)g * panel_h, name_w, sig);
 	fputs("</svg>\n", fp);
 }

@@ -139,6 +139,92 @@ static void subset_heading(FILE *fp, const struct tageval_report *r, size_t s)
 	tools_fprintf(fp, "; entropy %.3f fine, %.3f coarse\n", sub->fine_entropy, sub->coarse_entropy);
 }
 
+static void p_value(FILE *fp, double p)
+{
+	if (isnan(p))
+		tools_fprintf(fp, "  %9s", "-");
+	else
+		tools_fprintf(fp, "  %9.4f", p);
+}
+
+/* One comparison line: system @k against @ref ("best" or "baseline"). */
+static void versus_line(FILE *fp, const struct tageval_report *r, const char *gname, size_t k, const char *what, size_t ref,
+			const struct tageval_wsd_comparison *c, int width, int awidth)
+{
+	char name[1024];
+	snprintf(name, sizeof name, "%s %s", what, tageval_report_system_name(r, ref));
+	tools_fprintf(fp, "  %-11s  ", gname);
+	tools_pad(fp, tageval_report_system_name(r, k), width);
+	fputs("  ", fp);
+	tools_pad(fp, name, awidth);
+	tools_fprintf(fp, "  %7.3f", c->delta);
+	p_value(fp, c->randomization_p);
+	p_value(fp, c->bootstrap_p);
+	p_value(fp, c->mcnemar_p);
+	fputc('\n', fp);
+}
+
+/* --significance: every comparison, then the marks of each system. */
+static void significance(FILE *fp, const struct tageval_report *r,
+			 const struct report_sources *src, int width)
+{
+	const struct report_significance *sig = src->sig;
+	size_t n = tageval_report_systems(r), ng = tageval_report_granularities(r);
+	const char *stat = report_rank_name(src->rank_by);
+	tools_fprintf(fp, "\n== significance on subset %s, by %s: each system against the best "
+		      "(by %s)", tageval_report_subset(r, sig->subset)->name, stat, stat);
+	if (sig->baseline != TAGEVAL_REPORT_NONE)
+		tools_fprintf(fp, " and against the baseline %s",
+			      tageval_report_system_name(r, sig->baseline));
+	tools_fprintf(fp, "\n");
+	int awidth = 7; /* "against" */
+	for (size_t k = 0; k < n; k++) {
+		int w = tools_display_width(tageval_report_system_name(r, k)) + 9; /* "baseline " */
+		awidth = w > awidth ? w : awidth;
+	}
+	tools_fprintf(fp, "  %-11s  ", "granularity");
+	tools_pad(fp, "system", width);
+	fputs("  ", fp);
+	tools_pad(fp, "against", awidth);
+	tools_fprintf(fp, "  %7s  %9s  %9s  %9s\n", "delta", "p random", "p boot", "McNemar");
+	for (size_t g = 0; g < ng; g++) {
+		const char *gname = report_granularity_name(tageval_report_granularity(r, g));
+		for (size_t k = 0; k < n; k++) {
+			if (sig->best[g] != TAGEVAL_REPORT_NONE && k != sig->best[g])
+				versus_line(fp, r, gname, k, "best", sig->best[g],
+					    &sig->vs_best[g * n + k], width, awidth);
+			if (sig->baseline != TAGEVAL_REPORT_NONE && k != sig->baseline)
+				versus_line(fp, r, gname, k, "baseline", sig->baseline,
+					    &sig->vs_base[g * n + k], width, awidth);
+		}
+	}
+	tools_fprintf(fp, "  delta: the %s of the best (or baseline) minus the system's; p random: "
+		      "approximate randomization, p boot: paired bootstrap, %zu samples, seed %lu; "
+		      "McNemar: exact, where every answer of both earns 0 or 1\n", stat,
+		      sig->samples, sig->seed);
+	if (sig->samples == 0) {
+		tools_fprintf(fp, "  no marks (--samples=0)\n");
+		return;
+	}
+	for (size_t g = 0; g < ng; g++) {
+		tools_fprintf(fp, "  marks, %s:", report_granularity_name(tageval_report_granularity(r, g)));
+		int any = 0;
+		for (size_t k = 0; k < n; k++) {
+			char m[3];
+			if (report_marks(sig, r, g, k, m)[0] == '\0')
+				continue;
+			tools_fprintf(fp, "%s %s %s", any ? "," : "", tageval_report_system_name(r, k), m);
+			any = 1;
+		}
+		tools_fprintf(fp, "%s\n", any ? "" : " none");
+	}
+	tools_fprintf(fp, "  *: p random >= %g against the best, not significantly below it", sig->alpha);
+	if (sig->baseline != TAGEVAL_REPORT_NONE)
+		tools_fprintf(fp, "; ~: p random >= %g against the baseline or %s not above it, not "
+			      "significantly above it", sig->alpha, stat);
+	fputc('\n', fp);
+}
+
 void report_print_text(FILE *fp, const struct tageval_report *r,
 		       const struct report_sources *src)
 {
@@ -167,4 +253,6 @@ void report_print_text(FILE *fp, const struct tageval_report *r,
 		fputc('\n', fp);
 		table(fp, r, s, 1, width, src->rank_by);
 	}
+	if (src->sig)
+		significance(fp, r, src, width);
 }

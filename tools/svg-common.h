@@ -16,4 +16,14 @@
  * entities, control characters (not allowed in XML 1.0) but tab as '?'. */
 void svg_xml_text(FILE *fp, const char *s);
 
+/* The number of characters (not bytes) of the UTF-8 string @s. */
+size_t svg_chars(const char *s);
+
+/* svg_xml_text() of @s cut to @max characters, with an ellipsis when longer. */
+void svg_text_cut(FILE *fp, const char *s, size_t max);
+
+/* A panel's horizontal axis from 0 to 1 over @width pixels from @x0:
+ * gridlines from @y_top to @y_bottom and labels every 0.2 above them. */
+void svg_axis(FILE *fp, int x0, int width, int y_top, int y_bottom);
+
 #endif

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -435,6 +436,30 @@ int tools_parse_real(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int tools_parse_samples(const char *prog, const char *arg, unsigned long long *out)
+{
+	if (tools_parse_count(arg, 1000000000, out) == 0)
+		return 0;
+	tools_usage_error(prog, "invalid number of samples \"%s\" (0 to 1000000000)", arg);
+	return -1;
+}
+
+int tools_parse_seed(const char *prog, const char *arg, unsigned long long *out)
+{
+	if (tools_parse_count(arg, ULONG_MAX, out) == 0)
+		return 0;
+	tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
+	return -1;
+}
+
+int tools_parse_alpha(const char *prog, const char *arg, double *out)
+{
+	if (tools_parse_real(arg, out) == 0 && *out > 0.0 && *out < 1.0)
+		return 0;
+	tools_usage_error(prog, "invalid significance level \"%s\" (between 0 and 1)", arg);
+	return -1;
 }
 
 int tools_version(const char *prog)

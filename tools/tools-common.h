@@ -169,6 +169,14 @@ int tools_parse_count(const char *s, unsigned long long max, unsigned long long 
 /* A finite real number (C locale); -1 if invalid. */
 int tools_parse_real(const char *s, double *out);
 
+/* The significance tests' options (wsd-score --compare, wsd-report
+ * --significance): --samples=N (0 to 1000000000), --seed=S (0 to
+ * ULONG_MAX), --alpha=A (strictly between 0 and 1); 0, or -1 after the
+ * usage error. */
+int tools_parse_samples(const char *prog, const char *arg, unsigned long long *out);
+int tools_parse_seed(const char *prog, const char *arg, unsigned long long *out);
+int tools_parse_alpha(const char *prog, const char *arg, double *out);
+
 /* The first line of the text output of vmeasure, fscore, bcubed, nmi, ari
  * and wsd-graded, above the column titles: the unit of their figures
  * (tageval-formats(5), UNITS). */

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,15 @@ static void usage(FILE *fp, const void *ctx)
 		"      --format=FORMAT       text (default), json or csv\n"
 		"      --plot=FILE           write an SVG bar chart of the systems and baselines\n"
 		"      --plot-subset=NAME    the subset of the chart (default all)\n"
+		"      --significance        each system and baseline compared with the best\n"
+		"                            system on subset all, by the --rank-by measure\n"
+		"                            (approximate randomization, paired bootstrap,\n"
+		"                            McNemar's exact test)\n"
+		"      --baseline=NAME       with --significance also against NAME (a system\n"
+		"                            or a baseline)\n"
+		"      --samples=N           samples of both resampling tests (default 10000)\n"
+		"      --seed=S              their seed (GSL mt19937; default 1)\n"
+		"      --alpha=A             the marks' significance level (default 0.05)\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
 		"\n"
@@ -142,7 +152,8 @@ static int write_plot(const char *path, const struct tageval_report *r, size_t s
 	return 0;
 }
 
-enum { OPT_SUBSET = 256, OPT_NO_BASELINES, OPT_FORMAT, OPT_PLOT, OPT_PLOT_SUBSET, OPT_RANK_BY };
+enum { OPT_SUBSET = 256, OPT_NO_BASELINES, OPT_FORMAT, OPT_PLOT, OPT_PLOT_SUBSET, OPT_RANK_BY,
+       OPT_SIGNIFICANCE, OPT_BASELINE, OPT_SAMPLES, OPT_SEED, OPT_ALPHA };
 
 struct options {
 	const char *map, *train, *plot, *plot_subset;
@@ -152,6 +163,10 @@ struct options {
 	enum report_rank rank_by;
 	enum format format;
 	const char *key;
+	int significance;       /* --significance (or an option of it) */
+	const char *baseline;   /* --baseline */
+	unsigned long long samples, seed;
+	double alpha;
 };
 
 static int option(void *ctx, int c, char *arg)
@@ -200,6 +215,22 @@ static int option(void *ctx, int c, char *arg)
 			return -1;
 		}
 		return 0;
+	case OPT_SIGNIFICANCE:
+		o->significance = 1;
+		return 0;
+	case OPT_BASELINE:
+		o->significance = 1;
+		o->baseline = arg;
+		return 0;
+	case OPT_SAMPLES:
+		o->significance = 1;
+		return tools_parse_samples(prog, arg, &o->samples);
+	case OPT_SEED:
+		o->significance = 1;
+		return tools_parse_seed(prog, arg, &o->seed);
+	case OPT_ALPHA:
+		o->significance = 1;
+		return tools_parse_alpha(prog, arg, &o->alpha);
 	default: /* OPT_PLOT_SUBSET */
 		o->plot_subset = arg;
 		return 0;
@@ -218,6 +249,11 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "plot-subset", required_argument, NULL, OPT_PLOT_SUBSET },
 		{ "rank-by", required_argument, NULL, OPT_RANK_BY },
+		{ "significance", no_argument, NULL, OPT_SIGNIFICANCE },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -275,6 +311,8 @@ static int build(const struct options *o, struct tageval_inventory *inv,
 			snprintf(err.file, sizeof err.file, "%s", tools_file_name(o->map));
 		goto fail;
 	}
+	if (o->significance && tageval_report_keep_credits(*report, &err))
+		goto fail;
 	for (size_t i = 0; i < o->nsubsets; i++)
 		if (tageval_report_add_subset(*report, o->subsets[i].name, o->subsets[i].file,
 					      &err))
@@ -298,10 +336,102 @@ fail:
 	return EXIT_DATA;
 }
 
+/* --significance: fills @sig (its arrays allocated); returns -1 to go on, or
+ * the exit status. */
+static int significance(const struct options *o, const struct tageval_report *r,
+			struct report_significance *sig)
+{
+	struct tageval_error err = { 0 };
+	size_t nsys = tageval_report_systems(r), ng = tageval_report_granularities(r);
+	sig->samples = (size_t)o->samples;
+	sig->seed = (unsigned long)o->seed;
+	sig->alpha = o->alpha;
+	sig->baseline = TAGEVAL_REPORT_NONE;
+	if (tageval_report_find_subset(r, "all", &sig->subset))
+		return EXIT_DATA; /* the library always makes it */
+	if (o->baseline) {
+		size_t k = 0;
+		while (k < nsys && strcmp(tageval_report_system_name(r, k), o->baseline) != 0)
+			k++;
+		if (k == nsys) {
+			tools_usage_error(prog, "--baseline: no system or baseline is called \"%s\"",
+					  o->baseline);
+			return EXIT_INVALID_USAGE;
+		}
+		sig->baseline = k;
+	}
+	size_t n = tageval_report_subset(r, sig->subset)->items;
+	sig->vs_best = calloc(2 * ng * nsys + 1, sizeof *sig->vs_best);
+	double *credit = calloc(nsys * n + 1, sizeof *credit);
+	double *att = calloc(nsys * n + 1, sizeof *att);
+	struct tageval_wsd_comparison *out = calloc(2 * nsys, sizeof *out);
+	int status = -1;
+	if (sig->vs_best == NULL || credit == NULL || att == NULL || out == NULL) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
+	sig->vs_base = sig->vs_best + ng * nsys;
+	for (size_t i = 0; i < 2 * ng * nsys; i++)
+		sig->vs_best[i] = (struct tageval_wsd_comparison){ NAN, NAN, NAN, NAN, NAN, 0, 0 };
+	enum tageval_statistic stat = report_statistic(o->rank_by);
+	for (size_t g = 0; g < ng; g++) {
+		size_t worst;
+		report_best_worst(r, sig->subset, g, 0, o->rank_by, &sig->best[g], &worst);
+		for (size_t k = 0; k < nsys; k++)
+			if (tageval_report_credits(r, k, g, credit + k * n, att + k * n, &err))
+				goto fail;
+		/* the best and the baseline: one pass over shared samples */
+		size_t refs[2], nref = 0;
+		if (sig->best[g] != TAGEVAL_REPORT_NONE)
+			refs[nref++] = sig->best[g];
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			refs[nref++] = sig->baseline;
+		if (n == 0 || nref == 0)
+			continue;
+		if (tageval_compare(nsys, n, credit, att, stat, refs, nref, sig->samples,
+				    sig->seed, out, &err))
+			goto fail;
+		if (sig->best[g] != TAGEVAL_REPORT_NONE)
+			memcpy(sig->vs_best + g * nsys, out, nsys * sizeof *out);
+		if (sig->baseline != TAGEVAL_REPORT_NONE)
+			memcpy(sig->vs_base + g * nsys, out + (nref - 1) * nsys, nsys * sizeof *out);
+	}
+	goto out;
+fail:
+	tools_print_error(prog, &err);
+	status = EXIT_DATA;
+out:
+	free(credit);
+	free(att);
+	free(out);
+	return status;
+}
+
+static int print_outputs(const struct options *o, const struct tageval_report *report,
+			 const struct report_sources *srcp);
+
 /* Writes the chart (--plot) and the report; returns the exit status. */
 static int print_report(const struct options *o, const struct tageval_report *report)
 {
-	struct report_sources src = { o->key, o->map, o->train, o->rank_by };
+	struct report_significance sig = { 0 };
+	struct report_sources src = { o->key, o->map, o->train, o->rank_by, NULL };
+	if (o->significance) {
+		int status = significance(o, report, &sig);
+		if (status >= 0) {
+			free(sig.vs_best);
+			return status;
+		}
+		src.sig = &sig;
+	}
+	int status = print_outputs(o, report, &src);
+	free(sig.vs_best);
+	return status;
+}
+
+static int print_outputs(const struct options *o, const struct tageval_report *report,
+			 const struct report_sources *srcp)
+{
+	struct report_sources src = *srcp;
 	if (o->plot) {
 		size_t subset;
 		const char *name = o->plot_subset ? o->plot_subset : "all";
@@ -341,7 +471,8 @@ static int run(const struct options *o)
 
 int tool_wsd_report_main(int argc, char **argv)
 {
-	struct options o = { .baselines = 1, .format = FORMAT_TEXT };
+	struct options o = { .baselines = 1, .format = FORMAT_TEXT, .samples = 10000, .seed = 1,
+			     .alpha = 0.05 };
 	o.subsets = calloc((size_t)argc, sizeof *o.subsets);
 	o.systems = calloc((size_t)argc, sizeof *o.systems);
 	int status;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svg-common.h"
 #include "tageval.h"
 #include "tools-common.h"
 #include "tools-main.h"
@@ -31,7 +32,8 @@ static void usage(FILE *fp, const void *ctx)
 		"as Java does), or with --format json the figures per dataset and part of\n"
 		"speech as fractions.\n"
 		"\n"
-		"  -f, --format=FORMAT  text (default) or json; csv with --compare\n"
+		"  -f, --format=FORMAT  text (default) or json; csv and svg (a bar chart)\n"
+		"                       with --compare\n"
 		"  -b, --breakdown      text: a table of P, R and F1 (as the three lines) for\n"
 		"                       ALL, each dataset and each part of speech\n"
 		"  -d, --data=DATA.xml  parts of speech from the framework's data file\n"
@@ -47,6 +49,7 @@ static void usage(FILE *fp, const void *ctx)
 		"      --seed=S         their random numbers' seed (GSL mt19937; default 1)\n"
 		"      --alpha=A        the text marks systems whose randomization p-value\n"
 		"                       against the best is at least A (default 0.05)\n"
+		"      --baseline=NAME  each system also compared with the system NAME\n"
 		"  -h, --help           show this help and exit\n"
 		"  -V, --version        show the version and exit\n"
 		"\n"
@@ -56,29 +59,32 @@ static void usage(FILE *fp, const void *ctx)
 }
 
 struct options {
-	int json, csv, breakdown, compare;
+	int json, csv, svg, breakdown, compare;
 	unsigned flags;
-	const char *gold, *system, *data;
+	const char *gold, *system, *data, *baseline;
 	unsigned long long samples, seed;
 	double alpha;
 	int compare_opt; /* --samples, --seed or --alpha given */
 	const char **names, **paths; /* --compare: the systems, NAME=SYSTEM split */
 	const char **alloc[2];       /* the arrays names and paths point into */
 	size_t nsystems;
+	size_t base; /* --baseline: its index in names, else SIZE_MAX */
 };
 
-enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA };
+enum { OPT_SUBSET = 'S', OPT_SAMPLES = 256, OPT_SEED, OPT_ALPHA, OPT_BASELINE };
 
 static int option(void *ctx, int c, char *arg)
 {
 	struct options *o = ctx;
 	if (c == 'f') {
-		if (strcmp(arg, "csv") == 0) { /* --compare only (parse checks) */
-			o->csv = 1;
+		if (strcmp(arg, "csv") == 0 || strcmp(arg, "svg") == 0) {
+			/* --compare only (parse checks) */
+			o->csv = arg[1] == 's';
+			o->svg = !o->csv;
 			o->json = 0;
 			return 0;
 		}
-		o->csv = 0;
+		o->csv = o->svg = 0;
 		return tools_parse_format(prog, arg, &o->json);
 	}
 	if (c == 'b') {
@@ -100,28 +106,19 @@ static int option(void *ctx, int c, char *arg)
 	}
 	if (c == OPT_SAMPLES) {
 		o->compare_opt = 1;
-		if (tools_parse_count(arg, 1000000000, &o->samples)) {
-			tools_usage_error(prog, "invalid number of samples \"%s\" (0 to 1000000000)",
-					  arg);
-			return -1;
-		}
-		return 0;
+		return tools_parse_samples(prog, arg, &o->samples);
 	}
 	if (c == OPT_SEED) {
 		o->compare_opt = 1;
-		if (tools_parse_count(arg, ULONG_MAX, &o->seed)) {
-			tools_usage_error(prog, "invalid seed \"%s\" (0 to %lu)", arg, ULONG_MAX);
-			return -1;
-		}
-		return 0;
+		return tools_parse_seed(prog, arg, &o->seed);
 	}
 	if (c == OPT_ALPHA) {
 		o->compare_opt = 1;
-		if (tools_parse_real(arg, &o->alpha) || !(o->alpha > 0.0 && o->alpha < 1.0)) {
-			tools_usage_error(prog, "invalid significance level \"%s\" (between 0 and 1)",
-					  arg);
-			return -1;
-		}
+		return tools_parse_alpha(prog, arg, &o->alpha);
+	}
+	if (c == OPT_BASELINE) {
+		o->compare_opt = 1;
+		o->baseline = arg;
 		return 0;
 	}
 	o->flags |= TAGEVAL_WSD_SUBSET; /* OPT_SUBSET */
@@ -139,6 +136,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,14 +182,25 @@ static int parse(int argc, char **argv, struct options *o)
 		o->names++;
 		o->paths++;
 		o->nsystems = n - 1;
+		if (o->baseline != NULL) {
+			for (o->base = 0; o->base < o->nsystems; o->base++)
+				if (strcmp(o->names[o->base], o->baseline) == 0)
+					break;
+			if (o->base == o->nsystems) {
+				tools_usage_error(prog, "--baseline: no system is named \"%s\"",
+						  o->baseline);
+				return EXIT_INVALID_USAGE;
+			}
+		}
 		return -1;
 	}
-	if (o->csv) {
-		tools_usage_error(prog, "--format=csv goes with --compare");
+	if (o->csv || o->svg) {
+		tools_usage_error(prog, "--format=%s goes with --compare", o->csv ? "csv" : "svg");
 		return EXIT_INVALID_USAGE;
 	}
 	if (o->compare_opt) {
-		tools_usage_error(prog, "--samples, --seed and --alpha go with --compare");
+		tools_usage_error(prog, "--samples, --seed, --alpha and --baseline go with "
+				  "--compare");
 		return EXIT_INVALID_USAGE;
 	}
 	if (tools_two_operands(prog, argc, argv, "missing operand: GOLD and SYSTEM are required",
@@ -437,15 +446,33 @@ static void text_f1(char *buf, size_t size, double f1)
 		java_one_decimal(buf, size, 100.0 * f1);
 }
 
+/* --baseline: 1 when system @s is not significantly above the baseline (the
+ * text's mark ~): its randomization p-value at least alpha, or its F1 not
+ * above the baseline's. */
+static int base_mark(const struct options *o, const struct tageval_wsd_comparison *cmpb, size_t s)
+{
+	return o->base != SIZE_MAX && s != o->base && o->samples > 0 &&
+	       !(cmpb[s].delta < 0.0 && cmpb[s].randomization_p < o->alpha);
+}
+
+static void print_p(size_t s, size_t ref, const struct tageval_wsd_comparison *c)
+{
+	if (s == ref || isnan(c[s].randomization_p))
+		tools_printf("  %8s", "-");
+	else
+		tools_printf("  %8.4f", c[s].randomization_p);
+}
+
 static void print_compare_text(const struct options *o, const struct tageval_wsd *w,
 			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			       size_t best, const int *haspos)
+			       const struct tageval_wsd_comparison *cmpb, size_t best,
+			       const int *haspos)
 {
 	size_t nd = tageval_wsd_datasets(w);
 	int width = 6; /* "system" */
 	for (size_t s = 0; s < o->nsystems; s++) {
-		int dw = tools_display_width(o->names[s]) + 2; /* " *" */
-		width = dw > width ? dw : width;
+		int dw = tools_display_width(o->names[s]) + (o->base != SIZE_MAX ? 3 : 2);
+		width = dw > width ? dw : width; /* " *", or " *~" */
 	}
 	tools_pad(stdout, "system", width);
 	struct tageval_error err = { 0 };
@@ -461,12 +488,17 @@ static void print_compare_text(const struct options *o, const struct tageval_wsd
 	for (int p = 0; p < 4; p++)
 		if (haspos[p])
 			tools_printf("  %5c", pos_names[p]);
-	tools_printf("  %8s\n", "p");
+	if (o->base != SIZE_MAX)
+		tools_printf("  %8s  %8s\n", "p best", "p base");
+	else
+		tools_printf("  %8s\n", "p");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		char buf[400], name[400];
 		int mark = s != best && !(cmp[s].randomization_p < o->alpha) &&
 			   o->samples > 0;
-		snprintf(name, sizeof name, "%s%s", o->names[s], mark ? " *" : "");
+		int bmark = base_mark(o, cmpb, s);
+		snprintf(name, sizeof name, "%s%s%s%s", o->names[s], mark || bmark ? " " : "",
+			 mark ? "*" : "", bmark ? "~" : "");
 		tools_pad(stdout, name, width);
 		for (size_t d = 0; d < nd; d++) {
 			const char *dname;
@@ -484,12 +516,19 @@ static void print_compare_text(const struct options *o, const struct tageval_wsd
 				text_f1(buf, sizeof buf, sf[s].pos[p].f1);
 				tools_printf("  %5s", buf);
 			}
-		if (s == best || isnan(cmp[s].randomization_p))
-			tools_printf("  %8s\n", "-");
-		else
-			tools_printf("  %8.4f\n", cmp[s].randomization_p);
+		print_p(s, best, cmp);
+		if (o->base != SIZE_MAX)
+			print_p(s, o->base, cmpb);
+		tools_printf("\n");
 	}
-	if (o->samples > 0)
+	if (o->samples > 0 && o->base != SIZE_MAX)
+		tools_printf("p best: approximate randomization against %s (the best F1 on ALL), "
+			     "%llu samples, seed %llu; *: p >= %g, not significantly below it\n"
+			     "p base: the same against %s (the baseline); ~: p >= %g or F1 not "
+			     "above it, not significantly above it\n",
+			     o->names[best], o->samples, o->seed, o->alpha, o->names[o->base],
+			     o->alpha);
+	else if (o->samples > 0)
 		tools_printf("p: approximate randomization against %s (the best F1 on ALL), %llu "
 			     "samples, seed %llu; *: p >= %g, not significantly below it\n",
 			     o->names[best], o->samples, o->seed, o->alpha);
@@ -503,13 +542,36 @@ static void json_p(struct tools_undefined *u, const char *member, double v, cons
 	tools_json_figure(stdout, u, member, v, reason);
 }
 
+/* "vs_best" or "vs_baseline": system @s against the reference of @c. */
+static void json_versus(const char *member, const char *ref_only,
+			const struct tageval_wsd_comparison *c, size_t s)
+{
+	struct tools_undefined u;
+	tools_undefined_init(&u);
+	tools_printf(",\"%s\":{\"delta\":", member);
+	tools_json_number(stdout, c[s].delta);
+	const char *none = "no samples (--samples=0)";
+	json_p(&u, "bootstrap_p", c[s].bootstrap_p, none);
+	json_p(&u, "randomization_p", c[s].randomization_p, none);
+	json_p(&u, "mcnemar_p", c[s].mcnemar_p,
+	       "an answer of one of the two systems earns a credit other than 0 or 1");
+	tools_printf(",\"%s\":%zu,\"other_only\":%zu", ref_only, c[s].ref_only, c[s].other_only);
+	tools_json_undefined(stdout, &u);
+	tools_printf("}");
+}
+
 static void print_compare_json(const struct options *o, const struct tageval_wsd *w,
 			       const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			       size_t best, const int *haspos)
+			       const struct tageval_wsd_comparison *cmpb, size_t best,
+			       const int *haspos)
 {
 	struct tageval_error err = { 0 };
 	tools_printf("{\"samples\":%llu,\"seed\":%llu,\"best\":", o->samples, o->seed);
 	tools_json_string(stdout, o->names[best]);
+	if (o->base != SIZE_MAX) {
+		tools_printf(",\"baseline\":");
+		tools_json_string(stdout, o->names[o->base]);
+	}
 	tools_printf(",\"systems\":[");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		tools_printf("%s{\"name\":", s ? "," : "");
@@ -535,21 +597,10 @@ static void print_compare_json(const struct options *o, const struct tageval_wsd
 				json_group(&sf[s].pos[p]);
 			}
 		tools_printf("}");
-		if (s != best) {
-			struct tools_undefined u;
-			tools_undefined_init(&u);
-			tools_printf(",\"vs_best\":{\"delta\":");
-			tools_json_number(stdout, cmp[s].delta);
-			const char *none = "no samples (--samples=0)";
-			json_p(&u, "bootstrap_p", cmp[s].bootstrap_p, none);
-			json_p(&u, "randomization_p", cmp[s].randomization_p, none);
-			json_p(&u, "mcnemar_p", cmp[s].mcnemar_p,
-			       "an answer of one of the two systems earns a credit other than 0 or 1");
-			tools_printf(",\"best_only\":%zu,\"other_only\":%zu", cmp[s].ref_only,
-				     cmp[s].other_only);
-			tools_json_undefined(stdout, &u);
-			tools_printf("}");
-		}
+		if (s != best)
+			json_versus("vs_best", "best_only", cmp, s);
+		if (o->base != SIZE_MAX && s != o->base)
+			json_versus("vs_baseline", "baseline_only", cmpb, s);
 		tools_printf("}");
 	}
 	tools_printf("]}\n");
@@ -578,9 +629,22 @@ static void csv_string(const char *s)
 	tools_printf("\"");
 }
 
+static void csv_versus(const struct tageval_wsd_comparison *c, size_t s)
+{
+	tools_printf(",");
+	csv_number(c[s].delta);
+	tools_printf(",");
+	csv_number(c[s].bootstrap_p);
+	tools_printf(",");
+	csv_number(c[s].randomization_p);
+	tools_printf(",");
+	csv_number(c[s].mcnemar_p);
+}
+
 static void print_compare_csv(const struct options *o, const struct tageval_wsd *w,
 			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
-			      size_t best, const int *haspos)
+			      const struct tageval_wsd_comparison *cmpb, size_t best,
+			      const int *haspos)
 {
 	struct tageval_error err = { 0 };
 	size_t nd = tageval_wsd_datasets(w);
@@ -597,7 +661,11 @@ static void print_compare_csv(const struct options *o, const struct tageval_wsd 
 	for (int p = 0; p < 4; p++)
 		if (haspos[p])
 			tools_printf(",%c", pos_names[p]);
-	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p\n");
+	tools_printf(",best,delta,bootstrap_p,randomization_p,mcnemar_p");
+	if (o->base != SIZE_MAX)
+		tools_printf(",baseline,baseline_delta,baseline_bootstrap_p,"
+			     "baseline_randomization_p,baseline_mcnemar_p");
+	tools_printf("\n");
 	for (size_t s = 0; s < o->nsystems; s++) {
 		csv_string(o->names[s]);
 		for (size_t d = 0; d < nd; d++) {
@@ -611,16 +679,135 @@ static void print_compare_csv(const struct options *o, const struct tageval_wsd 
 				tools_printf(",");
 				csv_number(sf[s].pos[p].f1);
 			}
-		tools_printf(",%d,", s == best);
-		csv_number(cmp[s].delta);
-		tools_printf(",");
-		csv_number(cmp[s].bootstrap_p);
-		tools_printf(",");
-		csv_number(cmp[s].randomization_p);
-		tools_printf(",");
-		csv_number(cmp[s].mcnemar_p);
+		tools_printf(",%d", s == best);
+		csv_versus(cmp, s);
+		if (o->base != SIZE_MAX) {
+			tools_printf(",%d", s == o->base);
+			csv_versus(cmpb, s);
+		}
 		tools_printf("\n");
 	}
+}
+
+/* --format=svg: one panel per group (the datasets, ALL, the parts of
+ * speech), one bar per system, its length the F1, the marks of the text. */
+#define SVG_BAR_W 460
+#define SVG_RIGHT_W 70
+#define SVG_TOP 92
+
+static void svg_panel(const struct options *o, const char *group, size_t instances,
+		      const struct tageval_wsd_figures *const *fig, char (*marks)[3],
+		      size_t best, int y0, int name_w)
+{
+	int x0 = name_w + 10, h = (int)o->nsystems * SVG_ROW_H;
+	tools_printf("<g class=\"panel\" data-group=\"");
+	svg_xml_text(stdout, group);
+	tools_printf("\">\n<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">", y0 + 18);
+	svg_text_cut(stdout, group, 40);
+	tools_printf(" (%zu instance%s)</text>\n", instances, instances == 1 ? "" : "s");
+	svg_axis(stdout, x0, SVG_BAR_W, y0 + SVG_PANEL_HEAD - 6, y0 + SVG_PANEL_HEAD + h);
+	size_t fit = (size_t)((name_w - 12) / SVG_CHAR_W) - 3; /* " *~" */
+	for (size_t s = 0; s < o->nsystems; s++) {
+		int y = y0 + SVG_PANEL_HEAD + (int)s * SVG_ROW_H;
+		double f1 = fig[s]->f1;
+		char buf[400];
+		text_f1(buf, sizeof buf, f1);
+		tools_printf("<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", name_w,
+			     y + SVG_BAR_H - 2);
+		if (svg_chars(o->names[s]) > fit) {
+			tools_printf("<title>");
+			svg_xml_text(stdout, o->names[s]);
+			tools_printf("</title>");
+		}
+		svg_text_cut(stdout, o->names[s], fit);
+		tools_printf("%s%s</text>\n", marks[s][0] ? " " : "", marks[s]);
+		tools_printf("<rect class=\"bar%s\" data-system=\"", s == best ? " best" : "");
+		svg_xml_text(stdout, o->names[s]);
+		tools_printf("\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
+			     x0, y + 2, isnan(f1) ? 0.0 : f1 * SVG_BAR_W, SVG_BAR_H,
+			     s == best ? "#1f4e8c" : "#4878b0");
+		svg_xml_text(stdout, o->names[s]);
+		tools_printf(": F1 %s, %zu of %zu answered</title></rect>\n", buf, fig[s]->answered,
+			     fig[s]->instances);
+		tools_printf("<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
+			     x0 + SVG_BAR_W + 8, y + SVG_BAR_H - 2, buf);
+	}
+	tools_printf("</g>\n");
+}
+
+static void print_compare_svg(const struct options *o, const struct tageval_wsd *w,
+			      const struct sysfig *sf, const struct tageval_wsd_comparison *cmp,
+			      const struct tageval_wsd_comparison *cmpb, size_t best,
+			      const int *haspos, const struct tageval_wsd_figures **fig,
+			      char (*marks)[3])
+{
+	size_t nd = tageval_wsd_datasets(w), ngroups = nd + 1;
+	for (int p = 0; p < 4; p++)
+		ngroups += haspos[p] != 0;
+	size_t longest = 0;
+	for (size_t s = 0; s < o->nsystems; s++) {
+		size_t m = 0;
+		if (s != best && !(cmp[s].randomization_p < o->alpha) && o->samples > 0)
+			marks[s][m++] = '*';
+		if (base_mark(o, cmpb, s))
+			marks[s][m++] = '~';
+		marks[s][m] = '\0';
+		size_t n = svg_chars(o->names[s]) + 3;
+		longest = n > longest ? n : longest;
+	}
+	double nw = (double)longest * SVG_CHAR_W + 12;
+	int name_w = nw < 120 ? 120 : nw > 370 ? 370 : (int)nw;
+	int panel_h = SVG_PANEL_HEAD + (int)o->nsystems * SVG_ROW_H + 16;
+	int width = name_w + 10 + SVG_BAR_W + SVG_RIGHT_W;
+	int height = SVG_TOP + (int)ngroups * panel_h + 10;
+	tools_printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+		     "<title>wsd-score: F1 of each system</title>\n"
+		     "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
+		     "<text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">F1 by dataset, "
+		     "on ALL and by part of speech</text>\n"
+		     "<rect x=\"10\" y=\"40\" width=\"14\" height=\"%d\" fill=\"#4878b0\"/>\n"
+		     "<text x=\"30\" y=\"52\" font-size=\"12\">bar length = F1 (percent on the right; "
+		     "the darker bar is the best on ALL)</text>\n"
+		     "<text x=\"10\" y=\"74\" font-size=\"11\">", width, height, width, height,
+		     width, height, SVG_BAR_H);
+	if (o->samples > 0) {
+		tools_printf("*: the best on ALL, ");
+		svg_text_cut(stdout, o->names[best], 40);
+		tools_printf(", does not significantly beat it (approximate randomization on ALL, p "
+			     "&gt;= %g, %llu samples, seed %llu)", o->alpha, o->samples, o->seed);
+		if (o->base != SIZE_MAX) {
+			tools_printf("; ~: not significantly above ");
+			svg_text_cut(stdout, o->names[o->base], 40);
+		}
+		tools_printf(".</text>\n");
+	} else {
+		tools_printf("No significance test (--samples=0).</text>\n");
+	}
+	int y0 = SVG_TOP;
+	struct tageval_error err = { 0 };
+	for (size_t d = 0; d <= nd; d++) {
+		const char *name = "ALL";
+		struct tageval_wsd_figures f;
+		if (d < nd && tageval_wsd_dataset(w, d, &name, &f, &err))
+			continue;
+		for (size_t s = 0; s < o->nsystems; s++)
+			fig[s] = d < nd ? &sf[s].ds[d] : &sf[s].total;
+		svg_panel(o, name, fig[0]->instances, fig, marks, best, y0, name_w);
+		y0 += panel_h;
+	}
+	static const char *const pos_title[] = { "n (nouns)", "v (verbs)", "a (adjectives)",
+						 "r (adverbs)" };
+	for (int p = 0; p < 4; p++) {
+		if (!haspos[p])
+			continue;
+		for (size_t s = 0; s < o->nsystems; s++)
+			fig[s] = &sf[s].pos[p];
+		svg_panel(o, pos_title[p], fig[0]->instances, fig, marks, best, y0, name_w);
+		y0 += panel_h;
+	}
+	tools_printf("</svg>\n");
 }
 
 static int run_compare(const struct options *o)
@@ -629,7 +816,7 @@ static int run_compare(const struct options *o)
 	struct tageval_error err = { 0 };
 	struct tageval_wsd *w = tageval_wsd_new();
 	struct sysfig *sf = calloc(o->nsystems, sizeof *sf);
-	struct tageval_wsd_comparison *cmp = calloc(o->nsystems, sizeof *cmp);
+	struct tageval_wsd_comparison *cmp = calloc(2 * o->nsystems, sizeof *cmp);
 	double *credit = NULL;
 	unsigned char *answered = NULL;
 	if (w == NULL || sf == NULL || cmp == NULL) {
@@ -687,17 +874,40 @@ static int run_compare(const struct options *o)
 		if (!isnan(fs) && (isnan(fb) || fs > fb))
 			best = s;
 	}
-	if (tageval_wsd_compare(o->nsystems, n, credit, answered, best, (size_t)o->samples,
-				(unsigned long)o->seed, cmp, &err)) {
+	/* against the best, and the baseline: one pass over shared samples */
+	double *att = malloc(o->nsystems * n * sizeof *att);
+	if (att == NULL)
+		goto nomem;
+	for (size_t i = 0; i < o->nsystems * n; i++)
+		att[i] = answered[i];
+	const size_t refs[2] = { best, o->base };
+	int rc = tageval_compare(o->nsystems, n, credit, att, TAGEVAL_STATISTIC_F1, refs,
+				 o->base != SIZE_MAX ? 2 : 1, (size_t)o->samples,
+				 (unsigned long)o->seed, cmp, &err);
+	free(att);
+	if (rc) {
 		tools_print_error(prog, &err);
 		goto out;
 	}
+	const struct tageval_wsd_comparison *cmpb = cmp + o->nsystems;
 	if (o->json)
-		print_compare_json(o, w, sf, cmp, best, haspos);
+		print_compare_json(o, w, sf, cmp, cmpb, best, haspos);
 	else if (o->csv)
-		print_compare_csv(o, w, sf, cmp, best, haspos);
+		print_compare_csv(o, w, sf, cmp, cmpb, best, haspos);
+	else if (o->svg) {
+		const struct tageval_wsd_figures **fig = malloc(o->nsystems * sizeof *fig);
+		char (*marks)[3] = malloc(o->nsystems * sizeof *marks);
+		if (fig == NULL || marks == NULL) {
+			free(fig);
+			free(marks);
+			goto nomem;
+		}
+		print_compare_svg(o, w, sf, cmp, cmpb, best, haspos, fig, marks);
+		free(fig);
+		free(marks);
+	}
 	else
-		print_compare_text(o, w, sf, cmp, best, haspos);
+		print_compare_text(o, w, sf, cmp, cmpb, best, haspos);
 	status = tools_exit_status(prog);
 	goto out;
 nomem:
@@ -716,7 +926,7 @@ out:
 
 int tool_wsd_score_main(int argc, char **argv)
 {
-	struct options o = { .samples = 10000, .seed = 1, .alpha = 0.05 };
+	struct options o = { .samples = 10000, .seed = 1, .alpha = 0.05, .base = SIZE_MAX };
 	int status = parse(argc, argv, &o);
 	if (status < 0)
 		status = o.compare ? run_compare(&o) : run(&o);

@@ -108,6 +108,82 @@ def senseval3(tool, scorer2, shared):
           % (checked, len(systems), elapsed))
 
 
+def expected_marks(system):
+    """The marks of a system of the JSON's significance: * randomization
+    p >= 0.05 against the best, ~ p >= 0.05 against the baseline or a delta
+    (the baseline's figure minus the system's) not below 0."""
+    want = ""
+    if "vs_best" in system and system["vs_best"]["randomization_p"] >= 0.05:
+        want += "*"
+    vb = system.get("vs_baseline")
+    if vb and not (vb["delta"] < 0 and vb["randomization_p"] < 0.05):
+        want += "~"
+    return want
+
+
+def score_svg(tool, data):
+    """wsd-score --compare --format=svg (issue 18): well-formed SVG, one
+    panel per group of the table (datasets, ALL, parts of speech), one bar
+    per system as long as its F1 in the JSON, and the marks of the text:
+    * randomization p >= 0.05 against the best, ~ against the baseline
+    (p >= 0.05 or a delta not below 0)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        gold = os.path.join(tmp, "gold.key")
+        files = {"best": 8, "base": 2, "mid": 6}   # instances right of 8
+        with open(gold, "w") as f:
+            f.writelines("tiny.d0.s0.t%d k%%1:01:00::\n" % i for i in range(8))
+        for name, right in files.items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.writelines("tiny.d0.s0.t%d k%%1:%s:00::\n" % (i, "01" if i < right else "02")
+                             for i in range(8))
+        runs = [[gold] + ["%s=%s" % (n, os.path.join(tmp, n)) for n in ("base", "mid", "best")],
+                [os.path.join(data, "wsd-gold.key"),
+                 "example=" + os.path.join(data, "wsd-system.key"),
+                 "gold=" + os.path.join(data, "wsd-gold.key")]]
+        ns = "{http://www.w3.org/2000/svg}"
+        nmarked = 0
+        for k, args in enumerate(runs):
+            opts = ["--compare", "--samples=200", "--seed=5"] + (["--baseline=base"] if k == 0 else [])
+            rc, out, err = run([tool] + opts + ["--format=json"] + args)
+            if rc != 0:
+                fail("wsd-score exit %d: %s" % (rc, err))
+            js = json.loads(out)
+            rc, out, err = run([tool] + opts + ["--format=svg"] + args)
+            if rc != 0:
+                fail("wsd-score exit %d: %s" % (rc, err))
+            root = ET.fromstring(out)  # raises on malformed XML
+            if root.tag != ns + "svg":
+                fail("root element %s" % root.tag)
+            panels = [g for g in root.iter(ns + "g") if g.get("class") == "panel"]
+            sys0 = js["systems"][0]
+            groups = list(sys0["per_dataset"]) + ["ALL"] + list(sys0["per_pos"])
+            got = [p.get("data-group").split(" ")[0] for p in panels]
+            if got != groups:
+                fail("panels %r, want %r" % (got, groups))
+            for p, grp in zip(panels, groups):
+                bars = [r for r in p.iter(ns + "rect") if "bar" in r.get("class").split()]
+                labels = [t for t in p.iter(ns + "text") if t.get("text-anchor") == "end"]
+                if len(bars) != len(js["systems"]) or len(labels) != len(bars):
+                    fail("panel %s: %d bars, %d labels" % (grp, len(bars), len(labels)))
+                for s, bar, label in zip(js["systems"], bars, labels):
+                    fig = s["total"] if grp == "ALL" else s["per_dataset"].get(grp) or \
+                        s["per_pos"][grp]
+                    f1 = fig["f1"] if fig["f1"] is not None else 0.0
+                    if bar.get("data-system") != s["name"] or \
+                            abs(float(bar.get("width")) - 460 * f1) > 0.051:
+                        fail("panel %s: bar %s %s wide, want F1 %r" % (grp, bar.get("data-system"),
+                             bar.get("width"), f1))
+                    want = expected_marks(s)
+                    nmarked += want != ""
+                    text = "".join(label.itertext())
+                    if text != (s["name"] + (" " + want if want else "")):
+                        fail("panel %s: label %r, want %s marked %r" % (grp, text, s["name"], want))
+        if nmarked == 0:
+            fail("no mark at all")
+        print("wsd-score --format=svg: well-formed, the panels, bars and %d marks of the JSON"
+              % nmarked)
+
+
 def svg(tool, data):
     with tempfile.TemporaryDirectory() as tmp:
         plot = os.path.join(tmp, "chart.svg")
@@ -194,8 +270,39 @@ def svg(tool, data):
                  if "bar" in (r.get("class") or "").split()]
         if kinds != ["bar system"]:
             fail("--no-baselines chart bars %r, want S1's only" % kinds)
+        # --significance (issue 18): each label carries the marks that the
+        # JSON's p-values give: * randomization p >= 0.05 against the best,
+        # ~ p >= 0.05 against the baseline or a delta not below 0
+        plot = os.path.join(tmp, "sig.svg")
+        cmd = [tool, "--significance", "--samples=300", "--baseline=S3", "--format=json",
+               "--plot", plot, "-s", os.path.join(data, "report.sensemap"),
+               "-t", os.path.join(data, "report.train"), os.path.join(data, "report.key")]
+        cmd += ["%s=%s" % (s, os.path.join(data, "report-%s.answers" % s.lower()))
+                for s in systems]
+        rc, out, err = run(cmd)
+        if rc != 0:
+            fail("wsd-report exit %d: %s" % (rc, err))
+        sig = json.loads(out)["significance"]
+        root = ET.parse(plot).getroot()
+        panels = [g for g in root.iter(ns + "g") if g.get("class") == "panel"]
+        nmarked = 0
+        for p, gran in zip(panels, sig["granularities"]):
+            labels = {}
+            for t in p.iter(ns + "text"):
+                if t.get("text-anchor") == "end":
+                    words = "".join(t.itertext()).replace(" (baseline)", "").split(" ")
+                    labels[words[0]] = words[1] if len(words) > 1 else ""
+            for sysd in gran["systems"]:
+                want = expected_marks(sysd)
+                nmarked += want != ""
+                if labels.get(sysd["name"]) != want:
+                    fail("%s panel: %s marked %r, want %r" % (gran["granularity"],
+                         sysd["name"], labels.get(sysd["name"]), want))
+        if nmarked == 0:
+            fail("--significance chart: no mark at all")
         print("well-formed SVG, %d panels, %d bars; nouns chart with a long name; "
-              "no baseline in the --no-baselines legend" % (len(panels), all_bars))
+              "no baseline in the --no-baselines legend; %d significance marks as the JSON "
+              "gives them" % (len(panels), all_bars, nmarked))
 
 
 def examples(page, cases):
@@ -255,7 +362,9 @@ def examples(page, cases):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[1] == "senseval3":
+    if len(sys.argv) == 4 and sys.argv[1] == "score-svg":
+        score_svg(*sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "senseval3":
         senseval3(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "examples":
         examples(*sys.argv[2:])

@@ -7,7 +7,8 @@ tool reads (the Senseval-3 system answers, key, sense map and training key;
 the SemEval-2010 gold key, systems, baselines and supervised-evaluation
 splits; the WSbest annotations and Senseval-3 agreement files, with and
 without hkappa --bootstrap; the SemEval-2013 gold key, systems and
-baselines), the lines
+baselines; the WSD framework's ALL key with the LMMS and BEM answers), the
+lines
 of every input file are shuffled with five fixed seeds, the tool is run on
 the shuffled copies (same file names, in another directory) and its
 standard output, standard error and exit status must be byte-identical to
@@ -23,7 +24,8 @@ bcubed/nmi/ari), the only
 output order that depends on the order of the lines by design.
 
 Usage: shuffle_check.py TOOLDIR SHAREDDATA [--quick] [--only=SECTION]
-(SECTION: senseval, wsi, clustering or agreement; default all)
+(SECTION: senseval, wsi, clustering, agreement, wsd-graded or wsd-framework;
+default all)
 Exit status 0 (all identical), 1 (a difference), 77 (no shared data).
 """
 
@@ -168,6 +170,25 @@ def senseval(c, shared):
     for fmt in ('json', 'csv'):
         c.check('wsd-report --format=%s' % fmt, 'wsd-report',
                 ['--format=' + fmt, '-s', 'map', '-t', 'train', 'key'] + names, files)
+    # the significance tests draw over the items in the order of their ids
+    c.check('wsd-report --significance', 'wsd-report',
+            ['--format=json', '--significance', '--baseline=commonest', '--samples=300',
+             '-s', 'map', '-t', 'train', 'key'] + names, files)
+
+
+def wsd_framework(c, shared):
+    """wsd-score on the unified framework's ALL and the LMMS and BEM answers:
+    the figures, and --compare with its p-values (the draws follow the
+    instances in the order of their ids)."""
+    root = os.path.join(shared, 'wsd-framework')
+    files = {'gold': os.path.join(root, 'Evaluation_Datasets', 'ALL', 'ALL.gold.key.txt'),
+             'lmms': os.path.join(root, 'systems', 'lmms.ALL.key'),
+             'bem': os.path.join(root, 'systems', 'bem.ALL.key')}
+    c.check('wsd-score --format=json bem', 'wsd-score',
+            ['--format=json', 'gold', 'bem'], files)
+    c.check('wsd-score --compare --baseline', 'wsd-score',
+            ['--compare', '--format=json', '--samples=300', '--baseline=LMMS', 'gold',
+             'LMMS=lmms', 'BEM=bem'], files)
 
 
 def wsi(c, shared):
@@ -336,6 +357,8 @@ def main():
             agreement(c, shared)
         if not only or only == 'wsd-graded':
             wsd_graded(c, shared)
+        if not only or only == 'wsd-framework':
+            wsd_framework(c, shared)
     finally:
         c.close()
     print('%d runs, %d differences' % (c.runs, c.failures))
