@@ -339,6 +339,8 @@ const char *tageval_undefined_reason(int why)
 		return "needs exactly two annotators";
 	case TAGEVAL_UNDEFINED_NOT_ASKED:
 		return "not asked for";
+	case TAGEVAL_UNDEFINED_ONE_ITEM:
+		return "a standard error needs two or more items";
 	default:
 		return "unknown";
 	}

@@ -434,7 +434,8 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_NEGATIVE = 7,   /**< the ratio level needs values >= 0 */
 	TAGEVAL_UNDEFINED_ONE_CATEGORY = 8, /**< fewer than two categories */
 	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9, /**< needs exactly two annotators */
-	TAGEVAL_UNDEFINED_NOT_ASKED = 10  /**< not computed: not asked for */
+	TAGEVAL_UNDEFINED_NOT_ASKED = 10, /**< not computed: not asked for */
+	TAGEVAL_UNDEFINED_ONE_ITEM = 11   /**< a standard error needs two or more items */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -620,6 +621,57 @@ struct tageval_chance_figures {
 TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *ann,
 					    size_t categories, struct tageval_chance_figures *out,
 					    struct tageval_error *err);
+
+/** The coefficients of tageval_agreement_standard_errors(). */
+enum tageval_se_coefficient {
+	TAGEVAL_SE_KAPPA = 0,            /**< the pooled kappa (Fleiss' with complete data) */
+	TAGEVAL_SE_KAPPA_COHEN = 1,      /**< Cohen's kappa, two annotators */
+	TAGEVAL_SE_GWET_AC1 = 2,
+	TAGEVAL_SE_GWET_AC2 = 3,
+	TAGEVAL_SE_BRENNAN_PREDIGER = 4,
+	TAGEVAL_SE_KAPPA_LINEAR = 5,
+	TAGEVAL_SE_KAPPA_QUADRATIC = 6,
+	TAGEVAL_SE_COEFFICIENTS = 7
+};
+
+/** How an interval of tageval_agreement_standard_errors() was made. */
+enum tageval_se_method {
+	TAGEVAL_SE_FLEISS_COHEN_EVERITT = 0, /**< delta method on the 2 x 2 table (FCE 1969),
+					       normal quantile */
+	TAGEVAL_SE_GWET = 1                  /**< Gwet's linearization over the items,
+					       Student t with items - 1 degrees of
+					       freedom, the upper end at most 1 */
+};
+
+/**
+ * Analytic standard errors and confidence intervals (hkappa(1), "Standard
+ * errors"), indexed by enum tageval_se_coefficient: value[] is the
+ * coefficient as computed here (over the leaves; equal to that of
+ * tageval_agreement_compute() or tageval_agreement_chance() to rounding),
+ * se[] its standard error, low[] and high[] the interval at the confidence
+ * asked for, method[] an enum tageval_se_method, items[] the items the
+ * variance is over; NaN with the reason in undefined[] where there is none.
+ */
+struct tageval_standard_errors {
+	double value[TAGEVAL_SE_COEFFICIENTS], se[TAGEVAL_SE_COEFFICIENTS];
+	double low[TAGEVAL_SE_COEFFICIENTS], high[TAGEVAL_SE_COEFFICIENTS];
+	int method[TAGEVAL_SE_COEFFICIENTS];
+	size_t items[TAGEVAL_SE_COEFFICIENTS];
+	int undefined[TAGEVAL_SE_COEFFICIENTS];
+};
+
+/**
+ * The standard errors of the pooled kappa, Cohen's kappa (unweighted,
+ * linear and quadratic weights: Fleiss, Cohen & Everitt 1969), Gwet's AC1
+ * and AC2 and Brennan-Prediger (Gwet 2008, irrCAC's conventions), over the
+ * leaves, with intervals at @confidence (0 < c < 1); @categories as
+ * tageval_agreement_chance().  Two passes over the annotations, linear time
+ * plus a sort of the distinct values and of each annotation's values.
+ */
+TAGEVAL_EXPORT int tageval_agreement_standard_errors(const struct tageval_annotations *ann,
+						     size_t categories, double confidence,
+						     struct tageval_standard_errors *out,
+						     struct tageval_error *err);
 
 /** The distances between sets of tags of tageval_agreement_alpha_sets(). */
 enum tageval_set_distance {

@@ -38,6 +38,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --bootstrap=N         N bootstrap replicates for confidence intervals\n"
 		"      --seed=S              seed of the random number generator (default 1)\n"
 		"      --confidence=C        level of the intervals (default 0.95)\n"
+		"      --ci=METHOD           standard errors and intervals of every figure:\n"
+		"                            analytic or bootstrap\n"
 		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
 		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
 		"      --coefficients=LIST   also report these, comma-separated: gwet_ac1,\n"
@@ -96,7 +98,35 @@ struct extra_values {
 	struct tageval_set_alpha sets;
 	struct pair_figure *pairs;
 	struct tageval_agreement_figures *without; /* [k] (--leave-one-out) */
+	struct tageval_standard_errors se;         /* --ci=analytic */
+	int analytic;
 };
+
+/* The analytic standard error of each JSON key that has one (--ci=analytic). */
+static const struct {
+	const char *key;
+	int which; /* enum tageval_se_coefficient */
+} se_keys[] = {
+	{ "kappa", TAGEVAL_SE_KAPPA },
+	{ "kappa_cohen", TAGEVAL_SE_KAPPA_COHEN },
+	{ "gwet_ac1", TAGEVAL_SE_GWET_AC1 },
+	{ "gwet_ac2", TAGEVAL_SE_GWET_AC2 },
+	{ "brennan_prediger", TAGEVAL_SE_BRENNAN_PREDIGER },
+	{ "kappa_linear", TAGEVAL_SE_KAPPA_LINEAR },
+	{ "kappa_quadratic", TAGEVAL_SE_KAPPA_QUADRATIC },
+};
+#define N_SE_KEYS (sizeof se_keys / sizeof se_keys[0])
+
+/* The index into se_keys of @key, or -1. */
+static int se_index(const char *key)
+{
+	for (size_t i = 0; i < N_SE_KEYS; i++)
+		if (strcmp(se_keys[i].key, key) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const char *const se_method_name[] = { "fleiss-cohen-everitt", "gwet" };
 
 static double extra_value(const struct extra_values *ev, size_t i, int *why)
 {
@@ -279,9 +309,72 @@ static void json_pairs(const struct pair_figure *pf, size_t nann)
 	tools_printf("]");
 }
 
+/* With --ci: the members <key>_se, <key>_ci_low, <key>_ci_high and
+ * <key>_ci_method of the figure @key (@which: its bootstrap coefficient, or
+ * -1), null with the reason where there is none. */
+static void json_interval(struct tools_undefined *u, const struct tageval_agreement *ag,
+			  const struct extra_values *ev, const char *key, int which, int why)
+{
+	/* the member names, kept until the "undefined" object is written */
+	static char names[3 + N_EXTRA][3][48];
+	static size_t used;
+	char member[64];
+	double se = NAN, lo = NAN, hi = NAN;
+	const char *method = NULL;
+	int no = why;
+	const char *reason = NULL;
+	if (ev->analytic) {
+		int i = se_index(key);
+		if (i < 0) {
+			reason = "no analytic standard error for this coefficient (see hkappa(1))";
+		} else {
+			const struct tageval_standard_errors *s = &ev->se;
+			int c = se_keys[i].which;
+			if (!no)
+				no = s->undefined[c];
+			se = s->se[c];
+			lo = s->low[c];
+			hi = s->high[c];
+			method = se_method_name[s->method[c]];
+		}
+	} else if (which < 0) {
+		reason = "no bootstrap interval for this coefficient (see hkappa(1))";
+	} else if (!no && tageval_agreement_interval(ag, (enum tageval_coefficient)which, &lo, &hi,
+						     NULL) == TAGEVAL_OK) {
+		method = "bootstrap";
+	} else if (!no) {
+		reason = "defined in fewer than half the replicates";
+	}
+	const char *suffix[] = { "_se", "_ci_low", "_ci_high" };
+	const double v[] = { se, lo, hi };
+	char (*name)[48] = names[used++ % (3 + N_EXTRA)];
+	for (int k = 0; k < 3; k++) {
+		snprintf(name[k], sizeof name[k], "%s%s", key, suffix[k]);
+		const char *nm = name[k];
+		if (k == 0 && !ev->analytic) {
+			tools_printf(",\"%s\":null", nm);
+			tools_undefined_add(u, nm, "the bootstrap gives no standard error");
+			continue;
+		}
+		if (reason || no || method == NULL) {
+			tools_printf(",\"%s\":null", nm);
+			tools_undefined_add(u, nm,
+					    reason ? reason : tageval_undefined_reason(no));
+		} else {
+			json_member(u, ",", nm, v[k], 0);
+		}
+	}
+	snprintf(member, sizeof member, "%s_ci_method", key); /* a string: not in "undefined" */
+	tools_printf(",\"%s\":", member);
+	if (method && !reason && !no)
+		tools_json_string(stdout, method);
+	else
+		tools_printf("null");
+}
+
 static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct extra_values *ev)
+		       const struct extra_values *ev, int ci)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -300,14 +393,27 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "pr_a", f->pr_a, none);
 	json_member(&top, ",", "pr_e", f->pr_e, none);
 	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "kappa", TAGEVAL_KAPPA, f->kappa_undefined);
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "kappa_cohen", TAGEVAL_KAPPA_SEPARATE,
+			      f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "alpha", TAGEVAL_ALPHA, f->alpha_undefined);
 	for (size_t i = 0; i < N_EXTRA; i++)
 		if (more & 1u << i) {
 			int why;
 			double v = extra_value(ev, i, &why);
 			json_member(&top, ",", extra_coefs[i].key, v, why);
+			if (ci)
+				json_interval(&top, ag, ev, extra_coefs[i].key, -1, why);
 		}
+	if (ci) {
+		tools_printf(",\"ci_confidence\":");
+		tools_json_number(stdout, o->confidence);
+	}
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	json_macro(ag);
@@ -435,6 +541,43 @@ static void print_leave_one_out(const struct tageval_agreement_figures *w, char 
 	}
 }
 
+/* The analytic standard errors and intervals of the figures reported
+ * (--ci=analytic). */
+static void print_analytic(const struct tageval_agreement_figures *f, size_t nann, unsigned more,
+			   const struct tageval_agreement_options *o,
+			   const struct extra_values *ev)
+{
+	tools_printf("\nanalytic standard errors, %g%% intervals:\n", 100.0 * o->confidence);
+	for (size_t i = 0; i < N_SE_KEYS; i++) {
+		const char *label = NULL;
+		int why = 0;
+		if (i == 0) {
+			label = "pooled kappa (Scott/Fleiss)";
+			why = f->kappa_undefined;
+		} else if (i == 1) {
+			label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
+			why = f->separate_undefined;
+		} else {
+			for (size_t k = 0; k < N_EXTRA; k++)
+				if ((more & 1u << k) && strcmp(extra_coefs[k].key, se_keys[i].key) == 0) {
+					label = extra_coefs[k].label;
+					(void)extra_value(ev, k, &why);
+				}
+		}
+		if (label == NULL)
+			continue;
+		int c = se_keys[i].which;
+		if (!why)
+			why = ev->se.undefined[c];
+		if (why)
+			tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(why));
+		else
+			tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, ev->se.se[c],
+				     ev->se.low[c], ev->se.high[c],
+				     ev->se.method[c] == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
+	}
+}
+
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
 		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
 		       const struct extra_values *ev)
@@ -501,6 +644,8 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	if (o->bootstrap > 0)
 		tools_printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
+	if (ev->analytic)
+		print_analytic(f, nann, more, o, ev);
 	if (ev->pairs)
 		print_pairs(ev->pairs, files, nann);
 	if (ev->without)
@@ -512,6 +657,7 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 struct options {
 	struct tageval_agreement_options agreement;
 	int flat, per_lexelt, json, pairs, leave_one_out;
+	int ci;               /* --ci: 0 none, 1 analytic, 2 bootstrap */
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -523,7 +669,7 @@ struct options {
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -589,6 +735,18 @@ static int option(void *ctx, int c, char *arg)
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
 		return 0;
+	case OPT_CI:
+		if (strcmp(arg, "analytic") == 0) {
+			o->ci = 1;
+			return 0;
+		}
+		if (strcmp(arg, "bootstrap") == 0) {
+			o->ci = 2;
+			return 0;
+		}
+		tools_usage_error(prog, "invalid interval method \"%s\" (analytic or bootstrap)",
+				  arg);
+		return -1;
 	case OPT_BOOTSTRAP:
 		if (tools_parse_count(arg, 100000000ull, &v)) {
 			tools_usage_error(prog, "invalid number of replicates \"%s\"", arg);
@@ -659,6 +817,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "distance", required_argument, NULL, OPT_DISTANCE },
 		{ "pairs", no_argument, NULL, OPT_PAIRS },
 		{ "leave-one-out", no_argument, NULL, OPT_LEAVE_ONE_OUT },
+		{ "ci", required_argument, NULL, OPT_CI },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -675,6 +834,8 @@ static int parse(int argc, char **argv, struct options *o)
 		tools_usage_error(prog, "--downward needs a sense map, not --flat");
 		return EXIT_INVALID_USAGE;
 	}
+	if (o->ci == 2 && o->agreement.bootstrap == 0)
+		o->agreement.bootstrap = 1000; /* --ci=bootstrap: 1000 replicates unless told */
 	o->files = argv + optind;
 	o->nann = (size_t)nargs - (o->flat ? 0 : 1);
 	if (o->leave_one_out && o->nann < 3) {
@@ -824,8 +985,15 @@ static int run(const struct options *o)
 		goto fail;
 	if (o->leave_one_out && without_figures(ann, o, &ev.without, &err))
 		goto fail;
+	if (o->ci == 1) {
+		if (tageval_agreement_standard_errors(ann, o->categories, o->agreement.confidence,
+						      &ev.se, &err))
+			goto fail;
+		ev.analytic = 1;
+	}
 	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
+		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev,
+			   o->ci);
 	else
 		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
 	status = tools_exit_status(prog);
