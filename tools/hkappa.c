@@ -541,41 +541,43 @@ static void print_leave_one_out(const struct tageval_agreement_figures *w, char 
 	}
 }
 
-/* The analytic standard errors and intervals of the figures reported
- * (--ci=analytic). */
+/* One line of the table of analytic standard errors: the figure @key. */
+static void analytic_line(const struct extra_values *ev, const char *label, const char *key,
+			  int why)
+{
+	int i = se_index(key);
+	if (i < 0) {
+		tools_printf("%-28s no analytic standard error\n", label);
+		return;
+	}
+	int c = se_keys[i].which;
+	if (!why)
+		why = ev->se.undefined[c];
+	if (why)
+		tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(why));
+	else
+		tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, ev->se.se[c],
+			     ev->se.low[c], ev->se.high[c],
+			     ev->se.method[c] == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
+}
+
+/* The analytic standard errors and intervals of the figures reported, in
+ * their order (--ci=analytic). */
 static void print_analytic(const struct tageval_agreement_figures *f, size_t nann, unsigned more,
 			   const struct tageval_agreement_options *o,
 			   const struct extra_values *ev)
 {
 	tools_printf("\nanalytic standard errors, %g%% intervals:\n", 100.0 * o->confidence);
-	for (size_t i = 0; i < N_SE_KEYS; i++) {
-		const char *label = NULL;
-		int why = 0;
-		if (i == 0) {
-			label = "pooled kappa (Scott/Fleiss)";
-			why = f->kappa_undefined;
-		} else if (i == 1) {
-			label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
-			why = f->separate_undefined;
-		} else {
-			for (size_t k = 0; k < N_EXTRA; k++)
-				if ((more & 1u << k) && strcmp(extra_coefs[k].key, se_keys[i].key) == 0) {
-					label = extra_coefs[k].label;
-					(void)extra_value(ev, k, &why);
-				}
+	analytic_line(ev, "pooled kappa (Scott/Fleiss)", "kappa", f->kappa_undefined);
+	analytic_line(ev, nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa", "kappa_cohen",
+		      f->separate_undefined);
+	analytic_line(ev, "Krippendorff's alpha", "alpha", f->alpha_undefined);
+	for (size_t k = 0; k < N_EXTRA; k++)
+		if (more & 1u << k) {
+			int why;
+			(void)extra_value(ev, k, &why);
+			analytic_line(ev, extra_coefs[k].label, extra_coefs[k].key, why);
 		}
-		if (label == NULL)
-			continue;
-		int c = se_keys[i].which;
-		if (!why)
-			why = ev->se.undefined[c];
-		if (why)
-			tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(why));
-		else
-			tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, ev->se.se[c],
-				     ev->se.low[c], ev->se.high[c],
-				     ev->se.method[c] == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
-	}
 }
 
 static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
