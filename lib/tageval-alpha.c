@@ -1586,6 +1586,127 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------- agreement per category */
+
+/*
+ * The proportion of specific agreement of each leaf k (hkappa(1),
+ * "Agreement per category"): over the items with r_t >= 2 annotations,
+ * sum of (S_t(k)^2 - sum over g of P_g(k)^2) / sum of (r_t - 1) S_t(k),
+ * the ordered pairs of annotations that both give k over those where the
+ * first gives it.  Exact sums per leaf.
+ */
+
+static int by_label(const void *p, const void *q)
+{
+	const struct tageval_category_figure *a = p, *b = q;
+	return strcmp(a->label, b->label);
+}
+
+void tageval_category_agreement_free(struct tageval_category_agreement *ca)
+{
+	if (ca == NULL)
+		return;
+	free(ca->cat);
+	free(ca);
+}
+
+int tageval_agreement_per_category(const struct tageval_annotations *a,
+				   struct tageval_category_agreement **out,
+				   struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	struct tv_fsum *sums = NULL; /* [pos * 3]: annotations, agreeing, pairs */
+	size_t cap = 0;
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	struct tageval_category_agreement *ca = calloc(1, sizeof *ca);
+	int rc = TAGEVAL_OK;
+	size_t items = 0;
+	if (r == NULL || ca == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !ca->undefined; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2)
+				r[m++] = rc2;
+		}
+		if (m < 2)
+			continue;
+		items++;
+		int multi;
+		if (unit_masses(a, &w, r, m, &multi)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t i = 0; i < w.ntouched; i++) {
+			uint32_t l = w.touched[i];
+			if (!a->inv->dag && inner_tag(a, l)) {
+				ca->undefined = TAGEVAL_UNDEFINED_INNER_TAG;
+				break;
+			}
+			if (w.pos[l] == TV_NONE) {
+				if (tv_grow((void **)&sums, &cap, (w.nused + 1) * 3, sizeof *sums)) {
+					rc = tv_nomem(err);
+					goto out;
+				}
+				for (int j = 0; j < 3; j++)
+					tv_fsum_init(&sums[w.nused * 3 + j]);
+				w.pos[l] = (uint32_t)w.nused;
+				w.used[w.nused++] = l;
+			}
+			struct tv_fsum *f = sums + (size_t)w.pos[l] * 3;
+			double sk = w.s[l];
+			tv_fsum_add(&f[0], sk);
+			tv_fsum_add(&f[1], sk * sk);
+			tv_fsum_add(&f[2], (double)(m - 1) * sk);
+		}
+		if (ca->undefined)
+			break;
+		for (size_t i = 0; i < w.nue; i++)
+			tv_fsum_add(&sums[(size_t)w.pos[w.ue[i].leaf] * 3 + 1],
+				    -w.ue[i].p * w.ue[i].p);
+	}
+	if (items == 0 && !ca->undefined)
+		ca->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
+	if (ca->undefined)
+		goto out;
+	ca->cat = malloc((w.nused ? w.nused : 1) * sizeof *ca->cat);
+	if (ca->cat == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t i = 0; i < w.nused; i++) {
+		const struct tv_fsum *f = sums + i * 3;
+		double pairs = tv_fsum_result(&f[2]);
+		if (!(pairs > 0.0))
+			continue; /* a label of weight 0 only */
+		struct tageval_category_figure *c = &ca->cat[ca->n++];
+		c->label = tv_inventory_name(a->inv, w.used[i]);
+		c->annotations = tv_fsum_result(&f[0]);
+		c->agreeing = tv_fsum_result(&f[1]);
+		c->pairs = pairs;
+		c->agreement = c->agreeing / pairs;
+	}
+	if (ca->n > 1)
+		qsort(ca->cat, ca->n, sizeof *ca->cat, by_label);
+out:
+	free(r);
+	free(sums);
+	ws_done(&w);
+	if (rc) {
+		tageval_category_agreement_free(ca);
+		return rc;
+	}
+	*out = ca;
+	return TAGEVAL_OK;
+}
+
 /* ---------------------------------------------------- alpha over tag sets */
 
 /*

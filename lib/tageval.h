@@ -673,6 +673,37 @@ TAGEVAL_EXPORT int tageval_agreement_standard_errors(const struct tageval_annota
 						     struct tageval_standard_errors *out,
 						     struct tageval_error *err);
 
+/** The specific agreement on one label (tageval_agreement_per_category()). */
+struct tageval_category_figure {
+	const char *label;  /**< the leaf (with no map, the tag); borrowed from the inventory */
+	double annotations; /**< sum over the items of S_t(k): the annotations' mass on it */
+	double agreeing;    /**< sum over the items of S_t(k)^2 - sum over annotations of P(k)^2 */
+	double pairs;       /**< sum over the items of (r_t - 1) S_t(k) */
+	double agreement;   /**< agreeing / pairs */
+};
+
+/** The specific agreement of every label, sorted by label (bytes). */
+struct tageval_category_agreement {
+	size_t n;
+	struct tageval_category_figure *cat;
+	int undefined; /**< TAGEVAL_UNDEFINED_NO_ITEMS or _INNER_TAG: n = 0 */
+};
+
+/**
+ * The proportion of specific agreement of each label k over the items
+ * annotated by two or more annotators (hkappa(1), "Agreement per
+ * category"): the pairs of annotations of an item that both give k, over
+ * the pairs where one of them gives it, pooled over the pairs of
+ * annotators and the items, sum of (S_t(k)^2 - sum of P_g(k)^2) / sum of
+ * (r_t - 1) S_t(k); 2 n_kk / (n_k. + n_.k) for two annotators.  Labels used
+ * only on items of one annotation are not listed.  Linear time plus a sort
+ * of the labels.  Free with tageval_category_agreement_free().
+ */
+TAGEVAL_EXPORT int tageval_agreement_per_category(const struct tageval_annotations *ann,
+						  struct tageval_category_agreement **out,
+						  struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_category_agreement_free(struct tageval_category_agreement *ca);
+
 /** The distances between sets of tags of tageval_agreement_alpha_sets(). */
 enum tageval_set_distance {
 	TAGEVAL_DISTANCE_EXACT = 0,    /**< 0 for equal sets, else 1 */

@@ -701,6 +701,79 @@ START_TEST(se_line_order)
 }
 END_TEST
 
+/* ------------------------------------------------- agreement per category */
+
+/*
+ * Two annotators, numeric_two: A 1 1 2 2 3, B 1 2 2 3 3.  2 n_kk / (n_k. +
+ * n_.k): label 1: 2 1 / (2 + 1) = 2/3; label 2: 2 1 / (2 + 2) = 1/2;
+ * label 3: 2 1 / (1 + 2) = 2/3.
+ * Krippendorff's example (kripp), label 1 on units 1 (1 1 1: S = 3, 3^2 - 3
+ * = 6 agreeing, (3 - 1) 3 = 6 pairs), 6 (1 2 3 4: 0 of 3), 8 (1 1 2 1: 6 of
+ * 9), 11 (1 1: 2 of 2): 14/20; label 5 on unit 10 (5 5 5): 6/6; unit 12
+ * (one value 3) takes no part: label 3 on units 2 (2 2 3 2: 0 of 3), 3 and
+ * 4 (3 3 3 3: 16 - 4 = 12 of 12 each), 6 (0 of 3): 24/30.
+ * A two-tag annotation: A {x, y} (1/2 each), B x: label x: S = 3/2,
+ * agreeing 9/4 - 1/4 - 1 = 1, pairs 3/2: 2/3; y: S = 1/2, 1/4 - 1/4 = 0
+ * of 1/2: 0.
+ */
+START_TEST(per_category)
+{
+	struct run r;
+	struct tageval_category_agreement *ca;
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	levels(&r, NULL, f, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_DEFINED);
+	ck_assert_uint_eq(ca->n, 3);
+	static const double two[] = { 2.0 / 3, 1.0 / 2, 2.0 / 3 };
+	static const char *const labels[] = { "1", "2", "3" };
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(ca->cat[i].label, labels[i]);
+		ck_assert_double_eq_tol(ca->cat[i].agreement, two[i], TOL);
+	}
+	ck_assert_double_eq(ca->cat[1].annotations, 4.0);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	levels(&r, NULL, kripp, 4);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(ca->n, 5);
+	ck_assert_double_eq(ca->cat[0].agreeing, 14.0);
+	ck_assert_double_eq(ca->cat[0].pairs, 20.0);
+	ck_assert_double_eq(ca->cat[0].annotations, 9.0);
+	ck_assert_double_eq_tol(ca->cat[2].agreement, 24.0 / 30, TOL);
+	ck_assert_double_eq_tol(ca->cat[4].agreement, 1.0, TOL);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	static const char *const tags[] = { "w 1 x y\n", "w 1 x\n" };
+	levels(&r, NULL, tags, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(ca->n, 2);
+	ck_assert_str_eq(ca->cat[0].label, "x");
+	ck_assert_double_eq_tol(ca->cat[0].agreement, 2.0 / 3, TOL);
+	ck_assert_double_eq_tol(ca->cat[1].agreement, 0.0, TOL);
+	ck_assert_double_eq_tol(ca->cat[1].pairs, 0.5, TOL);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	/* undefined: no item with two annotations; a tag with tags below it */
+	static const char *const apart[] = { "w 1 2\n", "w 2 3\n" };
+	levels(&r, NULL, apart, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	ck_assert_uint_eq(ca->n, 0);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	levels(&r, "A.1 A\nA.2 A\n", inner, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_UNDEFINED_INNER_TAG);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	ck_assert_int_eq(tageval_agreement_per_category(NULL, &ca, &r.err), TAGEVAL_EINVAL);
+	tageval_category_agreement_free(NULL);
+}
+END_TEST
+
 START_TEST(chance_undefined)
 {
 	struct run r;
@@ -1031,6 +1104,7 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, se_two_tags);
 	tcase_add_test(tc, se_undefined);
 	tcase_add_test(tc, se_line_order);
+	tcase_add_test(tc, per_category);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sets");
 	tcase_add_test(tc, set_distances);

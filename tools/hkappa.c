@@ -52,6 +52,7 @@ static void usage(FILE *fp, const void *ctx)
 		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
 		"      --pairs               Cohen's kappa of every pair of annotators\n"
 		"      --leave-one-out       the figures without each annotator in turn\n"
+		"      --per-category        the specific agreement on each label\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -99,6 +100,7 @@ struct extra_values {
 	struct pair_figure *pairs;
 	struct tageval_agreement_figures *without; /* [k] (--leave-one-out) */
 	struct tageval_standard_errors se;         /* --ci=analytic */
+	struct tageval_category_agreement *cats;   /* --per-category */
 	int analytic;
 };
 
@@ -288,6 +290,36 @@ static void json_leave_one_out(const struct tageval_agreement_figures *w, size_t
 	tools_printf("]");
 }
 
+/* ,"per_category":{...}: the specific agreement of each label, or null
+ * with the reason in @top. */
+static void json_per_category(const struct tageval_category_agreement *ca,
+			      struct tools_undefined *top)
+{
+	tools_printf(",\"per_category\":");
+	if (ca->undefined) {
+		tools_printf("null");
+		tools_undefined_add(top, "per_category", tageval_undefined_reason(ca->undefined));
+		return;
+	}
+	tools_printf("{");
+	for (size_t i = 0; i < ca->n; i++) {
+		const struct tageval_category_figure *c = &ca->cat[i];
+		if (i)
+			putchar(',');
+		tools_json_string(stdout, c->label);
+		tools_printf(":{\"annotations\":");
+		tools_json_number(stdout, c->annotations);
+		tools_printf(",\"pairs\":");
+		tools_json_number(stdout, c->pairs);
+		tools_printf(",\"agreeing\":");
+		tools_json_number(stdout, c->agreeing);
+		tools_printf(",\"agreement\":");
+		tools_json_number(stdout, c->agreement);
+		tools_printf("}");
+	}
+	tools_printf("}");
+}
+
 /* ,"pairs":[...]: each pair of annotators (indices into "files"), the
  * items both annotated and their Cohen's kappa. */
 static void json_pairs(const struct pair_figure *pf, size_t nann)
@@ -423,6 +455,8 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 		json_pairs(ev->pairs, nann);
 	if (ev->without)
 		json_leave_one_out(ev->without, nann);
+	if (ev->cats)
+		json_per_category(ev->cats, &top);
 	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
 		tools_printf("{");
@@ -508,6 +542,29 @@ static void print_pairs(const struct pair_figure *pf, char **files, size_t nann)
 				tools_printf(" %9.6f", p->kappa);
 		}
 		tools_printf("\n");
+	}
+}
+
+/* The specific agreement of each label (--per-category). */
+static void print_per_category(const struct tageval_category_agreement *ca)
+{
+	if (ca->undefined) {
+		tools_printf("\nagreement per category undefined: %s\n",
+			     tageval_undefined_reason(ca->undefined));
+		return;
+	}
+	size_t width = 8;
+	for (size_t i = 0; i < ca->n; i++) {
+		size_t len = (size_t)tools_display_width(ca->cat[i].label);
+		if (len > width)
+			width = len;
+	}
+	tools_printf("\nspecific agreement per category:\n%-*s %11s %11s %9s\n", (int)width,
+		     "category", "annotations", "pairs", "agreement");
+	for (size_t i = 0; i < ca->n; i++) {
+		const struct tageval_category_figure *c = &ca->cat[i];
+		tools_pad(stdout, c->label, (int)width);
+		tools_printf(" %11g %11g %9.6f\n", c->annotations, c->pairs, c->agreement);
 	}
 }
 
@@ -652,6 +709,8 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		print_pairs(ev->pairs, files, nann);
 	if (ev->without)
 		print_leave_one_out(ev->without, files, nann);
+	if (ev->cats)
+		print_per_category(ev->cats);
 	if (per_lexelt)
 		print_lexelt_table(ag, nann, coefs);
 }
@@ -660,6 +719,7 @@ struct options {
 	struct tageval_agreement_options agreement;
 	int flat, per_lexelt, json, pairs, leave_one_out;
 	int ci;               /* --ci: 0 none, 1 analytic, 2 bootstrap */
+	int per_category;
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -671,7 +731,7 @@ struct options {
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -736,6 +796,9 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
+		return 0;
+	case OPT_PER_CATEGORY:
+		o->per_category = 1;
 		return 0;
 	case OPT_CI:
 		if (strcmp(arg, "analytic") == 0) {
@@ -820,6 +883,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "pairs", no_argument, NULL, OPT_PAIRS },
 		{ "leave-one-out", no_argument, NULL, OPT_LEAVE_ONE_OUT },
 		{ "ci", required_argument, NULL, OPT_CI },
+		{ "per-category", no_argument, NULL, OPT_PER_CATEGORY },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -987,6 +1051,8 @@ static int run(const struct options *o)
 		goto fail;
 	if (o->leave_one_out && without_figures(ann, o, &ev.without, &err))
 		goto fail;
+	if (o->per_category && tageval_agreement_per_category(ann, &ev.cats, &err))
+		goto fail;
 	if (o->ci == 1) {
 		if (tageval_agreement_standard_errors(ann, o->categories, o->agreement.confidence,
 						      &ev.se, &err))
@@ -1005,6 +1071,7 @@ fail:
 out:
 	free(ev.pairs);
 	free(ev.without);
+	tageval_category_agreement_free(ev.cats);
 	tageval_agreement_free(ag);
 	tageval_annotations_free(ann);
 	tageval_inventory_free(inv);
