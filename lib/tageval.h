@@ -540,6 +540,36 @@ TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag
 					      enum tageval_coefficient which, double *low,
 					      double *high, size_t *replicates);
 
+/** An item of tageval_agreement_least(). */
+struct tageval_item_agreement {
+	const char *item;    /**< "lexelt instance", borrowed from the annotations */
+	size_t index;        /**< the item, for tageval_annotations_entries() */
+	size_t annotations;  /**< its annotations (two or more) */
+	double agreement;    /**< the mean over its pairs of annotations of <P, Q> */
+};
+
+/**
+ * The @n items of least agreement among those annotated by two or more
+ * annotators, into @out (room for @n), the least first; ties in the order
+ * of the lexelts, then the instance ids, as bytes.  The agreement of an item
+ * is its term of Pr(A) (hkappa(1)).  *count = min(n, such items).  Time:
+ * one pass over the items and a sort of them.
+ */
+TAGEVAL_EXPORT int tageval_agreement_least(const struct tageval_annotations *ann, size_t n,
+					   struct tageval_item_agreement *out, size_t *count,
+					   struct tageval_error *err);
+
+/**
+ * The entries of @annotator's annotation of item @item (an index of
+ * struct tageval_item_agreement): the tags of the line (with a sense map
+ * that is a DAG, the leaves) and their shares of its weight, in no
+ * particular order, at most @cap of them into @tags and @shares (either
+ * may be NULL).  Returns their number, 0 when that annotator has none.
+ */
+TAGEVAL_EXPORT size_t tageval_annotations_entries(const struct tageval_annotations *ann,
+						  size_t annotator, size_t item,
+						  const char **tags, double *shares, size_t cap);
+
 /** The levels of measurement of Krippendorff's alpha. */
 enum tageval_level {
 	TAGEVAL_NOMINAL = 0,

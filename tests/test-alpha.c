@@ -774,6 +774,64 @@ START_TEST(per_category)
 }
 END_TEST
 
+/* ------------------------------------------------ items of least agreement */
+
+/*
+ * Krippendorff's example (kripp): the agreement of an item is the share of
+ * its pairs of annotations that agree: unit 6 (1 2 3 4) 0, units 2 (2 2 3
+ * 2) and 8 (1 1 2 1) 3 of 6 = 1/2, the others 1; unit 12 (one annotation)
+ * is not listed.  Ties by lexelt then instance, bytes: "k 2" before "k 8",
+ * "k 1" before "k 10".
+ */
+START_TEST(least_agreement)
+{
+	struct run r;
+	levels(&r, NULL, kripp, 4);
+	struct tageval_item_agreement it[20];
+	size_t n;
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 20, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 11);
+	static const char *const want[] = { "k 6", "k 2", "k 8", "k 1", "k 10", "k 11" };
+	static const double agreement[] = { 0.0, 0.5, 0.5, 1.0, 1.0, 1.0 };
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_str_eq(it[i].item, want[i]);
+		ck_assert_double_eq_tol(it[i].agreement, agreement[i], TOL);
+	}
+	ck_assert_uint_eq(it[0].annotations, 4);
+	ck_assert_uint_eq(it[5].annotations, 2);
+	/* the annotations of unit 6: observer A (the first file) gave 1, and
+	 * unit 11 has none from A */
+	const char *tag;
+	double share;
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[0].index, &tag, &share, 1), 1);
+	ck_assert_str_eq(tag, "1");
+	ck_assert_double_eq(share, 1.0);
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[5].index, &tag, &share, 1), 0);
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 9, it[5].index, &tag, &share, 1), 0);
+	/* fewer asked for */
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 2, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(it[1].item, "k 2");
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 0, NULL, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 1, NULL, &n, &r.err), TAGEVAL_EINVAL);
+	done(&r);
+	/* two tags: A {a 1/4, b 3/4}, B a: <P, Q> = 1/4 */
+	static const char *const tags[] = { "w 1 a/1 b/3\nw 2 a\n", "w 1 a\nw 2 b\n" };
+	levels(&r, NULL, tags, 2);
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 2, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(it[0].item, "w 2");
+	ck_assert_double_eq_tol(it[1].agreement, 0.25, TOL);
+	const char *t2[2];
+	double s2[2];
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[1].index, t2, s2, 2), 2);
+	ck_assert_double_eq_tol(s2[0] + s2[1], 1.0, TOL);
+	ck_assert_double_eq_tol(strcmp(t2[0], "a") == 0 ? s2[0] : s2[1], 0.25, TOL);
+	done(&r);
+}
+END_TEST
+
 START_TEST(chance_undefined)
 {
 	struct run r;
@@ -1105,6 +1163,7 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, se_undefined);
 	tcase_add_test(tc, se_line_order);
 	tcase_add_test(tc, per_category);
+	tcase_add_test(tc, least_agreement);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sets");
 	tcase_add_test(tc, set_distances);

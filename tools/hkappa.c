@@ -53,6 +53,7 @@ static void usage(FILE *fp, const void *ctx)
 		"      --pairs               Cohen's kappa of every pair of annotators\n"
 		"      --leave-one-out       the figures without each annotator in turn\n"
 		"      --per-category        the specific agreement on each label\n"
+		"      --items=N             the N items of least agreement\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -101,6 +102,8 @@ struct extra_values {
 	struct tageval_agreement_figures *without; /* [k] (--leave-one-out) */
 	struct tageval_standard_errors se;         /* --ci=analytic */
 	struct tageval_category_agreement *cats;   /* --per-category */
+	struct tageval_item_agreement *least;      /* --items */
+	size_t nleast;
 	int analytic;
 };
 
@@ -320,6 +323,86 @@ static void json_per_category(const struct tageval_category_agreement *ca,
 	tools_printf("}");
 }
 
+/* One annotation's entries sorted by tag (the library gives them in an
+ * order that follows the lines), into new arrays; their number, or
+ * (size_t)-1 out of memory. */
+struct entry {
+	const char *tag;
+	double share;
+};
+
+static int by_tag(const void *x, const void *y)
+{
+	return strcmp(((const struct entry *)x)->tag, ((const struct entry *)y)->tag);
+}
+
+static size_t sorted_entries(const struct tageval_annotations *ann, size_t c, size_t item,
+			     struct entry **out)
+{
+	size_t n = tageval_annotations_entries(ann, c, item, NULL, NULL, 0);
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	const char **tags = malloc(n * sizeof *tags);
+	double *shares = malloc(n * sizeof *shares);
+	*out = malloc(n * sizeof **out);
+	if (tags == NULL || shares == NULL || *out == NULL) {
+		free(tags);
+		free(shares);
+		free(*out);
+		*out = NULL;
+		return (size_t)-1;
+	}
+	tageval_annotations_entries(ann, c, item, tags, shares, n);
+	for (size_t j = 0; j < n; j++)
+		(*out)[j] = (struct entry){ tags[j], shares[j] };
+	qsort(*out, n, sizeof **out, by_tag);
+	free(tags);
+	free(shares);
+	return n;
+}
+
+/* ,"least_agreement":[...]: the items of least agreement (--items), each
+ * with its annotations, null where an annotator has none.  Nonzero: out of
+ * memory. */
+static int json_least(const struct tageval_annotations *ann, const struct extra_values *ev,
+		      size_t nann)
+{
+	tools_printf(",\"least_agreement\":[");
+	for (size_t i = 0; i < ev->nleast; i++) {
+		const struct tageval_item_agreement *it = &ev->least[i];
+		tools_printf("%s{\"item\":", i ? "," : "");
+		tools_json_string(stdout, it->item);
+		tools_printf(",\"agreement\":");
+		tools_json_number(stdout, it->agreement);
+		tools_printf(",\"annotations\":[");
+		for (size_t c = 0; c < nann; c++) {
+			struct entry *e;
+			size_t n = sorted_entries(ann, c, it->index, &e);
+			if (n == (size_t)-1)
+				return -1;
+			tools_printf("%s", c ? "," : "");
+			if (n == 0) {
+				tools_printf("null");
+				continue;
+			}
+			tools_printf("{");
+			for (size_t j = 0; j < n; j++) {
+				if (j)
+					putchar(',');
+				tools_json_string(stdout, e[j].tag);
+				putchar(':');
+				tools_json_number(stdout, e[j].share);
+			}
+			tools_printf("}");
+			free(e);
+		}
+		tools_printf("]}");
+	}
+	tools_printf("]");
+	return 0;
+}
+
 /* ,"pairs":[...]: each pair of annotators (indices into "files"), the
  * items both annotated and their Cohen's kappa. */
 static void json_pairs(const struct pair_figure *pf, size_t nann)
@@ -404,9 +487,10 @@ static void json_interval(struct tools_undefined *u, const struct tageval_agreem
 		tools_printf("null");
 }
 
-static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct extra_values *ev, int ci)
+static int print_json(const struct tageval_agreement *ag, const struct tageval_annotations *ann,
+		      char **files, size_t nann, int per_lexelt,
+		      const struct tageval_agreement_options *o, unsigned more,
+		      const struct extra_values *ev, int ci)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -457,6 +541,8 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 		json_leave_one_out(ev->without, nann);
 	if (ev->cats)
 		json_per_category(ev->cats, &top);
+	if (ev->least && json_least(ann, ev, nann))
+		return -1;
 	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
 		tools_printf("{");
@@ -473,6 +559,7 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	tools_json_undefined(stdout, &top);
 	tools_printf("}\n");
+	return 0;
 }
 
 static void text_value(const char *label, double v, int undefined, const char *extra)
@@ -568,6 +655,37 @@ static void print_per_category(const struct tageval_category_agreement *ca)
 	}
 }
 
+/* The items of least agreement (--items), with the annotation of each
+ * annotator (numbered from 1 as the operands; "-" for none).  Nonzero: out
+ * of memory. */
+static int print_least(const struct tageval_annotations *ann, const struct extra_values *ev,
+		       size_t nann)
+{
+	tools_printf("\nitems of least agreement:\n%9s  %s\n", "agreement",
+		     "item  annotator: tag[/share] ...");
+	for (size_t i = 0; i < ev->nleast; i++) {
+		const struct tageval_item_agreement *it = &ev->least[i];
+		tools_printf("%9.6f  %s ", it->agreement, it->item);
+		for (size_t c = 0; c < nann; c++) {
+			struct entry *e;
+			size_t n = sorted_entries(ann, c, it->index, &e);
+			if (n == (size_t)-1)
+				return -1;
+			tools_printf(" %zu:", c + 1);
+			if (n == 0)
+				tools_printf(" -");
+			for (size_t j = 0; j < n; j++) {
+				tools_printf(" %s", e[j].tag);
+				if (n > 1)
+					tools_printf("/%g", e[j].share);
+			}
+			free(e);
+		}
+		tools_printf("\n");
+	}
+	return 0;
+}
+
 /* The table of the figures without each annotator (--leave-one-out). */
 static void print_leave_one_out(const struct tageval_agreement_figures *w, char **files,
 				size_t nann)
@@ -637,9 +755,10 @@ static void print_analytic(const struct tageval_agreement_figures *f, size_t nan
 		}
 }
 
-static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct extra_values *ev)
+static int print_text(const struct tageval_agreement *ag, const struct tageval_annotations *ann,
+		      char **files, size_t nann, int per_lexelt,
+		      const struct tageval_agreement_options *o, unsigned more,
+		      const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
@@ -711,8 +830,11 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 		print_leave_one_out(ev->without, files, nann);
 	if (ev->cats)
 		print_per_category(ev->cats);
+	if (ev->least && print_least(ann, ev, nann))
+		return -1;
 	if (per_lexelt)
 		print_lexelt_table(ag, nann, coefs);
+	return 0;
 }
 
 struct options {
@@ -720,6 +842,7 @@ struct options {
 	int flat, per_lexelt, json, pairs, leave_one_out;
 	int ci;               /* --ci: 0 none, 1 analytic, 2 bootstrap */
 	int per_category;
+	size_t items;         /* --items, 0: none */
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -731,7 +854,7 @@ struct options {
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -796,6 +919,14 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
+		return 0;
+	case OPT_ITEMS:
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 1) {
+			tools_usage_error(prog, "invalid number of items \"%s\" (1 to 4294967295)",
+					  arg);
+			return -1;
+		}
+		o->items = (size_t)v;
 		return 0;
 	case OPT_PER_CATEGORY:
 		o->per_category = 1;
@@ -884,6 +1015,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "leave-one-out", no_argument, NULL, OPT_LEAVE_ONE_OUT },
 		{ "ci", required_argument, NULL, OPT_CI },
 		{ "per-category", no_argument, NULL, OPT_PER_CATEGORY },
+		{ "items", required_argument, NULL, OPT_ITEMS },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1053,17 +1185,32 @@ static int run(const struct options *o)
 		goto fail;
 	if (o->per_category && tageval_agreement_per_category(ann, &ev.cats, &err))
 		goto fail;
+	if (o->items) {
+		size_t n = tageval_annotations_items(ann);
+		if (o->items < n)
+			n = o->items;
+		ev.least = malloc((n ? n : 1) * sizeof *ev.least);
+		if (ev.least == NULL) {
+			status = tools_out_of_memory(prog);
+			goto out;
+		}
+		if (tageval_agreement_least(ann, n, ev.least, &ev.nleast, &err))
+			goto fail;
+	}
 	if (o->ci == 1) {
 		if (tageval_agreement_standard_errors(ann, o->categories, o->agreement.confidence,
 						      &ev.se, &err))
 			goto fail;
 		ev.analytic = 1;
 	}
-	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev,
-			   o->ci);
-	else
-		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
+	int printed = o->json ? print_json(ag, ann, o->files, o->nann, o->per_lexelt,
+					   &o->agreement, o->extra, &ev, o->ci)
+			      : print_text(ag, ann, o->files, o->nann, o->per_lexelt, &o->agreement,
+					   o->extra, &ev);
+	if (printed) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
 	status = tools_exit_status(prog);
 	goto out;
 fail:
@@ -1072,6 +1219,7 @@ out:
 	free(ev.pairs);
 	free(ev.without);
 	tageval_category_agreement_free(ev.cats);
+	free(ev.least);
 	tageval_agreement_free(ag);
 	tageval_annotations_free(ann);
 	tageval_inventory_free(inv);
