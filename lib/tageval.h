@@ -410,6 +410,20 @@ TAGEVAL_EXPORT int tageval_annotations_new(struct tageval_inventory *inv,
 					   struct tageval_annotations **out);
 TAGEVAL_EXPORT void tageval_annotations_free(struct tageval_annotations *ann);
 
+/**
+ * Before the first annotations are read: replace every tag of the lines by
+ * its ancestor at depth @level (1: the top-level tags, the coarse grain of
+ * scorer2) in the tree-shaped sense map of @map (a tag not as deep stays, a
+ * tag outside the map stays), the shares of a line's tags that meet added
+ * up; 0: no replacement.  The annotations' own inventory must have no map:
+ * the tags at that level are its categories, flat.  @map must outlive the
+ * reading.  TAGEVAL_EINVAL after annotations were read or when the
+ * annotations' inventory has a map, TAGEVAL_EFORMAT when @map is not a tree.
+ */
+TAGEVAL_EXPORT int tageval_annotations_set_level(struct tageval_annotations *ann,
+						 const struct tageval_inventory *map,
+						 size_t level, struct tageval_error *err);
+
 /** Reads the file of one more annotator ("-" = standard input). */
 TAGEVAL_EXPORT int tageval_annotations_read(struct tageval_annotations *ann, const char *path,
 					    struct tageval_error *err);

@@ -832,6 +832,82 @@ START_TEST(least_agreement)
 }
 END_TEST
 
+/* ------------------------------------------------ levels of the hierarchy */
+
+/* Reads @files into annotations on a flat inventory with the tags of @map
+ * at @level; returns the pooled Pr(A). */
+static double level_pr_a(const char *map, size_t level, const char *const *files, size_t n)
+{
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *minv = tageval_inventory_new(), *flat = tageval_inventory_new();
+	struct tageval_annotations *ann;
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, map, strlen(map), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(flat, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, level, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(tageval_annotations_read_buffer(ann, files[i], strlen(files[i]),
+								 "ann", &err),
+				 TAGEVAL_OK);
+	struct tageval_agreement *ag;
+	ck_assert_int_eq(tageval_agreement_compute(ann, NULL, &ag, &err), TAGEVAL_OK);
+	double pr_a = tageval_agreement_pooled(ag)->pr_a;
+	/* after reading: too late */
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, level, &err), TAGEVAL_EINVAL);
+	tageval_agreement_free(ag);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(flat);
+	tageval_inventory_free(minv);
+	return pr_a;
+}
+
+/*
+ * The map A > A.1 > A.1.x, A.1.y; A > A.2; B > B.1.  Annotations:
+ *   item 1: A.1.x | A.1.y      item 2: A.2 | A.1    item 3: B.1 | B
+ *   item 4: A.1.x/1 B.1/3 | A   item 5: A.1.x/1 A.1.y/3 | A   item 6: Z | Z
+ * Level 1 (coarse): A | A, A | A, B | B, {A 1/4, B 3/4} | A, A (the two
+ *   weights meet: 1 + 3) | A, Z | Z (outside the map): agreements 1, 1, 1,
+ *   1/4, 1, 1: Pr(A) = 5.25/6 = 7/8.
+ * Level 2: A.1 | A.1, A.2 | A.1, B.1 | B (B is not as deep: it stays, a
+ *   category of its own), {A.1 1/4, B.1 3/4} | A, A.1 | A, Z | Z:
+ *   1, 0, 0, 0, 0, 1: Pr(A) = 2/6 = 1/3.
+ * Level 3 keeps every tag: 0, 0, 0, 0, 0, 1 = 1/6.
+ */
+START_TEST(hierarchy_level)
+{
+	static const char map[] = "A.1 A\nA.2 A\nB.1 B\nA.1.x A.1\nA.1.y A.1\n";
+	static const char *const f[] = {
+		"w 1 A.1.x\nw 2 A.2\nw 3 B.1\nw 4 A.1.x/1 B.1/3\nw 5 A.1.x/1 A.1.y/3\nw 6 Z\n",
+		"w 1 A.1.y\nw 2 A.1\nw 3 B\nw 4 A\nw 5 A\nw 6 Z\n"
+	};
+	ck_assert_double_eq_tol(level_pr_a(map, 1, f, 2), 7.0 / 8, TOL);
+	ck_assert_double_eq_tol(level_pr_a(map, 2, f, 2), 1.0 / 3, TOL);
+	ck_assert_double_eq_tol(level_pr_a(map, 3, f, 2), 1.0 / 6, TOL);
+	/* the errors: a map in the annotations' inventory; a DAG; no map */
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *minv = tageval_inventory_new();
+	struct tageval_annotations *ann;
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, map, strlen(map), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(minv, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, NULL, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, NULL, 0, &err), TAGEVAL_OK);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(minv);
+	static const char dag[] = "x A\nx B\n";
+	minv = tageval_inventory_new();
+	struct tageval_inventory *flat = tageval_inventory_new();
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, dag, strlen(dag), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(flat, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, 1, &err), TAGEVAL_EFORMAT);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(flat);
+	tageval_inventory_free(minv);
+}
+END_TEST
+
 START_TEST(chance_undefined)
 {
 	struct run r;
@@ -1164,6 +1240,7 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, se_line_order);
 	tcase_add_test(tc, per_category);
 	tcase_add_test(tc, least_agreement);
+	tcase_add_test(tc, hierarchy_level);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sets");
 	tcase_add_test(tc, set_distances);

@@ -54,6 +54,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --leave-one-out       the figures without each annotator in turn\n"
 		"      --per-category        the specific agreement on each label\n"
 		"      --items=N             the N items of least agreement\n"
+		"      --level-of-hierarchy=L  every tag replaced by its ancestor at depth L\n"
+		"                            (1 = coarse: the top-level tags)\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -843,6 +845,7 @@ struct options {
 	int ci;               /* --ci: 0 none, 1 analytic, 2 bootstrap */
 	int per_category;
 	size_t items;         /* --items, 0: none */
+	size_t level;         /* --level-of-hierarchy, 0: none */
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -854,7 +857,7 @@ struct options {
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS, OPT_LEVEL };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -927,6 +930,18 @@ static int option(void *ctx, int c, char *arg)
 			return -1;
 		}
 		o->items = (size_t)v;
+		return 0;
+	case OPT_LEVEL:
+		if (strcmp(arg, "coarse") == 0) {
+			o->level = 1;
+			return 0;
+		}
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 1) {
+			tools_usage_error(prog, "invalid level \"%s\" (coarse or a depth from 1 to "
+					  "4294967295)", arg);
+			return -1;
+		}
+		o->level = (size_t)v;
 		return 0;
 	case OPT_PER_CATEGORY:
 		o->per_category = 1;
@@ -1016,6 +1031,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "ci", required_argument, NULL, OPT_CI },
 		{ "per-category", no_argument, NULL, OPT_PER_CATEGORY },
 		{ "items", required_argument, NULL, OPT_ITEMS },
+		{ "level-of-hierarchy", required_argument, NULL, OPT_LEVEL },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1028,6 +1044,11 @@ static int parse(int argc, char **argv, struct options *o)
 				 o->flat ? "two annotation files are needed"
 					 : "two annotation files and a sense map are needed"))
 		return EXIT_INVALID_USAGE;
+	if (o->level && (o->flat || o->downward)) {
+		tools_usage_error(prog, "--level-of-hierarchy needs a sense map, without --flat "
+				  "or --downward");
+		return EXIT_INVALID_USAGE;
+	}
 	if (o->downward && o->flat) {
 		tools_usage_error(prog, "--downward needs a sense map, not --flat");
 		return EXIT_INVALID_USAGE;
@@ -1139,11 +1160,13 @@ static int run(const struct options *o)
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
+	/* with --level-of-hierarchy the annotations' tags are flat, in their own inventory */
+	struct tageval_inventory *ainv = o->level ? tageval_inventory_new() : inv;
 	struct tageval_annotations *ann = NULL;
 	struct tageval_agreement *ag = NULL;
 	struct extra_values ev;
 	memset(&ev, 0, sizeof ev);
-	if (inv == NULL || tageval_annotations_new(inv, &ann)) {
+	if (inv == NULL || ainv == NULL || tageval_annotations_new(ainv, &ann)) {
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
@@ -1158,6 +1181,11 @@ static int run(const struct options *o)
 	if (o->downward &&
 	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;
+	if (o->level && tageval_annotations_set_level(ann, inv, o->level, &err)) {
+		if (err.file[0] == '\0') /* the map is at fault */
+			snprintf(err.file, sizeof err.file, "%s", tools_file_name(o->senses));
+		goto fail;
+	}
 	for (size_t i = 0; i < o->nann; i++)
 		if (tageval_annotations_read(ann, o->files[i], &err))
 			goto fail;
@@ -1222,6 +1250,8 @@ out:
 	free(ev.least);
 	tageval_agreement_free(ag);
 	tageval_annotations_free(ann);
+	if (ainv != inv)
+		tageval_inventory_free(ainv);
 	tageval_inventory_free(inv);
 	return status;
 }
