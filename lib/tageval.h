@@ -144,6 +144,10 @@ TAGEVAL_EXPORT int tageval_inventory_read_map_buffer(struct tageval_inventory *i
 /** Number of tags the inventory holds now. */
 TAGEVAL_EXPORT size_t tageval_inventory_size(const struct tageval_inventory *inv);
 
+/** The leaves of the sense map: its tags with no tag below them (0 without
+ * a map). */
+TAGEVAL_EXPORT size_t tageval_inventory_leaves(const struct tageval_inventory *inv);
+
 /** Looks a tag up: TAGEVAL_OK and *id, or TAGEVAL_ENOTFOUND. */
 TAGEVAL_EXPORT int tageval_inventory_find(const struct tageval_inventory *inv,
 					  const char *tag, size_t *id);

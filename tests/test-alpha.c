@@ -883,6 +883,15 @@ START_TEST(hierarchy_level)
 	ck_assert_double_eq_tol(level_pr_a(map, 1, f, 2), 7.0 / 8, TOL);
 	ck_assert_double_eq_tol(level_pr_a(map, 2, f, 2), 1.0 / 3, TOL);
 	ck_assert_double_eq_tol(level_pr_a(map, 3, f, 2), 1.0 / 6, TOL);
+	/* the leaves of the map (--categories=map): A.1.x, A.1.y, A.2, B.1 */
+	struct tageval_inventory *li = tageval_inventory_new();
+	struct tageval_error lerr = { 0 };
+	ck_assert_uint_eq(tageval_inventory_leaves(li), 0);
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(li, map, strlen(map), "map", &lerr),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_inventory_leaves(li), 4);
+	tageval_inventory_free(li);
+	ck_assert_uint_eq(tageval_inventory_leaves(NULL), 0);
 	/* the errors: a map in the annotations' inventory; a DAG; no map */
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *minv = tageval_inventory_new();

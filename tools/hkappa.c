@@ -49,7 +49,8 @@ static void usage(FILE *fp, const void *ctx)
 		"                            alpha_exact, alpha_jaccard, alpha_masi, or all\n"
 		"      --distance=D          also alpha between sets of tags: exact, jaccard,\n"
 		"                            masi (inner: the default alpha only)\n"
-		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
+		"      --categories=N|map    q of AC1 and Brennan-Prediger (default: the labels;\n"
+		"                            map: the leaves of the sense map)\n"
 		"      --pairs               Cohen's kappa of every pair of annotators\n"
 		"      --leave-one-out       the figures without each annotator in turn\n"
 		"      --per-category        the specific agreement on each label\n"
@@ -853,6 +854,7 @@ struct options {
 	const char *senses;   /* the sense map, NULL with --flat */
 	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
 	size_t categories;    /* --categories, 0: the distinct labels */
+	int categories_map;   /* --categories=map: the leaves of the sense map */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
@@ -999,6 +1001,11 @@ static int option(void *ctx, int c, char *arg)
 				  arg);
 		return -1;
 	case OPT_CATEGORIES:
+		if (strcmp(arg, "map") == 0) {
+			o->categories_map = 1;
+			return 0;
+		}
+		o->categories_map = 0;
 		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 2) {
 			tools_usage_error(prog, "invalid number of categories \"%s\" (2 to 4294967295)",
 					  arg);
@@ -1044,6 +1051,11 @@ static int parse(int argc, char **argv, struct options *o)
 				 o->flat ? "two annotation files are needed"
 					 : "two annotation files and a sense map are needed"))
 		return EXIT_INVALID_USAGE;
+	if (o->categories_map && (o->flat || o->level)) {
+		tools_usage_error(prog, "--categories=map needs a sense map, without --flat or "
+				  "--level-of-hierarchy");
+		return EXIT_INVALID_USAGE;
+	}
 	if (o->level && (o->flat || o->downward)) {
 		tools_usage_error(prog, "--level-of-hierarchy needs a sense map, without --flat "
 				  "or --downward");
@@ -1181,6 +1193,16 @@ static int run(const struct options *o)
 	if (o->downward &&
 	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;
+	size_t categories = o->categories;
+	if (o->categories_map) {
+		categories = tageval_inventory_leaves(inv);
+		if (categories < 2) {
+			fprintf(stderr, "%s: %s: --categories=map: the sense map has %zu leaf tag%s, "
+				"2 or more are needed\n", prog, tools_file_name(o->senses),
+				categories, categories == 1 ? "" : "s");
+			goto out;
+		}
+	}
 	if (o->level && tageval_annotations_set_level(ann, inv, o->level, &err)) {
 		if (err.file[0] == '\0') /* the map is at fault */
 			snprintf(err.file, sizeof err.file, "%s", tools_file_name(o->senses));
@@ -1203,7 +1225,7 @@ static int run(const struct options *o)
 	}
 	if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err))
 		goto fail;
-	if ((want & 2u) && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
+	if ((want & 2u) && tageval_agreement_chance(ann, categories, &ev.ch, &err))
 		goto fail;
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
@@ -1226,7 +1248,7 @@ static int run(const struct options *o)
 			goto fail;
 	}
 	if (o->ci == 1) {
-		if (tageval_agreement_standard_errors(ann, o->categories, o->agreement.confidence,
+		if (tageval_agreement_standard_errors(ann, categories, o->agreement.confidence,
 						      &ev.se, &err))
 			goto fail;
 		ev.analytic = 1;
