@@ -339,6 +339,8 @@ const char *tageval_undefined_reason(int why)
 		return "needs exactly two annotators";
 	case TAGEVAL_UNDEFINED_NOT_ASKED:
 		return "not asked for";
+	case TAGEVAL_UNDEFINED_ONE_ITEM:
+		return "a standard error needs two or more items";
 	default:
 		return "unknown";
 	}
@@ -1107,4 +1109,78 @@ out:
 	free(nrec);
 	free(seen);
 	return rc;
+}
+
+/* ------------------------------------------------ items of least agreement */
+
+static int by_agreement(const void *x, const void *y)
+{
+	const struct keyed_item *a = x, *b = y;
+	if (a->sum.a != b->sum.a)
+		return a->sum.a < b->sum.a ? -1 : 1;
+	return by_item_key(x, y);
+}
+
+int tageval_agreement_least(const struct tageval_annotations *a, size_t n,
+			    struct tageval_item_agreement *out, size_t *count,
+			    struct tageval_error *err)
+{
+	TV_NEED(err, count, "count");
+	*count = 0;
+	TV_NEED(err, a, "ann");
+	if (n > 0)
+		TV_NEED(err, out, "out");
+	size_t nitems = a->nitems;
+	struct keyed_item *k = malloc((nitems ? nitems : 1) * sizeof *k);
+	struct tv_geom g;
+	struct sweep_ws ws;
+	memset(&g, 0, sizeof g);
+	int ws_ok = ws_alloc(&ws, a->inv->tags.n);
+	int rc = TAGEVAL_OK;
+	if (k == NULL || !ws_ok || geom_init(a, &g)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	size_t nk = 0;
+	for (size_t t = 0; t < nitems; t++) {
+		size_t present = 0;
+		for (size_t c = 0; c < a->nann && present < 2; c++)
+			if (rec_of(a, c, (uint32_t)t))
+				present++;
+		if (present < 2)
+			continue;
+		k[nk].key = tv_intern_str(&a->items, (uint32_t)t);
+		summarise(a, &g, &ws, (uint32_t)t, &k[nk].sum);
+		nk++;
+	}
+	qsort(k, nk, sizeof *k, by_agreement);
+	*count = n < nk ? n : nk;
+	for (size_t i = 0; i < *count; i++)
+		out[i] = (struct tageval_item_agreement){ k[i].key, k[i].sum.item, k[i].sum.m,
+							   k[i].sum.a };
+out:
+	geom_free(&g);
+	ws_free(&ws);
+	free(k);
+	return rc;
+}
+
+size_t tageval_annotations_entries(const struct tageval_annotations *a, size_t annotator,
+				   size_t item, const char **tags, double *shares, size_t cap)
+{
+	if (a == NULL || annotator >= a->nann || item > UINT32_MAX)
+		return 0;
+	const struct tv_rec *r = rec_of(a, annotator, (uint32_t)item);
+	if (r == NULL)
+		return 0;
+	struct tv_leafp one;
+	size_t ne;
+	const struct tv_leafp *e = entries(a, r, &one, &ne);
+	for (size_t j = 0; j < ne && j < cap; j++) {
+		if (tags)
+			tags[j] = tv_inventory_name(a->inv, e[j].leaf);
+		if (shares)
+			shares[j] = e[j].p;
+	}
+	return ne;
 }

@@ -56,6 +56,16 @@ struct tageval_annotations {
 	size_t tagcap;
 	double *weights;
 	size_t weightcap;
+	/* tageval_annotations_set_level(): every tag replaced by its ancestor
+	 * at depth @level (1: the top level) in the sense map @map, 0: none */
+	size_t level;
+	const struct tageval_inventory *map;
+	uint32_t *depth, *anc; /* [map tag] memo, TV_NONE before computed */
+	size_t memocap;
+	uint32_t *mapped;      /* [tag] its level tag, TV_NONE before computed */
+	size_t mappedcap;
+	uint32_t *chain, *where;
+	size_t chaincap, wherecap;
 };
 
 #endif

@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "tageval-agreement.h"
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
@@ -722,6 +724,7 @@ struct chance_sums {
 	size_t *ng;                     /* [annotator] items annotated */
 	struct tv_fsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
 	size_t stride, cap;
+	int pool;                       /* column stride - 1: S_t over items with r_t >= 2 */
 	int numeric;                    /* every label so far a number */
 	struct valmass *va, *vb;        /* scratch for abs_cross */
 	size_t vcap, vbcap;
@@ -799,6 +802,8 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 			tv_fsum_add(&row[1 + who[i]], e[j].p);
 			if (m == 2 && a->nann == 2)
 				tv_fsum_add(&row[1 + a->nann + who[i]], e[j].p);
+			if (cs->pool && m >= 2)
+				tv_fsum_add(&row[cs->stride - 1], e[j].p);
 		}
 	}
 	if (m < 2)
@@ -957,6 +962,97 @@ static void nominal_coefficients(const struct tageval_annotations *a, const stru
 	set_chance(out, TAGEVAL_CONGER_KAPPA, pa, tv_fsum_result(&pc), 1);
 }
 
+/* The state of one computation of the chance-corrected coefficients. */
+struct chance_run {
+	struct alpha_ws w;
+	struct chance_sums cs;
+	const struct tv_rec **r;
+	size_t *who;
+	int inner; /* an annotation names a tag with tags below it */
+};
+
+static void chance_done(struct chance_run *cr)
+{
+	free(cr->r);
+	free(cr->who);
+	free(cr->cs.ng);
+	free(cr->cs.marg);
+	free(cr->cs.va);
+	free(cr->cs.vb);
+	ws_done(&cr->w);
+}
+
+/* The annotations of item @t into cr->r and cr->who: their number. */
+static size_t item_records(const struct tageval_annotations *a, struct chance_run *cr, size_t t)
+{
+	size_t m = 0;
+	for (size_t c = 0; c < a->nann; c++) {
+		const struct tv_rec *rc = rec_at(a, c, t);
+		if (rc) {
+			cr->who[m] = c;
+			cr->r[m++] = rc;
+		}
+	}
+	return m;
+}
+
+/* The pass of tageval_agreement_chance() into @out, leaving @cr for a
+ * second pass (@pool: the pooled marginals too); chance_done() after it,
+ * whatever it returns. */
+static int chance_compute(const struct tageval_annotations *a, size_t categories, int pool,
+			  struct chance_run *cr, struct tageval_chance_figures *out,
+			  struct tageval_error *err)
+{
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		out->observed[c] = out->chance[c] = out->value[c] = NAN;
+	struct alpha_ws *w = &cr->w;
+	struct chance_sums *cs = &cr->cs;
+	cs->numeric = 1;
+	cs->pool = pool;
+	cs->stride = 1 + a->nann + (a->nann == 2 ? 2 : 0) + (pool ? 1 : 0);
+	cr->r = malloc((a->nann ? a->nann : 1) * sizeof *cr->r);
+	cr->who = malloc((a->nann ? a->nann : 1) * sizeof *cr->who);
+	cs->ng = calloc(a->nann ? a->nann : 1, sizeof *cs->ng);
+	tv_fsum_init(&cs->pa);
+	tv_fsum_init(&cs->pa_sq);
+	tv_fsum_init(&cs->lin);
+	tv_fsum_init(&cs->quad);
+	if (cr->r == NULL || cr->who == NULL || cs->ng == NULL ||
+	    ws_init(w, a->inv->tags.n, a->nann))
+		return tv_nomem(err);
+	for (size_t t = 0; t < a->nitems && !cr->inner; t++) {
+		size_t m = item_records(a, cr, t);
+		if (m == 0)
+			continue;
+		cr->inner = chance_item(a, w, cs, cr->r, cr->who, m);
+		if (cr->inner < 0)
+			return tv_nomem(err);
+	}
+	out->items = cs->items;
+	out->rated = cs->rated;
+	out->categories = categories ? categories : w->nused;
+	if (categories && categories < w->nused)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"%zu categories given, but the annotations have %zu distinct labels",
+				categories, w->nused);
+	if (cs->items == 0 || cr->inner) {
+		int why = cr->inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+			out->undefined[c] = why;
+		return TAGEVAL_OK;
+	}
+	nominal_coefficients(a, w, cs, out->categories, out);
+	if (!cs->numeric) {
+		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_LINEAR] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+		out->undefined[TAGEVAL_KAPPA_QUADRATIC] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
+	} else if (numeric_coefficients(a, w, cs, out)) {
+		return tv_nomem(err);
+	}
+	return TAGEVAL_OK;
+}
+
 int tageval_agreement_chance(const struct tageval_annotations *a, size_t categories,
 			     struct tageval_chance_figures *out, struct tageval_error *err)
 {
@@ -965,73 +1061,650 @@ int tageval_agreement_chance(const struct tageval_annotations *a, size_t categor
 	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
 		out->observed[c] = out->chance[c] = out->value[c] = NAN;
 	TV_NEED(err, a, "ann");
-	struct alpha_ws w;
-	memset(&w, 0, sizeof w);
-	struct chance_sums cs;
-	memset(&cs, 0, sizeof cs);
-	cs.numeric = 1;
-	cs.stride = 1 + a->nann + (a->nann == 2 ? 2 : 0);
-	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
-	size_t *who = malloc((a->nann ? a->nann : 1) * sizeof *who);
-	cs.ng = calloc(a->nann ? a->nann : 1, sizeof *cs.ng);
-	int rc = TAGEVAL_OK, inner = 0;
-	tv_fsum_init(&cs.pa);
-	tv_fsum_init(&cs.pa_sq);
-	tv_fsum_init(&cs.lin);
-	tv_fsum_init(&cs.quad);
-	if (r == NULL || who == NULL || cs.ng == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+	struct chance_run cr;
+	memset(&cr, 0, sizeof cr);
+	int rc = chance_compute(a, categories, 0, &cr, out, err);
+	chance_done(&cr);
+	return rc;
+}
+
+/* ------------------------------------------------------ standard errors */
+
+/*
+ * Analytic standard errors (hkappa(1), "Standard errors").  Cohen's kappa,
+ * unweighted and weighted, two annotators: the large-sample variance of
+ * Fleiss, Cohen & Everitt (1969) over the table p_kl = the mean over the
+ * items both annotated of P_1(k) P_2(l), with agreement weights w = 1 - v,
+ * v = d / d_max (identity for the unweighted kappa):
+ *
+ *   var = (sum over k, l of p_kl (w_kl - (wr_k + wc_l) (1 - kappa))^2
+ *          - (kappa - p_e (1 - kappa))^2) / ((1 - p_e)^2 n),
+ *
+ * wr_k = sum over l of c_l w_kl, wc_l = sum over k of r_k w_kl with the
+ * marginals r (first annotator) and c (second); for the identity the terms
+ * off the diagonal reduce to p_kl (c_k + r_l)^2 (1 - kappa)^2.  The sum is
+ * taken item by item, each a few sums over the item's entries (sorted by
+ * value for |x - y|), never over pairs of labels.
+ *
+ * The others: Gwet's linearization (Gwet 2008; irrCAC): with n the items
+ * in the variance, each item's term c_t and the coefficient c,
+ * var = sum over t of (c_t - c)^2 / (n (n - 1)).  AC1, AC2 and
+ * Brennan-Prediger over the n items annotated once or more (n_2 of them
+ * twice or more; a_t their agreement, 0 for the others):
+ *   c_t = (n / n_2) (a_t - p_e [r_t >= 2]) / (1 - p_e)
+ *         - 2 (1 - c) (p_e,t - p_e) / (1 - p_e),
+ * p_e,t = (T_w / (q (q - 1))) sum over k of (S_t(k) / r_t) (1 - pi_k) for
+ * AC1 and AC2 (T_w = q for AC1), the second term absent for
+ * Brennan-Prediger.  The pooled kappa over the n_2 items annotated twice
+ * or more, N annotations on them, pi_k their pooled marginals:
+ *   c_t - c = ((a_t - p_a) - 2 (1 - c) (n_2 / N) (sum over k of
+ *             S_t(k) pi_k - p_e r_t)) / (1 - p_e),
+ * irrCAC's Fleiss' kappa variance when every annotator annotated every item.
+ */
+
+/* A distribution over values, sorted, with prefix sums for the sums of
+ * distances from any point. */
+struct vdist {
+	const struct valmass *v;
+	size_t n;
+	double *cm, *cmv;      /* [j]: sum of the masses, of mass x value, of v[0..j) */
+	double mu, m2, m3, m4; /* the mean and the central moments */
+};
+
+static int vdist_init(struct vdist *d, const struct valmass *v, size_t n, double **buf,
+		      size_t *cap)
+{
+	if (tv_grow((void **)buf, cap, 2 * (n + 1), sizeof **buf))
+		return -1;
+	d->v = v;
+	d->n = n;
+	d->cm = *buf;
+	d->cmv = *buf + n + 1;
+	d->cm[0] = d->cmv[0] = 0.0;
+	for (size_t j = 0; j < n; j++) {
+		d->cm[j + 1] = d->cm[j] + v[j].n;
+		d->cmv[j + 1] = d->cmv[j] + v[j].n * v[j].x;
+	}
+	double tm = d->cm[n];
+	d->mu = d->cmv[n] / tm;
+	d->m2 = d->m3 = d->m4 = 0.0;
+	for (size_t j = 0; j < n; j++) {
+		double u = v[j].x - d->mu;
+		d->m2 += v[j].n * u * u / tm;
+		d->m3 += v[j].n * u * u * u / tm;
+		d->m4 += v[j].n * u * u * u * u / tm;
+	}
+	return 0;
+}
+
+/* sum over j of mass_j |x - x_j|^p, p = 1 or 2, the masses summing to 1. */
+static double vdist_at(const struct vdist *d, double x, int p)
+{
+	if (p == 2)
+		return (x - d->mu) * (x - d->mu) + d->m2;
+	size_t lo = 0, hi = d->n; /* the values <= x: v[0..lo) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->v[mid].x <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double below = x * d->cm[lo] - d->cmv[lo];
+	double above = (d->cmv[d->n] - d->cmv[lo]) - x * (d->cm[d->n] - d->cm[lo]);
+	return below + above;
+}
+
+/* sum over j of mass_j |x - x_j|^(2p). */
+static double vdist_sq_at(const struct vdist *d, double x, int p)
+{
+	double u = x - d->mu;
+	if (p == 1)
+		return u * u + d->m2;
+	return u * u * u * u + 6.0 * u * u * d->m2 - 4.0 * u * d->m3 + d->m4;
+}
+
+struct se_ws {
+	double *buf_a, *buf_b;
+	size_t cap_a, cap_b;
+	double *dense;      /* [leaf] the second annotation's mass, by stamp */
+	uint32_t *stamp, gen;
+};
+
+/* E_t of the weighted kappa's variance for one item: the sum over its
+ * pairs of values of P_1(k) P_2(l) (w_kl - (wr_k + wc_l) K)^2, K = 1 -
+ * kappa, with v = |x - y|^p / dmax, wr = 1 - V1, wc = 1 - V2 (V1 from the
+ * second annotator's marginal @col, V2 from the first's @row).  -1: out of
+ * memory. */
+static int weighted_item(struct chance_sums *cs, struct se_ws *sw, const struct alpha_ws *w,
+			 const struct tageval_annotations *a, const struct tv_rec *const *r,
+			 const struct vdist *row, const struct vdist *col, int p, double dmax,
+			 double kappa, double *out)
+{
+	struct tv_leafp one1, one2;
+	size_t n1, n2;
+	const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+	const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+	if (tv_grow((void **)&cs->va, &cs->vcap, n1, sizeof *cs->va) ||
+	    tv_grow((void **)&cs->vb, &cs->vbcap, n2, sizeof *cs->vb))
+		return -1;
+	sorted_values(w, e1, n1, cs->va);
+	sorted_values(w, e2, n2, cs->vb);
+	struct vdist da, db;
+	if (vdist_init(&da, cs->va, n1, &sw->buf_a, &sw->cap_a) ||
+	    vdist_init(&db, cs->vb, n2, &sw->buf_b, &sw->cap_b))
+		return -1;
+	double K = 1.0 - kappa;
+	double D = 0.0, X1 = 0.0, X2 = 0.0, Q1 = 0.0, Q2 = 0.0, C1 = 0.0, C2 = 0.0, S = 0.0;
+	for (size_t i = 0; i < n1; i++) {
+		double x = cs->va[i].x, m = cs->va[i].n;
+		double g = vdist_at(&db, x, p) / dmax;
+		double v1 = vdist_at(col, x, p) / dmax;
+		D += m * g;
+		X1 += m * v1;
+		Q1 += m * v1 * v1;
+		C1 += m * v1 * g;
+		S += m * vdist_sq_at(&db, x, p) / (dmax * dmax);
+	}
+	for (size_t j = 0; j < n2; j++) {
+		double y = cs->vb[j].x, m = cs->vb[j].n;
+		double h = vdist_at(&da, y, p) / dmax;
+		double v2 = vdist_at(row, y, p) / dmax;
+		X2 += m * v2;
+		Q2 += m * v2 * v2;
+		C2 += m * v2 * h;
+	}
+	double b = 2.0 * kappa - 1.0;
+	*out = b * b - 2.0 * b * (D - K * (X1 + X2)) + S - 2.0 * K * (C1 + C2) +
+	       K * K * (Q1 + 2.0 * X1 * X2 + Q2);
+	return 0;
+}
+
+/* The variance terms of Cohen's unweighted kappa for one item (see above):
+ * the diagonal sum and the full sum of p_kl (c_k + r_l)^2 K^2. */
+static double cohen_item_se(struct se_ws *sw, const struct tageval_annotations *a,
+			    const struct tv_rec *const *r, const struct alpha_ws *w,
+			    const double *rm, const double *cmg, double kappa)
+{
+	struct tv_leafp one1, one2;
+	size_t n1, n2;
+	const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+	const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+	double K = 1.0 - kappa;
+	if (++sw->gen == 0) {
+		memset(sw->stamp, 0, w->ntags * sizeof *sw->stamp);
+		sw->gen = 1;
+	}
+	for (size_t j = 0; j < n2; j++) {
+		uint32_t l = e2[j].leaf;
+		if (sw->stamp[l] != sw->gen) {
+			sw->stamp[l] = sw->gen;
+			sw->dense[l] = 0.0;
+		}
+		sw->dense[l] += e2[j].p;
+	}
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	double pc = 0.0, pr = 0.0;
+	for (size_t i = 0; i < n1; i++) {
+		uint32_t l = e1[i].leaf, k = w->pos[l];
+		double sum = rm[k] + cmg[k];
+		if (sw->stamp[l] == sw->gen) {
+			double t = 1.0 - sum * K;
+			tv_fsum_add(&f, e1[i].p * sw->dense[l] * (t * t - K * K * sum * sum));
+		}
+		tv_fsum_add(&f, K * K * e1[i].p * cmg[k] * cmg[k]);
+		pc += e1[i].p * cmg[k];
+	}
+	for (size_t j = 0; j < n2; j++) {
+		uint32_t k = w->pos[e2[j].leaf];
+		tv_fsum_add(&f, K * K * e2[j].p * rm[k] * rm[k]);
+		pr += e2[j].p * rm[k];
+	}
+	tv_fsum_add(&f, 2.0 * K * K * pc * pr);
+	return tv_fsum_result(&f);
+}
+
+/* se[c] and the interval from the variance @var over @n items. */
+static void set_se(struct tageval_standard_errors *out, int c, double value, double var,
+		   size_t n, int method, double confidence)
+{
+	out->value[c] = value;
+	out->items[c] = n;
+	out->method[c] = method;
+	double se = sqrt(var > 0.0 ? var : 0.0);
+	out->se[c] = se;
+	double tail = 1.0 - (1.0 - confidence) / 2.0;
+	if (method == TAGEVAL_SE_FLEISS_COHEN_EVERITT) {
+		double z = gsl_cdf_ugaussian_Pinv(tail);
+		out->low[c] = value - z * se;
+		out->high[c] = value + z * se;
+	} else {
+		double t = gsl_cdf_tdist_Pinv(tail, (double)(n - 1));
+		out->low[c] = value - t * se;
+		out->high[c] = fmin(1.0, value + t * se);
+	}
+}
+
+/* The sorted value masses of marginal column @col divided by @total, into
+ * a new *@vals; their number, 0 out of memory. */
+static size_t marginal_values(const struct alpha_ws *w, const struct chance_sums *cs, size_t col,
+			      double total, struct valmass **vals)
+{
+	*vals = malloc((w->nused ? w->nused : 1) * sizeof **vals);
+	struct tv_fsum *scratch = malloc((w->nused ? w->nused : 1) * sizeof *scratch);
+	if (*vals == NULL || scratch == NULL) {
+		free(*vals);
+		free(scratch);
+		*vals = NULL;
+		return 0;
+	}
+	size_t n = value_masses(w, cs, col, *vals, scratch);
+	for (size_t g = 0; g < n; g++)
+		(*vals)[g].n /= total;
+	free(scratch);
+	return n;
+}
+
+/* The second pass: every coefficient's sum over the items. */
+struct se_sums {
+	struct tv_fsum kappa, ac1, ac2, bp, cohen, lin, quad;
+};
+
+int tageval_agreement_standard_errors(const struct tageval_annotations *a, size_t categories,
+				      double confidence, struct tageval_standard_errors *out,
+				      struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	for (int c = 0; c < TAGEVAL_SE_COEFFICIENTS; c++)
+		out->value[c] = out->se[c] = out->low[c] = out->high[c] = NAN;
+	TV_NEED(err, a, "ann");
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0, "confidence must be between 0 and 1");
+	struct chance_run cr;
+	memset(&cr, 0, sizeof cr);
+	struct se_ws sw;
+	memset(&sw, 0, sizeof sw);
+	struct tageval_chance_figures ch;
+	double *pi = NULL, *piv = NULL, *pool = NULL, *rm = NULL, *cmg = NULL;
+	struct valmass *vr = NULL, *vc = NULL, *vq = NULL;
+	double *buf_r = NULL, *buf_c = NULL;
+	size_t cap_r = 0, cap_c = 0;
+	int rc = chance_compute(a, categories, 1, &cr, &ch, err);
+	if (rc)
+		goto out;
+	struct alpha_ws *w = &cr.w;
+	struct chance_sums *cs = &cr.cs;
+	/* the coefficients the chance figures give */
+	static const struct {
+		int se, ch;
+	} from[] = { { TAGEVAL_SE_GWET_AC1, TAGEVAL_GWET_AC1 },
+		     { TAGEVAL_SE_GWET_AC2, TAGEVAL_GWET_AC2 },
+		     { TAGEVAL_SE_BRENNAN_PREDIGER, TAGEVAL_BRENNAN_PREDIGER },
+		     { TAGEVAL_SE_KAPPA_LINEAR, TAGEVAL_KAPPA_LINEAR },
+		     { TAGEVAL_SE_KAPPA_QUADRATIC, TAGEVAL_KAPPA_QUADRATIC } };
+	for (size_t i = 0; i < sizeof from / sizeof from[0]; i++)
+		out->undefined[from[i].se] = ch.undefined[from[i].ch];
+	if (cs->items == 0 || cr.inner) {
+		out->undefined[TAGEVAL_SE_KAPPA] = out->undefined[TAGEVAL_SE_KAPPA_COHEN] =
+			cr.inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
+		goto out;
+	}
+	size_t nu = w->nused ? w->nused : 1;
+	pi = malloc(nu * sizeof *pi);
+	piv = malloc(nu * sizeof *piv);
+	pool = malloc(nu * sizeof *pool);
+	rm = malloc(nu * sizeof *rm);
+	cmg = malloc(nu * sizeof *cmg);
+	sw.dense = malloc((w->ntags ? w->ntags : 1) * sizeof *sw.dense);
+	sw.stamp = calloc(w->ntags ? w->ntags : 1, sizeof *sw.stamp);
+	if (!pi || !piv || !pool || !rm || !cmg || !sw.dense || !sw.stamp) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	for (size_t t = 0; t < a->nitems && !inner; t++) {
-		size_t m = 0;
-		for (size_t c = 0; c < a->nann; c++) {
-			const struct tv_rec *rc2 = rec_at(a, c, t);
-			if (rc2) {
-				who[m] = c;
-				r[m++] = rc2;
-			}
+	double n = (double)cs->rated, n2 = (double)cs->items;
+	int two = a->nann == 2;
+	struct tv_fsum fa, fpe, fpc;
+	tv_fsum_init(&fa);
+	tv_fsum_init(&fpe);
+	tv_fsum_init(&fpc);
+	for (size_t i = 0; i < w->nused; i++) {
+		const struct tv_fsum *row = cs->marg + i * cs->stride;
+		pi[i] = tv_fsum_result(&row[0]) / n;
+		tv_fsum_add(&fa, tv_fsum_result(&row[cs->stride - 1]));
+		if (two) {
+			rm[i] = tv_fsum_result(&row[3]) / (double)cs->both;
+			cmg[i] = tv_fsum_result(&row[4]) / (double)cs->both;
+			tv_fsum_add(&fpc, rm[i] * cmg[i]);
 		}
-		if (m == 0)
-			continue;
-		inner = chance_item(a, &w, &cs, r, who, m);
-		if (inner < 0) {
+	}
+	double N = tv_fsum_result(&fa);
+	for (size_t i = 0; i < w->nused; i++) {
+		pool[i] = tv_fsum_result(&cs->marg[i * cs->stride + cs->stride - 1]) / N;
+		tv_fsum_add(&fpe, pool[i] * pool[i]);
+	}
+	double pa = tv_fsum_result(&cs->pa) / n2, pe = tv_fsum_result(&fpe);
+	double kappa = NAN, cohen = NAN, pec = tv_fsum_result(&fpc);
+	if (!(1.0 - pe >= TV_ALPHA_EPS))
+		out->undefined[TAGEVAL_SE_KAPPA] = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		kappa = (pa - pe) / (1.0 - pe);
+	if (!two)
+		out->undefined[TAGEVAL_SE_KAPPA_COHEN] = TAGEVAL_UNDEFINED_TWO_ANNOTATORS;
+	else if (!(1.0 - pec >= TV_ALPHA_EPS))
+		out->undefined[TAGEVAL_SE_KAPPA_COHEN] = TAGEVAL_UNDEFINED_CHANCE;
+	else
+		cohen = (pa - pec) / (1.0 - pec);
+	/* AC2: pi of each leaf's value, T_w / (q' (q' - 1)), the range */
+	double ac2_factor = 0.0, range = 0.0;
+	int numeric = !ch.undefined[TAGEVAL_GWET_AC2];
+	if (numeric) {
+		size_t q2 = marginal_values(w, cs, 0, n, &vq);
+		if (vq == NULL) {
 			rc = tv_nomem(err);
 			goto out;
 		}
+		range = vq[q2 - 1].x - vq[0].x;
+		for (size_t i = 0; i < w->nused; i++) {
+			struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
+			const struct valmass *g = bsearch(&key, vq, q2, sizeof *vq, by_value);
+			piv[i] = g->n;
+		}
+		/* T_w from p_e = T_w sum pi (1 - pi) / (q' (q' - 1)) of pass one */
+		struct tv_fsum pp;
+		tv_fsum_init(&pp);
+		for (size_t g = 0; g < q2; g++)
+			tv_fsum_add(&pp, vq[g].n * (1.0 - vq[g].n));
+		double spp = tv_fsum_result(&pp);
+		ac2_factor = spp > 0.0 ? ch.chance[TAGEVAL_GWET_AC2] / spp : 0.0;
 	}
-	out->items = cs.items;
-	out->rated = cs.rated;
-	out->categories = categories ? categories : w.nused;
-	if (categories && categories < w.nused) {
-		rc = tv_error(err, TAGEVAL_EINVAL, "", 0,
-			      "%zu categories given, but the annotations have %zu distinct labels",
-			      categories, w.nused);
-		goto out;
+	/* weighted kappas: the marginals as value distributions */
+	struct vdist drow, dcol;
+	int weighted = two && (!ch.undefined[TAGEVAL_KAPPA_LINEAR] ||
+			       !ch.undefined[TAGEVAL_KAPPA_QUADRATIC]);
+	double wrange = 0.0;
+	if (weighted) {
+		size_t nr = marginal_values(w, cs, 3, (double)cs->both, &vr);
+		size_t nc = vr ? marginal_values(w, cs, 4, (double)cs->both, &vc) : 0;
+		if (vr == NULL || vc == NULL || vdist_init(&drow, vr, nr, &buf_r, &cap_r) ||
+		    vdist_init(&dcol, vc, nc, &buf_c, &cap_c)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		wrange = fmax(vr[nr - 1].x, vc[nc - 1].x) - fmin(vr[0].x, vc[0].x);
 	}
-	if (cs.items == 0 || inner) {
-		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
-		for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
-			out->undefined[c] = why;
-		goto out;
+	double q = (double)ch.categories;
+	double ac1 = ch.value[TAGEVAL_GWET_AC1], pe1 = ch.chance[TAGEVAL_GWET_AC1];
+	double ac2 = ch.value[TAGEVAL_GWET_AC2], pe2 = ch.chance[TAGEVAL_GWET_AC2];
+	double bp = ch.value[TAGEVAL_BRENNAN_PREDIGER], pe3 = ch.chance[TAGEVAL_BRENNAN_PREDIGER];
+	struct se_sums ss;
+	tv_fsum_init(&ss.kappa);
+	tv_fsum_init(&ss.ac1);
+	tv_fsum_init(&ss.ac2);
+	tv_fsum_init(&ss.bp);
+	tv_fsum_init(&ss.cohen);
+	tv_fsum_init(&ss.lin);
+	tv_fsum_init(&ss.quad);
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = item_records(a, &cr, t);
+		if (m == 0)
+			continue;
+		double md = (double)m, at = 0.0, at2 = 0.0, ignored;
+		if (m >= 2) {
+			double term;
+			if (unit_nominal(a, w, cr.r, m, &term, &ignored)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
+			at = 1.0 - term / (md * (md - 1.0));
+			if (numeric)
+				at2 = 1.0 - unit_squared(a, w, cr.r, m, w->x, &ignored) /
+						    (md * (md - 1.0)) / (range * range);
+		} else {
+			int multi;
+			if (unit_masses(a, w, cr.r, m, &multi)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
+		}
+		/* sums over the item's leaves: S_t(k) (1 - pi_k), S_t(k) pool_k */
+		struct tv_fsum f1, f2, f3;
+		tv_fsum_init(&f1);
+		tv_fsum_init(&f2);
+		tv_fsum_init(&f3);
+		for (size_t i = 0; i < w->ntouched; i++) {
+			uint32_t l = w->touched[i], k = w->pos[l];
+			tv_fsum_add(&f1, w->s[l] * (1.0 - pi[k]));
+			if (numeric)
+				tv_fsum_add(&f2, w->s[l] * (1.0 - piv[k]));
+			tv_fsum_add(&f3, w->s[l] * pool[k]);
+		}
+		double two_plus = m >= 2 ? 1.0 : 0.0;
+		if (!out->undefined[TAGEVAL_SE_GWET_AC1]) {
+			double pet = tv_fsum_result(&f1) / md / (q - 1.0);
+			double c = (n / n2) * (at - pe1 * two_plus) / (1.0 - pe1) -
+				   2.0 * (1.0 - ac1) * (pet - pe1) / (1.0 - pe1) - ac1;
+			tv_fsum_add(&ss.ac1, c * c);
+		}
+		if (!out->undefined[TAGEVAL_SE_BRENNAN_PREDIGER]) {
+			double c = (n / n2) * (at - pe3 * two_plus) / (1.0 - pe3) - bp;
+			tv_fsum_add(&ss.bp, c * c);
+		}
+		if (!out->undefined[TAGEVAL_SE_GWET_AC2]) {
+			double pet = ac2_factor * tv_fsum_result(&f2) / md;
+			double c = (n / n2) * (at2 - pe2 * two_plus) / (1.0 - pe2) -
+				   2.0 * (1.0 - ac2) * (pet - pe2) / (1.0 - pe2) - ac2;
+			tv_fsum_add(&ss.ac2, c * c);
+		}
+		if (m < 2)
+			continue;
+		if (!out->undefined[TAGEVAL_SE_KAPPA]) {
+			double c = ((at - pa) - 2.0 * (1.0 - kappa) * (n2 / N) *
+							(tv_fsum_result(&f3) - pe * md)) /
+				   (1.0 - pe);
+			tv_fsum_add(&ss.kappa, c * c);
+		}
+		if (!two)
+			continue;
+		if (!out->undefined[TAGEVAL_SE_KAPPA_COHEN])
+			tv_fsum_add(&ss.cohen, cohen_item_se(&sw, a, cr.r, w, rm, cmg, cohen));
+		for (int p = 1; p <= 2 && weighted; p++) {
+			int c = p == 1 ? TAGEVAL_SE_KAPPA_LINEAR : TAGEVAL_SE_KAPPA_QUADRATIC;
+			if (out->undefined[c])
+				continue;
+			double e, dmax = p == 1 ? wrange : wrange * wrange;
+			if (weighted_item(cs, &sw, w, a, cr.r, &drow, &dcol, p, dmax,
+					  ch.value[p == 1 ? TAGEVAL_KAPPA_LINEAR
+							  : TAGEVAL_KAPPA_QUADRATIC],
+					  &e)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
+			tv_fsum_add(p == 1 ? &ss.lin : &ss.quad, e);
+		}
 	}
-	nominal_coefficients(a, &w, &cs, out->categories, out);
-	if (!cs.numeric) {
-		out->undefined[TAGEVAL_GWET_AC2] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
-		out->undefined[TAGEVAL_KAPPA_LINEAR] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
-		out->undefined[TAGEVAL_KAPPA_QUADRATIC] = TAGEVAL_UNDEFINED_NOT_NUMBERS;
-	} else if (numeric_coefficients(a, &w, &cs, out)) {
-		rc = tv_nomem(err);
+	/* the variances */
+	static const int gwet[] = { TAGEVAL_SE_GWET_AC1, TAGEVAL_SE_GWET_AC2,
+				    TAGEVAL_SE_BRENNAN_PREDIGER };
+	const struct tv_fsum *gs[] = { &ss.ac1, &ss.ac2, &ss.bp };
+	const double gv[] = { ac1, ac2, bp };
+	for (int i = 0; i < 3; i++) {
+		if (out->undefined[gwet[i]])
+			continue;
+		if (cs->rated < 2) {
+			out->undefined[gwet[i]] = TAGEVAL_UNDEFINED_ONE_ITEM;
+			continue;
+		}
+		set_se(out, gwet[i], gv[i], tv_fsum_result(gs[i]) / (n * (n - 1.0)), cs->rated,
+		       TAGEVAL_SE_GWET, confidence);
+	}
+	if (!out->undefined[TAGEVAL_SE_KAPPA]) {
+		if (cs->items < 2)
+			out->undefined[TAGEVAL_SE_KAPPA] = TAGEVAL_UNDEFINED_ONE_ITEM;
+		else
+			set_se(out, TAGEVAL_SE_KAPPA, kappa,
+			       tv_fsum_result(&ss.kappa) / (n2 * (n2 - 1.0)), cs->items,
+			       TAGEVAL_SE_GWET, confidence);
+	}
+	double nb = (double)cs->both;
+	if (!out->undefined[TAGEVAL_SE_KAPPA_COHEN]) {
+		double tc = cohen - pec * (1.0 - cohen);
+		double var = (tv_fsum_result(&ss.cohen) / nb - tc * tc) /
+			     ((1.0 - pec) * (1.0 - pec) * nb);
+		set_se(out, TAGEVAL_SE_KAPPA_COHEN, cohen, var, cs->both,
+		       TAGEVAL_SE_FLEISS_COHEN_EVERITT, confidence);
+	}
+	for (int p = 1; p <= 2 && weighted; p++) {
+		int c = p == 1 ? TAGEVAL_SE_KAPPA_LINEAR : TAGEVAL_SE_KAPPA_QUADRATIC;
+		int cc = p == 1 ? TAGEVAL_KAPPA_LINEAR : TAGEVAL_KAPPA_QUADRATIC;
+		if (out->undefined[c])
+			continue;
+		double dmax = p == 1 ? wrange : wrange * wrange;
+		double k = ch.value[cc], pew = 1.0 - ch.chance[cc] / dmax;
+		double tc = k - pew * (1.0 - k);
+		double var = (tv_fsum_result(p == 1 ? &ss.lin : &ss.quad) / nb - tc * tc) /
+			     ((1.0 - pew) * (1.0 - pew) * nb);
+		set_se(out, c, k, var, cs->both, TAGEVAL_SE_FLEISS_COHEN_EVERITT, confidence);
 	}
 out:
-	free(r);
-	free(who);
-	free(cs.ng);
-	free(cs.marg);
-	free(cs.va);
-	free(cs.vb);
-	ws_done(&w);
+	free(pi);
+	free(piv);
+	free(pool);
+	free(rm);
+	free(cmg);
+	free(vr);
+	free(vc);
+	free(vq);
+	free(buf_r);
+	free(buf_c);
+	free(sw.buf_a);
+	free(sw.buf_b);
+	free(sw.dense);
+	free(sw.stamp);
+	chance_done(&cr);
 	return rc;
+}
+
+/* ------------------------------------------------- agreement per category */
+
+/*
+ * The proportion of specific agreement of each leaf k (hkappa(1),
+ * "Agreement per category"): over the items with r_t >= 2 annotations,
+ * sum of (S_t(k)^2 - sum over g of P_g(k)^2) / sum of (r_t - 1) S_t(k),
+ * the ordered pairs of annotations that both give k over those where the
+ * first gives it.  Exact sums per leaf.
+ */
+
+static int by_label(const void *p, const void *q)
+{
+	const struct tageval_category_figure *a = p, *b = q;
+	return strcmp(a->label, b->label);
+}
+
+void tageval_category_agreement_free(struct tageval_category_agreement *ca)
+{
+	if (ca == NULL)
+		return;
+	free(ca->cat);
+	free(ca);
+}
+
+int tageval_agreement_per_category(const struct tageval_annotations *a,
+				   struct tageval_category_agreement **out,
+				   struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, a, "ann");
+	struct alpha_ws w;
+	memset(&w, 0, sizeof w);
+	struct tv_fsum *sums = NULL; /* [pos * 3]: annotations, agreeing, pairs */
+	size_t cap = 0;
+	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+	struct tageval_category_agreement *ca = calloc(1, sizeof *ca);
+	int rc = TAGEVAL_OK;
+	size_t items = 0;
+	if (r == NULL || ca == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t t = 0; t < a->nitems && !ca->undefined; t++) {
+		size_t m = 0;
+		for (size_t c = 0; c < a->nann; c++) {
+			const struct tv_rec *rc2 = rec_at(a, c, t);
+			if (rc2)
+				r[m++] = rc2;
+		}
+		if (m < 2)
+			continue;
+		items++;
+		int multi;
+		if (unit_masses(a, &w, r, m, &multi)) {
+			rc = tv_nomem(err);
+			goto out;
+		}
+		for (size_t i = 0; i < w.ntouched; i++) {
+			uint32_t l = w.touched[i];
+			if (!a->inv->dag && inner_tag(a, l)) {
+				ca->undefined = TAGEVAL_UNDEFINED_INNER_TAG;
+				break;
+			}
+			if (w.pos[l] == TV_NONE) {
+				if (tv_grow((void **)&sums, &cap, (w.nused + 1) * 3, sizeof *sums)) {
+					rc = tv_nomem(err);
+					goto out;
+				}
+				for (int j = 0; j < 3; j++)
+					tv_fsum_init(&sums[w.nused * 3 + j]);
+				w.pos[l] = (uint32_t)w.nused;
+				w.used[w.nused++] = l;
+			}
+			struct tv_fsum *f = sums + (size_t)w.pos[l] * 3;
+			double sk = w.s[l];
+			tv_fsum_add(&f[0], sk);
+			tv_fsum_add(&f[1], sk * sk);
+			tv_fsum_add(&f[2], (double)(m - 1) * sk);
+		}
+		if (ca->undefined)
+			break;
+		for (size_t i = 0; i < w.nue; i++)
+			tv_fsum_add(&sums[(size_t)w.pos[w.ue[i].leaf] * 3 + 1],
+				    -w.ue[i].p * w.ue[i].p);
+	}
+	if (items == 0 && !ca->undefined)
+		ca->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
+	if (ca->undefined)
+		goto out;
+	ca->cat = malloc((w.nused ? w.nused : 1) * sizeof *ca->cat);
+	if (ca->cat == NULL) {
+		rc = tv_nomem(err);
+		goto out;
+	}
+	for (size_t i = 0; i < w.nused; i++) {
+		const struct tv_fsum *f = sums + i * 3;
+		double pairs = tv_fsum_result(&f[2]);
+		if (!(pairs > 0.0))
+			continue; /* a label of weight 0 only */
+		struct tageval_category_figure *c = &ca->cat[ca->n++];
+		c->label = tv_inventory_name(a->inv, w.used[i]);
+		c->annotations = tv_fsum_result(&f[0]);
+		c->agreeing = tv_fsum_result(&f[1]);
+		c->pairs = pairs;
+		c->agreement = c->agreeing / pairs;
+	}
+	if (ca->n > 1)
+		qsort(ca->cat, ca->n, sizeof *ca->cat, by_label);
+out:
+	free(r);
+	free(sums);
+	ws_done(&w);
+	if (rc) {
+		tageval_category_agreement_free(ca);
+		return rc;
+	}
+	*out = ca;
+	return TAGEVAL_OK;
 }
 
 /* ---------------------------------------------------- alpha over tag sets */

@@ -60,6 +60,11 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->touched);
 	free(a->tags);
 	free(a->weights);
+	free(a->depth);
+	free(a->anc);
+	free(a->chain);
+	free(a->where);
+	free(a->mapped);
 	tageval_dist_free(a->dist);
 	free(a);
 }
@@ -353,6 +358,145 @@ static int dag_record(struct tageval_annotations *a, size_t d, int weighted, dou
 }
 
 /* The mixture of the line's tags' distributions, into a->pool (or inline). */
+int tageval_annotations_set_level(struct tageval_annotations *a,
+				  const struct tageval_inventory *map, size_t level,
+				  struct tageval_error *err)
+{
+	TV_NEED(err, a, "ann");
+	if (level > 0)
+		TV_NEED(err, map, "map");
+	if (a->nann > 0)
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"the level of the hierarchy is set before reading annotations");
+	if (level > 0 && (a->inv->have_map || a->inv == map))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"with a level of the hierarchy the annotations' inventory has no map");
+	for (size_t t = 0; level > 0 && map->dag && t < map->nnode; t++)
+		if (map->node[t].parents.n > 1) {
+			char q[80];
+			const char *name = tv_inventory_name(map, (uint32_t)t);
+			tv_quote(q, sizeof q, name, strlen(name));
+			return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+					"tag \"%s\" has several parents: a level of the hierarchy "
+					"needs a tree-shaped sense map", q);
+		}
+	a->level = level;
+	a->map = level ? map : NULL;
+	return TAGEVAL_OK;
+}
+
+/* The ancestor of the map's tag @t at depth a->level (the tag itself when
+ * it is not deeper), each tag's depth and ancestor computed once: linear in
+ * the map's tags over all calls.  TV_NONE out of memory. */
+static uint32_t level_ancestor(struct tageval_annotations *a, uint32_t t)
+{
+	const struct tageval_inventory *inv = a->map;
+	size_t nn = inv->nnode, old = a->memocap;
+	if (nn > old) {
+		size_t cap1 = old, cap2 = old;
+		if (tv_grow((void **)&a->depth, &cap1, nn, sizeof *a->depth) ||
+		    tv_grow((void **)&a->anc, &cap2, nn, sizeof *a->anc))
+			return TV_NONE;
+		size_t cap = cap1 < cap2 ? cap1 : cap2;
+		for (size_t i = old; i < cap; i++)
+			a->depth[i] = a->anc[i] = TV_NONE;
+		a->memocap = cap;
+	}
+	size_t n = 0;
+	/* the depths: up to a tag whose depth is known, or a root */
+	for (uint32_t x = t; x != TV_NONE && a->depth[x] == TV_NONE;
+	     x = inv->node[x].parents.n ? inv->node[x].parents.v[0] : TV_NONE) {
+		if (tv_grow((void **)&a->chain, &a->chaincap, n + 1, sizeof *a->chain))
+			return TV_NONE;
+		a->chain[n++] = x;
+	}
+	while (n > 0) {
+		uint32_t x = a->chain[--n];
+		const struct tv_node *nd = &inv->node[x];
+		a->depth[x] = nd->parents.n ? a->depth[nd->parents.v[0]] + 1 : 1;
+	}
+	/* the ancestors: up to a tag whose ancestor is known or that is not
+	 * deeper than the level (a root has depth 1) */
+	for (uint32_t x = t; a->anc[x] == TV_NONE; x = inv->node[x].parents.v[0]) {
+		if (tv_grow((void **)&a->chain, &a->chaincap, n + 1, sizeof *a->chain))
+			return TV_NONE;
+		a->chain[n++] = x;
+		if (a->depth[x] <= a->level)
+			break;
+	}
+	while (n > 0) {
+		uint32_t x = a->chain[--n];
+		a->anc[x] = a->depth[x] <= a->level ? x : a->anc[inv->node[x].parents.v[0]];
+	}
+	return a->anc[t];
+}
+
+/* The tag of the annotations' inventory that tag @t stands for at the
+ * level: its ancestor's name in the map (a tag outside the map stays).
+ * TV_NONE out of memory. */
+static uint32_t level_tag(struct tageval_annotations *a, uint32_t t)
+{
+	size_t old = a->mappedcap;
+	if (t >= old) {
+		if (tv_grow((void **)&a->mapped, &a->mappedcap, (size_t)t + 1, sizeof *a->mapped))
+			return TV_NONE;
+		for (size_t i = old; i < a->mappedcap; i++)
+			a->mapped[i] = TV_NONE;
+	}
+	if (a->mapped[t] != TV_NONE)
+		return a->mapped[t];
+	const char *name = tv_inventory_name(a->inv, t);
+	size_t id;
+	uint32_t m = t;
+	if (tageval_inventory_find(a->map, name, &id) == TAGEVAL_OK && id < a->map->nnode) {
+		uint32_t anc = level_ancestor(a, (uint32_t)id);
+		if (anc == TV_NONE)
+			return TV_NONE;
+		const char *an = tv_inventory_name(a->map, anc);
+		if (tv_inventory_intern(a->inv, an, strlen(an), &m))
+			return TV_NONE;
+	}
+	a->mapped[t] = m;
+	return m;
+}
+
+/* The @d distinct tags of a line replaced by their tags at a->level, the
+ * weights (1 each on an unweighted line) of tags with the same one added
+ * up; the line is weighted from then on.  -1 out of memory. */
+static int level_tags(struct tageval_annotations *a, size_t *d, int *weighted)
+{
+	for (size_t i = 0; i < *d; i++) {
+		uint32_t t = level_tag(a, a->tags[i]);
+		if (t == TV_NONE)
+			return -1;
+		a->tags[i] = t;
+	}
+	if (scratch_fit(a) ||
+	    tv_grow((void **)&a->where, &a->wherecap, a->scratchcap, sizeof *a->where))
+		return -1;
+	if (++a->gen == 0) {
+		memset(a->stamp, 0, a->scratchcap * sizeof *a->stamp);
+		a->gen = 1;
+	}
+	size_t nd = 0;
+	for (size_t i = 0; i < *d; i++) {
+		uint32_t t = a->tags[i];
+		double w = *weighted ? a->weights[i] : 1.0;
+		if (a->stamp[t] == a->gen) {
+			a->weights[a->where[t]] += w;
+			continue;
+		}
+		a->stamp[t] = a->gen;
+		a->where[t] = (uint32_t)nd;
+		a->tags[nd] = t;
+		a->weights[nd] = w;
+		nd++;
+	}
+	*d = nd;
+	*weighted = 1;
+	return 0;
+}
+
 static int annotate(struct tageval_annotations *a, const struct tv_line *l, struct tv_rec *rec,
 		    struct tageval_error *err)
 {
@@ -365,6 +509,8 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 	/* distinct tags; a repeat on a weighted line is an error */
 	if ((rc = distinct_tags(a, l, k, weighted, &d, err)))
 		return rc;
+	if (a->level && level_tags(a, &d, &weighted))
+		return tv_nomem(err);
 	/* scaled by the power of two of the largest weight: the sum cannot
 	 * overflow, and the ratios w / total do not change */
 	if (weighted)

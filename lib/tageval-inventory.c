@@ -39,6 +39,16 @@ size_t tageval_inventory_size(const struct tageval_inventory *inv)
 	return inv->tags.n;
 }
 
+size_t tageval_inventory_leaves(const struct tageval_inventory *inv)
+{
+	TV_NULL_RET(inv, 0);
+	size_t n = 0;
+	for (size_t t = 0; inv->have_map && t < inv->nnode; t++)
+		if (inv->node[t].children.n == 0)
+			n++;
+	return n;
+}
+
 int tageval_inventory_find(const struct tageval_inventory *inv, const char *tag, size_t *id)
 {
 	TV_NULL_RET(inv, TAGEVAL_EINVAL);

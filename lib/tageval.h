@@ -144,6 +144,10 @@ TAGEVAL_EXPORT int tageval_inventory_read_map_buffer(struct tageval_inventory *i
 /** Number of tags the inventory holds now. */
 TAGEVAL_EXPORT size_t tageval_inventory_size(const struct tageval_inventory *inv);
 
+/** The leaves of the sense map: its tags with no tag below them (0 without
+ * a map). */
+TAGEVAL_EXPORT size_t tageval_inventory_leaves(const struct tageval_inventory *inv);
+
 /** Looks a tag up: TAGEVAL_OK and *id, or TAGEVAL_ENOTFOUND. */
 TAGEVAL_EXPORT int tageval_inventory_find(const struct tageval_inventory *inv,
 					  const char *tag, size_t *id);
@@ -410,6 +414,20 @@ TAGEVAL_EXPORT int tageval_annotations_new(struct tageval_inventory *inv,
 					   struct tageval_annotations **out);
 TAGEVAL_EXPORT void tageval_annotations_free(struct tageval_annotations *ann);
 
+/**
+ * Before the first annotations are read: replace every tag of the lines by
+ * its ancestor at depth @level (1: the top-level tags, the coarse grain of
+ * scorer2) in the tree-shaped sense map of @map (a tag not as deep stays, a
+ * tag outside the map stays), the shares of a line's tags that meet added
+ * up; 0: no replacement.  The annotations' own inventory must have no map:
+ * the tags at that level are its categories, flat.  @map must outlive the
+ * reading.  TAGEVAL_EINVAL after annotations were read or when the
+ * annotations' inventory has a map, TAGEVAL_EFORMAT when @map is not a tree.
+ */
+TAGEVAL_EXPORT int tageval_annotations_set_level(struct tageval_annotations *ann,
+						 const struct tageval_inventory *map,
+						 size_t level, struct tageval_error *err);
+
 /** Reads the file of one more annotator ("-" = standard input). */
 TAGEVAL_EXPORT int tageval_annotations_read(struct tageval_annotations *ann, const char *path,
 					    struct tageval_error *err);
@@ -434,7 +452,8 @@ enum tageval_undefined {
 	TAGEVAL_UNDEFINED_NEGATIVE = 7,   /**< the ratio level needs values >= 0 */
 	TAGEVAL_UNDEFINED_ONE_CATEGORY = 8, /**< fewer than two categories */
 	TAGEVAL_UNDEFINED_TWO_ANNOTATORS = 9, /**< needs exactly two annotators */
-	TAGEVAL_UNDEFINED_NOT_ASKED = 10  /**< not computed: not asked for */
+	TAGEVAL_UNDEFINED_NOT_ASKED = 10, /**< not computed: not asked for */
+	TAGEVAL_UNDEFINED_ONE_ITEM = 11   /**< a standard error needs two or more items */
 };
 
 /** A short English reason for an enum tageval_undefined value. */
@@ -539,6 +558,36 @@ TAGEVAL_EXPORT int tageval_agreement_interval(const struct tageval_agreement *ag
 					      enum tageval_coefficient which, double *low,
 					      double *high, size_t *replicates);
 
+/** An item of tageval_agreement_least(). */
+struct tageval_item_agreement {
+	const char *item;    /**< "lexelt instance", borrowed from the annotations */
+	size_t index;        /**< the item, for tageval_annotations_entries() */
+	size_t annotations;  /**< its annotations (two or more) */
+	double agreement;    /**< the mean over its pairs of annotations of <P, Q> */
+};
+
+/**
+ * The @n items of least agreement among those annotated by two or more
+ * annotators, into @out (room for @n), the least first; ties in the order
+ * of the lexelts, then the instance ids, as bytes.  The agreement of an item
+ * is its term of Pr(A) (hkappa(1)).  *count = min(n, such items).  Time:
+ * one pass over the items and a sort of them.
+ */
+TAGEVAL_EXPORT int tageval_agreement_least(const struct tageval_annotations *ann, size_t n,
+					   struct tageval_item_agreement *out, size_t *count,
+					   struct tageval_error *err);
+
+/**
+ * The entries of @annotator's annotation of item @item (an index of
+ * struct tageval_item_agreement): the tags of the line (with a sense map
+ * that is a DAG, the leaves) and their shares of its weight, in no
+ * particular order, at most @cap of them into @tags and @shares (either
+ * may be NULL).  Returns their number, 0 when that annotator has none.
+ */
+TAGEVAL_EXPORT size_t tageval_annotations_entries(const struct tageval_annotations *ann,
+						  size_t annotator, size_t item,
+						  const char **tags, double *shares, size_t cap);
+
 /** The levels of measurement of Krippendorff's alpha. */
 enum tageval_level {
 	TAGEVAL_NOMINAL = 0,
@@ -620,6 +669,88 @@ struct tageval_chance_figures {
 TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *ann,
 					    size_t categories, struct tageval_chance_figures *out,
 					    struct tageval_error *err);
+
+/** The coefficients of tageval_agreement_standard_errors(). */
+enum tageval_se_coefficient {
+	TAGEVAL_SE_KAPPA = 0,            /**< the pooled kappa (Fleiss' with complete data) */
+	TAGEVAL_SE_KAPPA_COHEN = 1,      /**< Cohen's kappa, two annotators */
+	TAGEVAL_SE_GWET_AC1 = 2,
+	TAGEVAL_SE_GWET_AC2 = 3,
+	TAGEVAL_SE_BRENNAN_PREDIGER = 4,
+	TAGEVAL_SE_KAPPA_LINEAR = 5,
+	TAGEVAL_SE_KAPPA_QUADRATIC = 6,
+	TAGEVAL_SE_COEFFICIENTS = 7
+};
+
+/** How an interval of tageval_agreement_standard_errors() was made. */
+enum tageval_se_method {
+	TAGEVAL_SE_FLEISS_COHEN_EVERITT = 0, /**< delta method on the 2 x 2 table (FCE 1969),
+					       normal quantile */
+	TAGEVAL_SE_GWET = 1                  /**< Gwet's linearization over the items,
+					       Student t with items - 1 degrees of
+					       freedom, the upper end at most 1 */
+};
+
+/**
+ * Analytic standard errors and confidence intervals (hkappa(1), "Standard
+ * errors"), indexed by enum tageval_se_coefficient: value[] is the
+ * coefficient as computed here (over the leaves; equal to that of
+ * tageval_agreement_compute() or tageval_agreement_chance() to rounding),
+ * se[] its standard error, low[] and high[] the interval at the confidence
+ * asked for, method[] an enum tageval_se_method, items[] the items the
+ * variance is over; NaN with the reason in undefined[] where there is none.
+ */
+struct tageval_standard_errors {
+	double value[TAGEVAL_SE_COEFFICIENTS], se[TAGEVAL_SE_COEFFICIENTS];
+	double low[TAGEVAL_SE_COEFFICIENTS], high[TAGEVAL_SE_COEFFICIENTS];
+	int method[TAGEVAL_SE_COEFFICIENTS];
+	size_t items[TAGEVAL_SE_COEFFICIENTS];
+	int undefined[TAGEVAL_SE_COEFFICIENTS];
+};
+
+/**
+ * The standard errors of the pooled kappa, Cohen's kappa (unweighted,
+ * linear and quadratic weights: Fleiss, Cohen & Everitt 1969), Gwet's AC1
+ * and AC2 and Brennan-Prediger (Gwet 2008, irrCAC's conventions), over the
+ * leaves, with intervals at @confidence (0 < c < 1); @categories as
+ * tageval_agreement_chance().  Two passes over the annotations, linear time
+ * plus a sort of the distinct values and of each annotation's values.
+ */
+TAGEVAL_EXPORT int tageval_agreement_standard_errors(const struct tageval_annotations *ann,
+						     size_t categories, double confidence,
+						     struct tageval_standard_errors *out,
+						     struct tageval_error *err);
+
+/** The specific agreement on one label (tageval_agreement_per_category()). */
+struct tageval_category_figure {
+	const char *label;  /**< the leaf (with no map, the tag); borrowed from the inventory */
+	double annotations; /**< sum over the items of S_t(k): the annotations' mass on it */
+	double agreeing;    /**< sum over the items of S_t(k)^2 - sum over annotations of P(k)^2 */
+	double pairs;       /**< sum over the items of (r_t - 1) S_t(k) */
+	double agreement;   /**< agreeing / pairs */
+};
+
+/** The specific agreement of every label, sorted by label (bytes). */
+struct tageval_category_agreement {
+	size_t n;
+	struct tageval_category_figure *cat;
+	int undefined; /**< TAGEVAL_UNDEFINED_NO_ITEMS or _INNER_TAG: n = 0 */
+};
+
+/**
+ * The proportion of specific agreement of each label k over the items
+ * annotated by two or more annotators (hkappa(1), "Agreement per
+ * category"): the pairs of annotations of an item that both give k, over
+ * the pairs where one of them gives it, pooled over the pairs of
+ * annotators and the items, sum of (S_t(k)^2 - sum of P_g(k)^2) / sum of
+ * (r_t - 1) S_t(k); 2 n_kk / (n_k. + n_.k) for two annotators.  Labels used
+ * only on items of one annotation are not listed.  Linear time plus a sort
+ * of the labels.  Free with tageval_category_agreement_free().
+ */
+TAGEVAL_EXPORT int tageval_agreement_per_category(const struct tageval_annotations *ann,
+						  struct tageval_category_agreement **out,
+						  struct tageval_error *err);
+TAGEVAL_EXPORT void tageval_category_agreement_free(struct tageval_category_agreement *ca);
 
 /** The distances between sets of tags of tageval_agreement_alpha_sets(). */
 enum tageval_set_distance {

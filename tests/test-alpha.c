@@ -474,6 +474,449 @@ START_TEST(irrcac_missing)
 END_TEST
 
 /* The undefined cases of the chance-corrected coefficients. */
+/* ------------------------------------------------------ standard errors */
+
+static void standard_errors(struct run *r, const char *const *files, size_t n, size_t q,
+			    struct tageval_standard_errors *se)
+{
+	levels(r, NULL, files, n);
+	ck_assert_int_eq(tageval_agreement_standard_errors(r->ann, q, 0.95, se, &r->err),
+			 TAGEVAL_OK);
+}
+
+/*
+ * irrCAC's vignette "overview", cont3x3abstractors (see irrcac_abstractors):
+ * published standard errors, Cohen's kappa 0.05891072 (kappa2.table: the
+ * variance of Fleiss, Cohen & Everitt), Scott's pi 0.05905473, AC1
+ * 0.04321747, Brennan-Prediger 0.04693346.  irrCAC's functions on tables
+ * divide the sum of the squared item terms by n^2, those on raw ratings
+ * (ours) by n (n - 1): ours are the published ones times sqrt(100/99).
+ * The pooled kappa of two annotators with complete data is Scott's pi.
+ */
+START_TEST(se_abstractors)
+{
+	static char a[2048], b[2048];
+	abstractors(a, b, sizeof a);
+	const char *const f[] = { a, b };
+	struct run r;
+	struct tageval_standard_errors se;
+	standard_errors(&r, f, 2, 0, &se);
+	double scale = sqrt(100.0 / 99.0);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(se.se[TAGEVAL_SE_KAPPA_COHEN], 0.05891072, 5e-9);
+	ck_assert_double_eq_tol(se.value[TAGEVAL_SE_KAPPA_COHEN], 0.7964094, 5e-8);
+	ck_assert_int_eq(se.method[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_SE_FLEISS_COHEN_EVERITT);
+	ck_assert_uint_eq(se.items[TAGEVAL_SE_KAPPA_COHEN], 100);
+	ck_assert_double_eq_tol(se.se[TAGEVAL_SE_KAPPA], 0.05905473 * scale, 5e-9);
+	ck_assert_double_eq_tol(se.se[TAGEVAL_SE_GWET_AC1], 0.04321747 * scale, 5e-9);
+	ck_assert_double_eq_tol(se.se[TAGEVAL_SE_BRENNAN_PREDIGER], 0.04693346 * scale, 5e-9);
+	ck_assert_int_eq(se.method[TAGEVAL_SE_GWET_AC1], TAGEVAL_SE_GWET);
+	/* the intervals: normal quantile for FCE; t with 99 degrees of freedom
+	 * for Gwet's, the upper end at most 1 */
+	double z = 1.959963984540054;
+	ck_assert_double_eq_tol(se.low[TAGEVAL_SE_KAPPA_COHEN],
+				se.value[TAGEVAL_SE_KAPPA_COHEN] - z * se.se[TAGEVAL_SE_KAPPA_COHEN],
+				TOL);
+	ck_assert_double_eq_tol(se.high[TAGEVAL_SE_KAPPA_COHEN],
+				se.value[TAGEVAL_SE_KAPPA_COHEN] + z * se.se[TAGEVAL_SE_KAPPA_COHEN],
+				TOL);
+	double t99 = 1.984216951835; /* the 0.975 quantile of Student's t, 99 df */
+	ck_assert_double_eq_tol(se.low[TAGEVAL_SE_GWET_AC1],
+				se.value[TAGEVAL_SE_GWET_AC1] - t99 * se.se[TAGEVAL_SE_GWET_AC1],
+				1e-10);
+	/* irrCAC's published interval (0.764, 0.935) comes from the table's SE
+	 * and the normal quantile; ours is a little wider */
+	ck_assert_double_eq_tol(se.high[TAGEVAL_SE_GWET_AC1],
+				se.value[TAGEVAL_SE_GWET_AC1] + t99 * se.se[TAGEVAL_SE_GWET_AC1],
+				1e-10);
+	/* words: no AC2, no weighted kappa */
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_GWET_AC2], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_LINEAR], TAGEVAL_UNDEFINED_NOT_NUMBERS);
+	ck_assert_double_nan(se.se[TAGEVAL_SE_KAPPA_QUADRATIC]);
+	done(&r);
+}
+END_TEST
+
+/*
+ * By hand, numeric_two: A 1 1 2 2 3, B 1 2 2 3 3; the items (1,1) (1,2)
+ * (2,2) (2,3) (3,3).
+ *
+ * Cohen (FCE): r = (.4, .4, .2), c = (.2, .4, .4), p_e = 8/25, p_a = 3/5,
+ *   kappa = 7/17, K = 1 - kappa = 10/17.  Diagonal cells 1/5 each:
+ *   term_a = 1/5 ((1 - .6 K)^2 + (1 - .8 K)^2 + (1 - .6 K)^2)
+ *          = 1/5 (121 + 81 + 121)/289 = 19/85;
+ *   off the diagonal (1,2) and (2,3), 1/5 each, (c_1 + r_2)^2 = (c_2 +
+ *   r_3)^2 = .36: term_b = K^2 .144 = 72/1445; term_c = (kappa - p_e K)^2
+ *   = (19/85)^2 = 361/7225; var = (1615 + 360 - 361)/7225 / ((17/25)^2 5)
+ *   = 8070/83521.
+ * Pooled kappa (Scott's pi here): pi = (.3, .4, .3), p_e = .34, kappa =
+ *   13/33, n_2/N = 1/2; item terms ((a_t - .6) - 2 (20/33) (1/2) (S_t pi -
+ *   .68)) / .66: (1,1) and (3,3) 740/1089, (2,2) 540/1089, (1,2) and (2,3)
+ *   -1010/1089 (S_t pi = .6, .8, .7); var = (2 740^2 + 540^2 + 2 1010^2) /
+ *   1089^2 / 20 = 171350/1185921.
+ * AC1: pi as above, p_e = .33, AC1 = 27/67; p_e,t = (2 - pi_x - pi_y)/4 =
+ *   .35, .325, .3, .325, .35; c_t = (a_t - .33)/.67 - 2 (40/67) (p_e,t -
+ *   .33)/.67 = 4329, -2171, 4729, -2171, 4329 (/4489); less 27/67 = 1809/4489:
+ *   2520, -3980, 2920, -3980, 2520; var = 52908000 / 4489^2 / 20 =
+ *   2645400/20151121.
+ * BP: c_t = (a_t - 1/3)/(2/3) = 1, -1/2, 1, -1/2, 1, BP = 2/5: deviations
+ *   3/5, -9/10; var = (3 9/25 + 2 81/100) / 20 = 27/200.
+ * kappa_linear (FCE, w = 1 - |k - l|/2): p_e = 14/25, p_o = 4/5, kappa =
+ *   6/11; wr = (2/5, 7/10, 3/5), wc = (3/5, 7/10, 2/5); sum of p_kl (w_kl -
+ *   (wr_k + wc_l) 5/11)^2 = 8/55; var = (8/55 - (6/11 - 14/25 5/11)^2) /
+ *   ((11/25)^2 5) = 920/14641.
+ * kappa_quadratic (w = 1 - (k - l)^2/4): p_e = 17/25, p_o = 9/10, kappa =
+ *   11/16; wr = (1/2, 17/20, 7/10), wc = (7/10, 17/20, 1/2); the sum
+ *   2491/10240; var = 4515/131072.
+ */
+START_TEST(se_numeric_two)
+{
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	struct run r;
+	struct tageval_standard_errors se;
+	standard_errors(&r, f, 2, 0, &se);
+	static const struct {
+		int c;
+		double value, var;
+	} want[] = {
+		{ TAGEVAL_SE_KAPPA_COHEN, 7.0 / 17, 8070.0 / 83521 },
+		{ TAGEVAL_SE_KAPPA, 13.0 / 33, 171350.0 / 1185921 },
+		{ TAGEVAL_SE_GWET_AC1, 27.0 / 67, 2645400.0 / 20151121 },
+		{ TAGEVAL_SE_BRENNAN_PREDIGER, 2.0 / 5, 27.0 / 200 },
+		{ TAGEVAL_SE_KAPPA_LINEAR, 6.0 / 11, 920.0 / 14641 },
+		{ TAGEVAL_SE_KAPPA_QUADRATIC, 11.0 / 16, 4515.0 / 131072 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		ck_assert_int_eq(se.undefined[want[i].c], TAGEVAL_DEFINED);
+		ck_assert_double_eq_tol(se.value[want[i].c], want[i].value, TOL);
+		ck_assert_double_eq_tol(se.se[want[i].c], sqrt(want[i].var), TOL);
+		ck_assert_uint_eq(se.items[want[i].c], 5);
+	}
+	/* Gwet's intervals end at 1 at most: AC1 + t(4) SE > 1 */
+	ck_assert_double_eq(se.high[TAGEVAL_SE_GWET_AC1], 1.0);
+	/* FCE's do not: kappa_quadratic + 1.96 SE = 1.0513 */
+	ck_assert_double_gt(se.high[TAGEVAL_SE_KAPPA_QUADRATIC], 1.0);
+	done(&r);
+}
+END_TEST
+
+/*
+ * A two-tag annotation: item 1 is A: {1, 3} (1/2 each) and B: 1, items 2
+ * and 3 are (2, 2) and (3, 1).  FCE over the table of P_1(k) P_2(l):
+ * p_11 = 1/6, p_31 = 1/6, p_22 = 1/3, p_31 += 1/3: p = (1,1) 1/6, (2,2)
+ * 1/3, (3,1) 1/2; r = (1/6, 1/3, 1/2), c = (2/3, 1/3, 0); p_e = 1/9 + 1/9
+ * = 2/9, p_a = 1/2, kappa = (5/18)/(7/9) = 5/14, K = 9/14.
+ * term_a = 1/6 (1 - (5/6) K)^2 + 1/3 (1 - (2/3) K)^2
+ *        = 1/6 (13/28)^2 + 1/3 (4/7)^2 = 169/4704 + 256/2352 = 681/4704;
+ * term_b = K^2 1/2 (c_3 + r_1)^2 = (81/196) (1/2) (1/36) = 9/1568;
+ * term_c = (5/14 - (2/9) (9/14))^2 = (3/14)^2 = 9/196;
+ * var = (681 + 27 - 216)/4704 / ((7/9)^2 3) = 492/4704 81/147 = 0.05762...
+ *     = 41 81 / (392 147) = 3321/57624.
+ */
+START_TEST(se_two_tags)
+{
+	static const char *const f[] = { "w 1 1 3\nw 2 2\nw 3 3\n", "w 1 1\nw 2 2\nw 3 1\n" };
+	struct run r;
+	struct tageval_standard_errors se;
+	standard_errors(&r, f, 2, 0, &se);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(se.value[TAGEVAL_SE_KAPPA_COHEN], 5.0 / 14, TOL);
+	ck_assert_double_eq_tol(se.se[TAGEVAL_SE_KAPPA_COHEN], sqrt(3321.0 / 57624), TOL);
+	done(&r);
+}
+END_TEST
+
+START_TEST(se_undefined)
+{
+	struct run r;
+	struct tageval_standard_errors se;
+	/* one item: every coefficient defined or not, no standard error */
+	static const char *const one[] = { "w 1 1\n", "w 1 2\n" };
+	standard_errors(&r, one, 2, 0, &se);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_GWET_AC1], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_BRENNAN_PREDIGER], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_double_nan(se.se[TAGEVAL_SE_GWET_AC1]);
+	done(&r);
+	/* three annotators: no Cohen's kappa, none weighted */
+	static const char *const three[] = { "w 1 1\nw 2 2\n", "w 1 1\nw 2 1\n",
+					     "w 1 2\nw 2 2\n" };
+	standard_errors(&r, three, 3, 0, &se);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_LINEAR], TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA], TAGEVAL_DEFINED);
+	done(&r);
+	/* one label everywhere: chance agreement 1 */
+	static const char *const same[] = { "w 1 2\nw 2 2\n", "w 1 2\nw 2 2\n" };
+	standard_errors(&r, same, 2, 0, &se);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA], TAGEVAL_UNDEFINED_CHANCE);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_UNDEFINED_CHANCE);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_GWET_AC1], TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	done(&r);
+	/* no common item */
+	static const char *const apart[] = { "w 1 2\n", "w 2 3\n" };
+	standard_errors(&r, apart, 2, 0, &se);
+	for (int c = 0; c < TAGEVAL_SE_COEFFICIENTS; c++)
+		ck_assert_int_eq(se.undefined[c], TAGEVAL_UNDEFINED_NO_ITEMS);
+	/* the confidence */
+	ck_assert_int_eq(tageval_agreement_standard_errors(r.ann, 0, 1.0, &se, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_standard_errors(r.ann, 0, NAN, &se, &r.err),
+			 TAGEVAL_EINVAL);
+	done(&r);
+	/* a tag with tags below it */
+	static const char *const inner[] = { "w 1 A\nw 2 A.1\n", "w 1 A.1\nw 2 A.2\n" };
+	levels(&r, "A.1 A\nA.2 A\n", inner, 2);
+	ck_assert_int_eq(tageval_agreement_standard_errors(r.ann, 0, 0.95, &se, &r.err),
+			 TAGEVAL_OK);
+	for (int c = 0; c < TAGEVAL_SE_COEFFICIENTS; c++)
+		ck_assert_int_eq(se.undefined[c], TAGEVAL_UNDEFINED_INNER_TAG);
+	done(&r);
+	ck_assert_str_ne(tageval_undefined_reason(TAGEVAL_UNDEFINED_ONE_ITEM), "unknown");
+	ck_assert_int_eq(tageval_agreement_standard_errors(NULL, 0, 0.95, &se, &r.err),
+			 TAGEVAL_EINVAL);
+}
+END_TEST
+
+/* The lines in another order (and the annotations of item 1 with their
+ * tags the other way round): the same bits. */
+START_TEST(se_line_order)
+{
+	static const char *const f1[] = { "w 1 1/1 3/2\nw 2 2\nw 3 3\nw 4 2\n",
+					  "w 1 1\nw 2 2 3\nw 3 1\nw 4 3\n" };
+	static const char *const f2[] = { "w 4 2\nw 3 3\nw 2 2\nw 1 3/2 1/1\n",
+					  "w 3 1\nw 4 3\nw 2 3 2\nw 1 1\n" };
+	struct run r;
+	struct tageval_standard_errors a, b;
+	standard_errors(&r, f1, 2, 0, &a);
+	done(&r);
+	standard_errors(&r, f2, 2, 0, &b);
+	done(&r);
+	for (int c = 0; c < TAGEVAL_SE_COEFFICIENTS; c++) {
+		ck_assert_int_eq(a.undefined[c], TAGEVAL_DEFINED);
+		ck_assert_mem_eq(&a.se[c], &b.se[c], sizeof(double));
+		ck_assert_mem_eq(&a.value[c], &b.value[c], sizeof(double));
+	}
+}
+END_TEST
+
+/* ------------------------------------------------- agreement per category */
+
+/*
+ * Two annotators, numeric_two: A 1 1 2 2 3, B 1 2 2 3 3.  2 n_kk / (n_k. +
+ * n_.k): label 1: 2 1 / (2 + 1) = 2/3; label 2: 2 1 / (2 + 2) = 1/2;
+ * label 3: 2 1 / (1 + 2) = 2/3.
+ * Krippendorff's example (kripp), label 1 on units 1 (1 1 1: S = 3, 3^2 - 3
+ * = 6 agreeing, (3 - 1) 3 = 6 pairs), 6 (1 2 3 4: 0 of 3), 8 (1 1 2 1: 6 of
+ * 9), 11 (1 1: 2 of 2): 14/20; label 5 on unit 10 (5 5 5): 6/6; unit 12
+ * (one value 3) takes no part: label 3 on units 2 (2 2 3 2: 0 of 3), 3 and
+ * 4 (3 3 3 3: 16 - 4 = 12 of 12 each), 6 (0 of 3): 24/30.
+ * A two-tag annotation: A {x, y} (1/2 each), B x: label x: S = 3/2,
+ * agreeing 9/4 - 1/4 - 1 = 1, pairs 3/2: 2/3; y: S = 1/2, 1/4 - 1/4 = 0
+ * of 1/2: 0.
+ */
+START_TEST(per_category)
+{
+	struct run r;
+	struct tageval_category_agreement *ca;
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	levels(&r, NULL, f, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_DEFINED);
+	ck_assert_uint_eq(ca->n, 3);
+	static const double two[] = { 2.0 / 3, 1.0 / 2, 2.0 / 3 };
+	static const char *const labels[] = { "1", "2", "3" };
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(ca->cat[i].label, labels[i]);
+		ck_assert_double_eq_tol(ca->cat[i].agreement, two[i], TOL);
+	}
+	ck_assert_double_eq(ca->cat[1].annotations, 4.0);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	levels(&r, NULL, kripp, 4);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(ca->n, 5);
+	ck_assert_double_eq(ca->cat[0].agreeing, 14.0);
+	ck_assert_double_eq(ca->cat[0].pairs, 20.0);
+	ck_assert_double_eq(ca->cat[0].annotations, 9.0);
+	ck_assert_double_eq_tol(ca->cat[2].agreement, 24.0 / 30, TOL);
+	ck_assert_double_eq_tol(ca->cat[4].agreement, 1.0, TOL);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	static const char *const tags[] = { "w 1 x y\n", "w 1 x\n" };
+	levels(&r, NULL, tags, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(ca->n, 2);
+	ck_assert_str_eq(ca->cat[0].label, "x");
+	ck_assert_double_eq_tol(ca->cat[0].agreement, 2.0 / 3, TOL);
+	ck_assert_double_eq_tol(ca->cat[1].agreement, 0.0, TOL);
+	ck_assert_double_eq_tol(ca->cat[1].pairs, 0.5, TOL);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	/* undefined: no item with two annotations; a tag with tags below it */
+	static const char *const apart[] = { "w 1 2\n", "w 2 3\n" };
+	levels(&r, NULL, apart, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	ck_assert_uint_eq(ca->n, 0);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	static const char *const inner[] = { "w 1 A\n", "w 1 A.1\n" };
+	levels(&r, "A.1 A\nA.2 A\n", inner, 2);
+	ck_assert_int_eq(tageval_agreement_per_category(r.ann, &ca, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ca->undefined, TAGEVAL_UNDEFINED_INNER_TAG);
+	tageval_category_agreement_free(ca);
+	done(&r);
+	ck_assert_int_eq(tageval_agreement_per_category(NULL, &ca, &r.err), TAGEVAL_EINVAL);
+	tageval_category_agreement_free(NULL);
+}
+END_TEST
+
+/* ------------------------------------------------ items of least agreement */
+
+/*
+ * Krippendorff's example (kripp): the agreement of an item is the share of
+ * its pairs of annotations that agree: unit 6 (1 2 3 4) 0, units 2 (2 2 3
+ * 2) and 8 (1 1 2 1) 3 of 6 = 1/2, the others 1; unit 12 (one annotation)
+ * is not listed.  Ties by lexelt then instance, bytes: "k 2" before "k 8",
+ * "k 1" before "k 10".
+ */
+START_TEST(least_agreement)
+{
+	struct run r;
+	levels(&r, NULL, kripp, 4);
+	struct tageval_item_agreement it[20];
+	size_t n;
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 20, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 11);
+	static const char *const want[] = { "k 6", "k 2", "k 8", "k 1", "k 10", "k 11" };
+	static const double agreement[] = { 0.0, 0.5, 0.5, 1.0, 1.0, 1.0 };
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_str_eq(it[i].item, want[i]);
+		ck_assert_double_eq_tol(it[i].agreement, agreement[i], TOL);
+	}
+	ck_assert_uint_eq(it[0].annotations, 4);
+	ck_assert_uint_eq(it[5].annotations, 2);
+	/* the annotations of unit 6: observer A (the first file) gave 1, and
+	 * unit 11 has none from A */
+	const char *tag;
+	double share;
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[0].index, &tag, &share, 1), 1);
+	ck_assert_str_eq(tag, "1");
+	ck_assert_double_eq(share, 1.0);
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[5].index, &tag, &share, 1), 0);
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 9, it[5].index, &tag, &share, 1), 0);
+	/* fewer asked for */
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 2, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(it[1].item, "k 2");
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 0, NULL, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 1, NULL, &n, &r.err), TAGEVAL_EINVAL);
+	done(&r);
+	/* two tags: A {a 1/4, b 3/4}, B a: <P, Q> = 1/4 */
+	static const char *const tags[] = { "w 1 a/1 b/3\nw 2 a\n", "w 1 a\nw 2 b\n" };
+	levels(&r, NULL, tags, 2);
+	ck_assert_int_eq(tageval_agreement_least(r.ann, 2, it, &n, &r.err), TAGEVAL_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(it[0].item, "w 2");
+	ck_assert_double_eq_tol(it[1].agreement, 0.25, TOL);
+	const char *t2[2];
+	double s2[2];
+	ck_assert_uint_eq(tageval_annotations_entries(r.ann, 0, it[1].index, t2, s2, 2), 2);
+	ck_assert_double_eq_tol(s2[0] + s2[1], 1.0, TOL);
+	ck_assert_double_eq_tol(strcmp(t2[0], "a") == 0 ? s2[0] : s2[1], 0.25, TOL);
+	done(&r);
+}
+END_TEST
+
+/* ------------------------------------------------ levels of the hierarchy */
+
+/* Reads @files into annotations on a flat inventory with the tags of @map
+ * at @level; returns the pooled Pr(A). */
+static double level_pr_a(const char *map, size_t level, const char *const *files, size_t n)
+{
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *minv = tageval_inventory_new(), *flat = tageval_inventory_new();
+	struct tageval_annotations *ann;
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, map, strlen(map), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(flat, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, level, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(tageval_annotations_read_buffer(ann, files[i], strlen(files[i]),
+								 "ann", &err),
+				 TAGEVAL_OK);
+	struct tageval_agreement *ag;
+	ck_assert_int_eq(tageval_agreement_compute(ann, NULL, &ag, &err), TAGEVAL_OK);
+	double pr_a = tageval_agreement_pooled(ag)->pr_a;
+	/* after reading: too late */
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, level, &err), TAGEVAL_EINVAL);
+	tageval_agreement_free(ag);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(flat);
+	tageval_inventory_free(minv);
+	return pr_a;
+}
+
+/*
+ * The map A > A.1 > A.1.x, A.1.y; A > A.2; B > B.1.  Annotations:
+ *   item 1: A.1.x | A.1.y      item 2: A.2 | A.1    item 3: B.1 | B
+ *   item 4: A.1.x/1 B.1/3 | A   item 5: A.1.x/1 A.1.y/3 | A   item 6: Z | Z
+ * Level 1 (coarse): A | A, A | A, B | B, {A 1/4, B 3/4} | A, A (the two
+ *   weights meet: 1 + 3) | A, Z | Z (outside the map): agreements 1, 1, 1,
+ *   1/4, 1, 1: Pr(A) = 5.25/6 = 7/8.
+ * Level 2: A.1 | A.1, A.2 | A.1, B.1 | B (B is not as deep: it stays, a
+ *   category of its own), {A.1 1/4, B.1 3/4} | A, A.1 | A, Z | Z:
+ *   1, 0, 0, 0, 0, 1: Pr(A) = 2/6 = 1/3.
+ * Level 3 keeps every tag: 0, 0, 0, 0, 0, 1 = 1/6.
+ */
+START_TEST(hierarchy_level)
+{
+	static const char map[] = "A.1 A\nA.2 A\nB.1 B\nA.1.x A.1\nA.1.y A.1\n";
+	static const char *const f[] = {
+		"w 1 A.1.x\nw 2 A.2\nw 3 B.1\nw 4 A.1.x/1 B.1/3\nw 5 A.1.x/1 A.1.y/3\nw 6 Z\n",
+		"w 1 A.1.y\nw 2 A.1\nw 3 B\nw 4 A\nw 5 A\nw 6 Z\n"
+	};
+	ck_assert_double_eq_tol(level_pr_a(map, 1, f, 2), 7.0 / 8, TOL);
+	ck_assert_double_eq_tol(level_pr_a(map, 2, f, 2), 1.0 / 3, TOL);
+	ck_assert_double_eq_tol(level_pr_a(map, 3, f, 2), 1.0 / 6, TOL);
+	/* the leaves of the map (--categories=map): A.1.x, A.1.y, A.2, B.1 */
+	struct tageval_inventory *li = tageval_inventory_new();
+	struct tageval_error lerr = { 0 };
+	ck_assert_uint_eq(tageval_inventory_leaves(li), 0);
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(li, map, strlen(map), "map", &lerr),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_inventory_leaves(li), 4);
+	tageval_inventory_free(li);
+	ck_assert_uint_eq(tageval_inventory_leaves(NULL), 0);
+	/* the errors: a map in the annotations' inventory; a DAG; no map */
+	struct tageval_error err = { 0 };
+	struct tageval_inventory *minv = tageval_inventory_new();
+	struct tageval_annotations *ann;
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, map, strlen(map), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(minv, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, NULL, 1, &err), TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, NULL, 0, &err), TAGEVAL_OK);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(minv);
+	static const char dag[] = "x A\nx B\n";
+	minv = tageval_inventory_new();
+	struct tageval_inventory *flat = tageval_inventory_new();
+	ck_assert_int_eq(tageval_inventory_read_map_buffer(minv, dag, strlen(dag), "map", &err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_new(flat, &ann), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_set_level(ann, minv, 1, &err), TAGEVAL_EFORMAT);
+	tageval_annotations_free(ann);
+	tageval_inventory_free(flat);
+	tageval_inventory_free(minv);
+}
+END_TEST
+
 START_TEST(chance_undefined)
 {
 	struct run r;
@@ -799,6 +1242,14 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, irrcac_missing);
 	tcase_add_test(tc, chance_undefined);
 	tcase_add_test(tc, chance_two_tags);
+	tcase_add_test(tc, se_abstractors);
+	tcase_add_test(tc, se_numeric_two);
+	tcase_add_test(tc, se_two_tags);
+	tcase_add_test(tc, se_undefined);
+	tcase_add_test(tc, se_line_order);
+	tcase_add_test(tc, per_category);
+	tcase_add_test(tc, least_agreement);
+	tcase_add_test(tc, hierarchy_level);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sets");
 	tcase_add_test(tc, set_distances);

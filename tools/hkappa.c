@@ -38,6 +38,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --bootstrap=N         N bootstrap replicates for confidence intervals\n"
 		"      --seed=S              seed of the random number generator (default 1)\n"
 		"      --confidence=C        level of the intervals (default 0.95)\n"
+		"      --ci=METHOD           standard errors and intervals of every figure:\n"
+		"                            analytic or bootstrap\n"
 		"      --downward=CORPUS     estimate downward probabilities from a tagged corpus\n"
 		"      --smoothing=A         add-A smoothing of those estimates (default 1)\n"
 		"      --coefficients=LIST   also report these, comma-separated: gwet_ac1,\n"
@@ -47,9 +49,14 @@ static void usage(FILE *fp, const void *ctx)
 		"                            alpha_exact, alpha_jaccard, alpha_masi, or all\n"
 		"      --distance=D          also alpha between sets of tags: exact, jaccard,\n"
 		"                            masi (inner: the default alpha only)\n"
-		"      --categories=N        q of AC1 and Brennan-Prediger (default: the labels)\n"
+		"      --categories=N|map    q of AC1 and Brennan-Prediger (default: the labels;\n"
+		"                            map: the leaves of the sense map)\n"
 		"      --pairs               Cohen's kappa of every pair of annotators\n"
 		"      --leave-one-out       the figures without each annotator in turn\n"
+		"      --per-category        the specific agreement on each label\n"
+		"      --items=N             the N items of least agreement\n"
+		"      --level-of-hierarchy=L  every tag replaced by its ancestor at depth L\n"
+		"                            (1 = coarse: the top-level tags)\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -96,7 +103,38 @@ struct extra_values {
 	struct tageval_set_alpha sets;
 	struct pair_figure *pairs;
 	struct tageval_agreement_figures *without; /* [k] (--leave-one-out) */
+	struct tageval_standard_errors se;         /* --ci=analytic */
+	struct tageval_category_agreement *cats;   /* --per-category */
+	struct tageval_item_agreement *least;      /* --items */
+	size_t nleast;
+	int analytic;
 };
+
+/* The analytic standard error of each JSON key that has one (--ci=analytic). */
+static const struct {
+	const char *key;
+	int which; /* enum tageval_se_coefficient */
+} se_keys[] = {
+	{ "kappa", TAGEVAL_SE_KAPPA },
+	{ "kappa_cohen", TAGEVAL_SE_KAPPA_COHEN },
+	{ "gwet_ac1", TAGEVAL_SE_GWET_AC1 },
+	{ "gwet_ac2", TAGEVAL_SE_GWET_AC2 },
+	{ "brennan_prediger", TAGEVAL_SE_BRENNAN_PREDIGER },
+	{ "kappa_linear", TAGEVAL_SE_KAPPA_LINEAR },
+	{ "kappa_quadratic", TAGEVAL_SE_KAPPA_QUADRATIC },
+};
+#define N_SE_KEYS (sizeof se_keys / sizeof se_keys[0])
+
+/* The index into se_keys of @key, or -1. */
+static int se_index(const char *key)
+{
+	for (size_t i = 0; i < N_SE_KEYS; i++)
+		if (strcmp(se_keys[i].key, key) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const char *const se_method_name[] = { "fleiss-cohen-everitt", "gwet" };
 
 static double extra_value(const struct extra_values *ev, size_t i, int *why)
 {
@@ -258,6 +296,116 @@ static void json_leave_one_out(const struct tageval_agreement_figures *w, size_t
 	tools_printf("]");
 }
 
+/* ,"per_category":{...}: the specific agreement of each label, or null
+ * with the reason in @top. */
+static void json_per_category(const struct tageval_category_agreement *ca,
+			      struct tools_undefined *top)
+{
+	tools_printf(",\"per_category\":");
+	if (ca->undefined) {
+		tools_printf("null");
+		tools_undefined_add(top, "per_category", tageval_undefined_reason(ca->undefined));
+		return;
+	}
+	tools_printf("{");
+	for (size_t i = 0; i < ca->n; i++) {
+		const struct tageval_category_figure *c = &ca->cat[i];
+		if (i)
+			putchar(',');
+		tools_json_string(stdout, c->label);
+		tools_printf(":{\"annotations\":");
+		tools_json_number(stdout, c->annotations);
+		tools_printf(",\"pairs\":");
+		tools_json_number(stdout, c->pairs);
+		tools_printf(",\"agreeing\":");
+		tools_json_number(stdout, c->agreeing);
+		tools_printf(",\"agreement\":");
+		tools_json_number(stdout, c->agreement);
+		tools_printf("}");
+	}
+	tools_printf("}");
+}
+
+/* One annotation's entries sorted by tag (the library gives them in an
+ * order that follows the lines), into new arrays; their number, or
+ * (size_t)-1 out of memory. */
+struct entry {
+	const char *tag;
+	double share;
+};
+
+static int by_tag(const void *x, const void *y)
+{
+	return strcmp(((const struct entry *)x)->tag, ((const struct entry *)y)->tag);
+}
+
+static size_t sorted_entries(const struct tageval_annotations *ann, size_t c, size_t item,
+			     struct entry **out)
+{
+	size_t n = tageval_annotations_entries(ann, c, item, NULL, NULL, 0);
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	const char **tags = malloc(n * sizeof *tags);
+	double *shares = malloc(n * sizeof *shares);
+	*out = malloc(n * sizeof **out);
+	if (tags == NULL || shares == NULL || *out == NULL) {
+		free(tags);
+		free(shares);
+		free(*out);
+		*out = NULL;
+		return (size_t)-1;
+	}
+	tageval_annotations_entries(ann, c, item, tags, shares, n);
+	for (size_t j = 0; j < n; j++)
+		(*out)[j] = (struct entry){ tags[j], shares[j] };
+	qsort(*out, n, sizeof **out, by_tag);
+	free(tags);
+	free(shares);
+	return n;
+}
+
+/* ,"least_agreement":[...]: the items of least agreement (--items), each
+ * with its annotations, null where an annotator has none.  Nonzero: out of
+ * memory. */
+static int json_least(const struct tageval_annotations *ann, const struct extra_values *ev,
+		      size_t nann)
+{
+	tools_printf(",\"least_agreement\":[");
+	for (size_t i = 0; i < ev->nleast; i++) {
+		const struct tageval_item_agreement *it = &ev->least[i];
+		tools_printf("%s{\"item\":", i ? "," : "");
+		tools_json_string(stdout, it->item);
+		tools_printf(",\"agreement\":");
+		tools_json_number(stdout, it->agreement);
+		tools_printf(",\"annotations\":[");
+		for (size_t c = 0; c < nann; c++) {
+			struct entry *e;
+			size_t n = sorted_entries(ann, c, it->index, &e);
+			if (n == (size_t)-1)
+				return -1;
+			tools_printf("%s", c ? "," : "");
+			if (n == 0) {
+				tools_printf("null");
+				continue;
+			}
+			tools_printf("{");
+			for (size_t j = 0; j < n; j++) {
+				if (j)
+					putchar(',');
+				tools_json_string(stdout, e[j].tag);
+				putchar(':');
+				tools_json_number(stdout, e[j].share);
+			}
+			tools_printf("}");
+			free(e);
+		}
+		tools_printf("]}");
+	}
+	tools_printf("]");
+	return 0;
+}
+
 /* ,"pairs":[...]: each pair of annotators (indices into "files"), the
  * items both annotated and their Cohen's kappa. */
 static void json_pairs(const struct pair_figure *pf, size_t nann)
@@ -279,9 +427,73 @@ static void json_pairs(const struct pair_figure *pf, size_t nann)
 	tools_printf("]");
 }
 
-static void print_json(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct extra_values *ev)
+/* With --ci: the members <key>_se, <key>_ci_low, <key>_ci_high and
+ * <key>_ci_method of the figure @key (@which: its bootstrap coefficient, or
+ * -1), null with the reason where there is none. */
+static void json_interval(struct tools_undefined *u, const struct tageval_agreement *ag,
+			  const struct extra_values *ev, const char *key, int which, int why)
+{
+	/* the member names, kept until the "undefined" object is written */
+	static char names[3 + N_EXTRA][3][48];
+	static size_t used;
+	char member[64];
+	double se = NAN, lo = NAN, hi = NAN;
+	const char *method = NULL;
+	int no = why;
+	const char *reason = NULL;
+	if (ev->analytic) {
+		int i = se_index(key);
+		if (i < 0) {
+			reason = "no analytic standard error for this coefficient (see hkappa(1))";
+		} else {
+			const struct tageval_standard_errors *s = &ev->se;
+			int c = se_keys[i].which;
+			if (!no)
+				no = s->undefined[c];
+			se = s->se[c];
+			lo = s->low[c];
+			hi = s->high[c];
+			method = se_method_name[s->method[c]];
+		}
+	} else if (which < 0) {
+		reason = "no bootstrap interval for this coefficient (see hkappa(1))";
+	} else if (!no && tageval_agreement_interval(ag, (enum tageval_coefficient)which, &lo, &hi,
+						     NULL) == TAGEVAL_OK) {
+		method = "bootstrap";
+	} else if (!no) {
+		reason = "defined in fewer than half the replicates";
+	}
+	const char *suffix[] = { "_se", "_ci_low", "_ci_high" };
+	const double v[] = { se, lo, hi };
+	char (*name)[48] = names[used++ % (3 + N_EXTRA)];
+	for (int k = 0; k < 3; k++) {
+		snprintf(name[k], sizeof name[k], "%s%s", key, suffix[k]);
+		const char *nm = name[k];
+		if (k == 0 && !ev->analytic) {
+			tools_printf(",\"%s\":null", nm);
+			tools_undefined_add(u, nm, "the bootstrap gives no standard error");
+			continue;
+		}
+		if (reason || no || method == NULL) {
+			tools_printf(",\"%s\":null", nm);
+			tools_undefined_add(u, nm,
+					    reason ? reason : tageval_undefined_reason(no));
+		} else {
+			json_member(u, ",", nm, v[k], 0);
+		}
+	}
+	snprintf(member, sizeof member, "%s_ci_method", key); /* a string: not in "undefined" */
+	tools_printf(",\"%s\":", member);
+	if (method && !reason && !no)
+		tools_json_string(stdout, method);
+	else
+		tools_printf("null");
+}
+
+static int print_json(const struct tageval_agreement *ag, const struct tageval_annotations *ann,
+		      char **files, size_t nann, int per_lexelt,
+		      const struct tageval_agreement_options *o, unsigned more,
+		      const struct extra_values *ev, int ci)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	tools_printf("{\"annotators\":%zu,\"files\":[", nann);
@@ -300,14 +512,27 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	json_member(&top, ",", "pr_a", f->pr_a, none);
 	json_member(&top, ",", "pr_e", f->pr_e, none);
 	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "kappa", TAGEVAL_KAPPA, f->kappa_undefined);
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "kappa_cohen", TAGEVAL_KAPPA_SEPARATE,
+			      f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
+	if (ci)
+		json_interval(&top, ag, ev, "alpha", TAGEVAL_ALPHA, f->alpha_undefined);
 	for (size_t i = 0; i < N_EXTRA; i++)
 		if (more & 1u << i) {
 			int why;
 			double v = extra_value(ev, i, &why);
 			json_member(&top, ",", extra_coefs[i].key, v, why);
+			if (ci)
+				json_interval(&top, ag, ev, extra_coefs[i].key, -1, why);
 		}
+	if (ci) {
+		tools_printf(",\"ci_confidence\":");
+		tools_json_number(stdout, o->confidence);
+	}
 	tools_printf(",\"pooled\":");
 	json_figures(f);
 	json_macro(ag);
@@ -317,6 +542,10 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 		json_pairs(ev->pairs, nann);
 	if (ev->without)
 		json_leave_one_out(ev->without, nann);
+	if (ev->cats)
+		json_per_category(ev->cats, &top);
+	if (ev->least && json_least(ann, ev, nann))
+		return -1;
 	tools_printf(",\"per_lexelt\":");
 	if (per_lexelt) {
 		tools_printf("{");
@@ -333,6 +562,7 @@ static void print_json(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	tools_json_undefined(stdout, &top);
 	tools_printf("}\n");
+	return 0;
 }
 
 static void text_value(const char *label, double v, int undefined, const char *extra)
@@ -405,6 +635,60 @@ static void print_pairs(const struct pair_figure *pf, char **files, size_t nann)
 	}
 }
 
+/* The specific agreement of each label (--per-category). */
+static void print_per_category(const struct tageval_category_agreement *ca)
+{
+	if (ca->undefined) {
+		tools_printf("\nagreement per category undefined: %s\n",
+			     tageval_undefined_reason(ca->undefined));
+		return;
+	}
+	size_t width = 8;
+	for (size_t i = 0; i < ca->n; i++) {
+		size_t len = (size_t)tools_display_width(ca->cat[i].label);
+		if (len > width)
+			width = len;
+	}
+	tools_printf("\nspecific agreement per category:\n%-*s %11s %11s %9s\n", (int)width,
+		     "category", "annotations", "pairs", "agreement");
+	for (size_t i = 0; i < ca->n; i++) {
+		const struct tageval_category_figure *c = &ca->cat[i];
+		tools_pad(stdout, c->label, (int)width);
+		tools_printf(" %11g %11g %9.6f\n", c->annotations, c->pairs, c->agreement);
+	}
+}
+
+/* The items of least agreement (--items), with the annotation of each
+ * annotator (numbered from 1 as the operands; "-" for none).  Nonzero: out
+ * of memory. */
+static int print_least(const struct tageval_annotations *ann, const struct extra_values *ev,
+		       size_t nann)
+{
+	tools_printf("\nitems of least agreement:\n%9s  %s\n", "agreement",
+		     "item  annotator: tag[/share] ...");
+	for (size_t i = 0; i < ev->nleast; i++) {
+		const struct tageval_item_agreement *it = &ev->least[i];
+		tools_printf("%9.6f  %s ", it->agreement, it->item);
+		for (size_t c = 0; c < nann; c++) {
+			struct entry *e;
+			size_t n = sorted_entries(ann, c, it->index, &e);
+			if (n == (size_t)-1)
+				return -1;
+			tools_printf(" %zu:", c + 1);
+			if (n == 0)
+				tools_printf(" -");
+			for (size_t j = 0; j < n; j++) {
+				tools_printf(" %s", e[j].tag);
+				if (n > 1)
+					tools_printf("/%g", e[j].share);
+			}
+			free(e);
+		}
+		tools_printf("\n");
+	}
+	return 0;
+}
+
 /* The table of the figures without each annotator (--leave-one-out). */
 static void print_leave_one_out(const struct tageval_agreement_figures *w, char **files,
 				size_t nann)
@@ -435,9 +719,49 @@ static void print_leave_one_out(const struct tageval_agreement_figures *w, char 
 	}
 }
 
-static void print_text(const struct tageval_agreement *ag, char **files, size_t nann,
-		       int per_lexelt, const struct tageval_agreement_options *o, unsigned more,
-		       const struct extra_values *ev)
+/* One line of the table of analytic standard errors: the figure @key. */
+static void analytic_line(const struct extra_values *ev, const char *label, const char *key,
+			  int why)
+{
+	int i = se_index(key);
+	if (i < 0) {
+		tools_printf("%-28s no analytic standard error\n", label);
+		return;
+	}
+	int c = se_keys[i].which;
+	if (!why)
+		why = ev->se.undefined[c];
+	if (why)
+		tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(why));
+	else
+		tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, ev->se.se[c],
+			     ev->se.low[c], ev->se.high[c],
+			     ev->se.method[c] == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
+}
+
+/* The analytic standard errors and intervals of the figures reported, in
+ * their order (--ci=analytic). */
+static void print_analytic(const struct tageval_agreement_figures *f, size_t nann, unsigned more,
+			   const struct tageval_agreement_options *o,
+			   const struct extra_values *ev)
+{
+	tools_printf("\nanalytic standard errors, %g%% intervals:\n", 100.0 * o->confidence);
+	analytic_line(ev, "pooled kappa (Scott/Fleiss)", "kappa", f->kappa_undefined);
+	analytic_line(ev, nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa", "kappa_cohen",
+		      f->separate_undefined);
+	analytic_line(ev, "Krippendorff's alpha", "alpha", f->alpha_undefined);
+	for (size_t k = 0; k < N_EXTRA; k++)
+		if (more & 1u << k) {
+			int why;
+			(void)extra_value(ev, k, &why);
+			analytic_line(ev, extra_coefs[k].label, extra_coefs[k].key, why);
+		}
+}
+
+static int print_text(const struct tageval_agreement *ag, const struct tageval_annotations *ann,
+		      char **files, size_t nann, int per_lexelt,
+		      const struct tageval_agreement_options *o, unsigned more,
+		      const struct extra_values *ev)
 {
 	const struct tageval_agreement_figures *f = tageval_agreement_pooled(ag);
 	const char *sep_label = nann == 2 ? "Cohen's kappa" : "Davies-Fleiss kappa";
@@ -501,17 +825,28 @@ static void print_text(const struct tageval_agreement *ag, char **files, size_t 
 	}
 	if (o->bootstrap > 0)
 		tools_printf("bootstrap: %zu replicates, seed %lu\n", o->bootstrap, o->seed);
+	if (ev->analytic)
+		print_analytic(f, nann, more, o, ev);
 	if (ev->pairs)
 		print_pairs(ev->pairs, files, nann);
 	if (ev->without)
 		print_leave_one_out(ev->without, files, nann);
+	if (ev->cats)
+		print_per_category(ev->cats);
+	if (ev->least && print_least(ann, ev, nann))
+		return -1;
 	if (per_lexelt)
 		print_lexelt_table(ag, nann, coefs);
+	return 0;
 }
 
 struct options {
 	struct tageval_agreement_options agreement;
 	int flat, per_lexelt, json, pairs, leave_one_out;
+	int ci;               /* --ci: 0 none, 1 analytic, 2 bootstrap */
+	int per_category;
+	size_t items;         /* --items, 0: none */
+	size_t level;         /* --level-of-hierarchy, 0: none */
 	const char *downward; /* NULL: none */
 	double smoothing;
 	char **files;         /* the annotation files */
@@ -519,11 +854,12 @@ struct options {
 	const char *senses;   /* the sense map, NULL with --flat */
 	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
 	size_t categories;    /* --categories, 0: the distinct labels */
+	int categories_map;   /* --categories=map: the leaves of the sense map */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS, OPT_LEVEL };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -589,6 +925,41 @@ static int option(void *ctx, int c, char *arg)
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
 		return 0;
+	case OPT_ITEMS:
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 1) {
+			tools_usage_error(prog, "invalid number of items \"%s\" (1 to 4294967295)",
+					  arg);
+			return -1;
+		}
+		o->items = (size_t)v;
+		return 0;
+	case OPT_LEVEL:
+		if (strcmp(arg, "coarse") == 0) {
+			o->level = 1;
+			return 0;
+		}
+		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 1) {
+			tools_usage_error(prog, "invalid level \"%s\" (coarse or a depth from 1 to "
+					  "4294967295)", arg);
+			return -1;
+		}
+		o->level = (size_t)v;
+		return 0;
+	case OPT_PER_CATEGORY:
+		o->per_category = 1;
+		return 0;
+	case OPT_CI:
+		if (strcmp(arg, "analytic") == 0) {
+			o->ci = 1;
+			return 0;
+		}
+		if (strcmp(arg, "bootstrap") == 0) {
+			o->ci = 2;
+			return 0;
+		}
+		tools_usage_error(prog, "invalid interval method \"%s\" (analytic or bootstrap)",
+				  arg);
+		return -1;
 	case OPT_BOOTSTRAP:
 		if (tools_parse_count(arg, 100000000ull, &v)) {
 			tools_usage_error(prog, "invalid number of replicates \"%s\"", arg);
@@ -630,6 +1001,11 @@ static int option(void *ctx, int c, char *arg)
 				  arg);
 		return -1;
 	case OPT_CATEGORIES:
+		if (strcmp(arg, "map") == 0) {
+			o->categories_map = 1;
+			return 0;
+		}
+		o->categories_map = 0;
 		if (tools_parse_count(arg, 0xffffffffull, &v) || v < 2) {
 			tools_usage_error(prog, "invalid number of categories \"%s\" (2 to 4294967295)",
 					  arg);
@@ -659,6 +1035,10 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "distance", required_argument, NULL, OPT_DISTANCE },
 		{ "pairs", no_argument, NULL, OPT_PAIRS },
 		{ "leave-one-out", no_argument, NULL, OPT_LEAVE_ONE_OUT },
+		{ "ci", required_argument, NULL, OPT_CI },
+		{ "per-category", no_argument, NULL, OPT_PER_CATEGORY },
+		{ "items", required_argument, NULL, OPT_ITEMS },
+		{ "level-of-hierarchy", required_argument, NULL, OPT_LEVEL },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -671,10 +1051,22 @@ static int parse(int argc, char **argv, struct options *o)
 				 o->flat ? "two annotation files are needed"
 					 : "two annotation files and a sense map are needed"))
 		return EXIT_INVALID_USAGE;
+	if (o->categories_map && (o->flat || o->level)) {
+		tools_usage_error(prog, "--categories=map needs a sense map, without --flat or "
+				  "--level-of-hierarchy");
+		return EXIT_INVALID_USAGE;
+	}
+	if (o->level && (o->flat || o->downward)) {
+		tools_usage_error(prog, "--level-of-hierarchy needs a sense map, without --flat "
+				  "or --downward");
+		return EXIT_INVALID_USAGE;
+	}
 	if (o->downward && o->flat) {
 		tools_usage_error(prog, "--downward needs a sense map, not --flat");
 		return EXIT_INVALID_USAGE;
 	}
+	if (o->ci == 2 && o->agreement.bootstrap == 0)
+		o->agreement.bootstrap = 1000; /* --ci=bootstrap: 1000 replicates unless told */
 	o->files = argv + optind;
 	o->nann = (size_t)nargs - (o->flat ? 0 : 1);
 	if (o->leave_one_out && o->nann < 3) {
@@ -780,11 +1172,13 @@ static int run(const struct options *o)
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
+	/* with --level-of-hierarchy the annotations' tags are flat, in their own inventory */
+	struct tageval_inventory *ainv = o->level ? tageval_inventory_new() : inv;
 	struct tageval_annotations *ann = NULL;
 	struct tageval_agreement *ag = NULL;
 	struct extra_values ev;
 	memset(&ev, 0, sizeof ev);
-	if (inv == NULL || tageval_annotations_new(inv, &ann)) {
+	if (inv == NULL || ainv == NULL || tageval_annotations_new(ainv, &ann)) {
 		status = tools_out_of_memory(prog);
 		goto out;
 	}
@@ -799,6 +1193,21 @@ static int run(const struct options *o)
 	if (o->downward &&
 	    tageval_inventory_estimate_downward(inv, o->downward, o->smoothing, &err))
 		goto fail;
+	size_t categories = o->categories;
+	if (o->categories_map) {
+		categories = tageval_inventory_leaves(inv);
+		if (categories < 2) {
+			fprintf(stderr, "%s: %s: --categories=map: the sense map has %zu leaf tag%s, "
+				"2 or more are needed\n", prog, tools_file_name(o->senses),
+				categories, categories == 1 ? "" : "s");
+			goto out;
+		}
+	}
+	if (o->level && tageval_annotations_set_level(ann, inv, o->level, &err)) {
+		if (err.file[0] == '\0') /* the map is at fault */
+			snprintf(err.file, sizeof err.file, "%s", tools_file_name(o->senses));
+		goto fail;
+	}
 	for (size_t i = 0; i < o->nann; i++)
 		if (tageval_annotations_read(ann, o->files[i], &err))
 			goto fail;
@@ -816,7 +1225,7 @@ static int run(const struct options *o)
 	}
 	if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err))
 		goto fail;
-	if ((want & 2u) && tageval_agreement_chance(ann, o->categories, &ev.ch, &err))
+	if ((want & 2u) && tageval_agreement_chance(ann, categories, &ev.ch, &err))
 		goto fail;
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
@@ -824,10 +1233,34 @@ static int run(const struct options *o)
 		goto fail;
 	if (o->leave_one_out && without_figures(ann, o, &ev.without, &err))
 		goto fail;
-	if (o->json)
-		print_json(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
-	else
-		print_text(ag, o->files, o->nann, o->per_lexelt, &o->agreement, o->extra, &ev);
+	if (o->per_category && tageval_agreement_per_category(ann, &ev.cats, &err))
+		goto fail;
+	if (o->items) {
+		size_t n = tageval_annotations_items(ann);
+		if (o->items < n)
+			n = o->items;
+		ev.least = malloc((n ? n : 1) * sizeof *ev.least);
+		if (ev.least == NULL) {
+			status = tools_out_of_memory(prog);
+			goto out;
+		}
+		if (tageval_agreement_least(ann, n, ev.least, &ev.nleast, &err))
+			goto fail;
+	}
+	if (o->ci == 1) {
+		if (tageval_agreement_standard_errors(ann, categories, o->agreement.confidence,
+						      &ev.se, &err))
+			goto fail;
+		ev.analytic = 1;
+	}
+	int printed = o->json ? print_json(ag, ann, o->files, o->nann, o->per_lexelt,
+					   &o->agreement, o->extra, &ev, o->ci)
+			      : print_text(ag, ann, o->files, o->nann, o->per_lexelt, &o->agreement,
+					   o->extra, &ev);
+	if (printed) {
+		status = tools_out_of_memory(prog);
+		goto out;
+	}
 	status = tools_exit_status(prog);
 	goto out;
 fail:
@@ -835,8 +1268,12 @@ fail:
 out:
 	free(ev.pairs);
 	free(ev.without);
+	tageval_category_agreement_free(ev.cats);
+	free(ev.least);
 	tageval_agreement_free(ag);
 	tageval_annotations_free(ann);
+	if (ainv != inv)
+		tageval_inventory_free(ainv);
 	tageval_inventory_free(inv);
 	return status;
 }

@@ -59,7 +59,7 @@ void tools_pad_left(FILE *fp, const char *s, int width);
  * object was null.  The strings are borrowed until then; at most
  * TOOLS_UNDEFINED_MAX null figures per object.
  */
-#define TOOLS_UNDEFINED_MAX 16
+#define TOOLS_UNDEFINED_MAX 80 /* hkappa --coefficients=all --ci: 64 */
 struct tools_undefined {
 	size_t n;
 	const char *member[TOOLS_UNDEFINED_MAX];

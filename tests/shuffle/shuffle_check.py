@@ -282,6 +282,12 @@ def agreement(c, shared):
     c.check('hkappa --coefficients=all --flat wsbest', 'hkappa',
             ['--format=json', '--flat', '--coefficients=all'] + anns,
             {a: files[a] for a in anns})
+    # analytic standard errors, specific agreement per label, the items of
+    # least agreement (ties by lexelt and instance id, tags by name)
+    c.check('hkappa --ci=analytic --per-category --items --flat wsbest', 'hkappa',
+            ['--format=json', '--flat', '--coefficients=all', '--ci=analytic',
+             '--per-category', '--items=40'] + anns,
+            {a: files[a] for a in anns})
     c.check('hkappa --per-lexelt wsbest', 'hkappa',
             ['--format=json', '--per-lexelt'] + anns + ['senses_lexfile'], files,
             mode=lambda short: 'grouped' if short.startswith('ann_') else 'full')
@@ -295,6 +301,9 @@ def agreement(c, shared):
     c.check('hkappa --coefficients=all --flat senseval3', 'hkappa',
             ['--format=json', '--flat', '--coefficients=all', 'gold', 'sys'],
             {'gold': files['gold'], 'sys': files['sys']})
+    c.check('hkappa --level-of-hierarchy=coarse --ci=analytic senseval3', 'hkappa',
+            ['--format=json', '--level-of-hierarchy=coarse', '--coefficients=all',
+             '--ci=analytic', '--per-category', '--items=40', 'gold', 'sys', 'map'], files)
     c.check('hkappa --bootstrap --flat senseval3', 'hkappa',
             ['--bootstrap=100', '--seed=0', '--confidence=0.9', '--flat', 'gold', 'sys'],
             {'gold': files['gold'], 'sys': files['sys']})

@@ -21,7 +21,11 @@ hkappa --flat --format=json --coefficients=all and compares
   brennan_prediger  (all 8) with statsmodels fleiss_kappa(table,
       method='randolph'), the items x categories table (Randolph's
       free-marginal kappa, p_e = 1/q);
-  kappa  (all 8; the default figure) with fleiss_kappa(method='fleiss').
+  kappa  (all 8; the default figure) with fleiss_kappa(method='fleiss');
+  kappa_cohen_se, kappa_linear_se, kappa_quadratic_se  (--ci=analytic, each
+      pair, and the pair A, C with gaps) with statsmodels' cohens_kappa(
+      table[, wt]).std_kappa, the square root of var_kappa (Fleiss, Cohen &
+      Everitt 1969).  statsmodels gives no variance of Fleiss' kappa.
 
 Values agree within 1e-12.  Exit status 0 if all agree, 1 if one differs,
 77 (skip) when scikit-learn or statsmodels cannot be imported or SHARED is
@@ -65,7 +69,8 @@ def run_hkappa(tool, scratch, data, names):
             for item in sorted(data[ann]):
                 f.write('w %s %d\n' % (item, data[ann][item]))
         files.append(path)
-    run = subprocess.run([tool, '--flat', '--format=json', '--coefficients=all'] + files,
+    run = subprocess.run([tool, '--flat', '--format=json', '--coefficients=all',
+                          '--ci=analytic'] + files,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     if run.returncode != 0:
         sys.stderr.write(run.stderr.decode())
@@ -94,6 +99,10 @@ def pair_checks(tool, scratch, data, a, b, tag):
                       cohen_kappa_score(y1, y2, weights=wt, labels=labels))
         ok &= compare('%s %s statsmodels %s' % (tag, key, wt), got.get(key),
                       cohens_kappa(table, wt=wt).kappa)
+        ok &= compare('%s %s_se statsmodels %s' % (tag, key, wt), got.get(key + '_se'),
+                      cohens_kappa(table, wt=wt).std_kappa)
+    ok &= compare('%s kappa_cohen_se statsmodels' % tag, got.get('kappa_cohen_se'),
+                  cohens_kappa(table).std_kappa)
     if len(common) == len(data[a]) == len(data[b]):
         ok &= compare('%s conger_kappa sklearn' % tag, got.get('conger_kappa'),
                       cohen_kappa_score(y1, y2))
