@@ -1272,7 +1272,8 @@ static void set_se(struct tageval_standard_errors *out, int c, double value, dou
 	out->value[c] = value;
 	out->items[c] = n;
 	out->method[c] = method;
-	double se = sqrt(var > 0.0 ? var : 0.0);
+	/* a variance a rounding error took below 0 is 0; NaN stays NaN */
+	double se = isnan(var) ? var : sqrt(var > 0.0 ? var : 0.0);
 	out->se[c] = se;
 	double tail = 1.0 - (1.0 - confidence) / 2.0;
 	if (method == TAGEVAL_SE_FLEISS_COHEN_EVERITT) {
@@ -1548,6 +1549,12 @@ int tageval_agreement_standard_errors(const struct tageval_annotations *a, size_
 			       TAGEVAL_SE_GWET, confidence);
 	}
 	double nb = (double)cs->both;
+	/* Fleiss, Cohen & Everitt's variance, like the others, needs two items */
+	static const int fce[] = { TAGEVAL_SE_KAPPA_COHEN, TAGEVAL_SE_KAPPA_LINEAR,
+				   TAGEVAL_SE_KAPPA_QUADRATIC };
+	for (int i = 0; i < 3 && cs->both < 2; i++)
+		if (!out->undefined[fce[i]] && (i == 0 || weighted))
+			out->undefined[fce[i]] = TAGEVAL_UNDEFINED_ONE_ITEM;
 	if (!out->undefined[TAGEVAL_SE_KAPPA_COHEN]) {
 		double tc = cohen - pec * (1.0 - cohen);
 		double var = (tv_fsum_result(&ss.cohen) / nb - tc * tc) /

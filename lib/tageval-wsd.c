@@ -882,6 +882,15 @@ int tageval_compare(size_t nsys, size_t n, const double *credit, const double *a
 				"%s: no system, no instance, too many, or no reference", __func__);
 	if (nsys > SIZE_MAX / n / sizeof(double) || nref > SIZE_MAX / 2 / nsys / n)
 		return tv_nomem(err);
+	/* a NaN would make the sorts' orders intransitive: only finite,
+	 * non-negative credits and attempted masses */
+	for (size_t i = 0; i < nsys * n; i++)
+		if (!(credit[i] >= 0.0) || !(answered[i] >= 0.0) || !isfinite(credit[i]) ||
+		    !isfinite(answered[i]))
+			return tv_error(err, TAGEVAL_EINVAL, "", 0,
+					"%s: credit %g, attempted %g of entry %zu: not a finite "
+					"number >= 0",
+					__func__, credit[i], answered[i], i);
 	size_t npair = nref * nsys; /* pair q = r * nsys + s: system s against refs[r] */
 	int rc = TAGEVAL_OK;
 	double *C = calloc(3 * nsys, sizeof *C), *A = C ? C + nsys : NULL, *st = C ? C + 2 * nsys : NULL;

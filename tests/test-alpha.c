@@ -638,6 +638,12 @@ START_TEST(se_undefined)
 	ck_assert_int_eq(se.undefined[TAGEVAL_SE_BRENNAN_PREDIGER], TAGEVAL_UNDEFINED_ONE_ITEM);
 	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA], TAGEVAL_UNDEFINED_ONE_ITEM);
 	ck_assert_double_nan(se.se[TAGEVAL_SE_GWET_AC1]);
+	/* Cohen's and the weighted kappas too: 1 against 2 has chance agreement
+	 * 0 (and d_e = 1), so each kappa is 0, but one item gives no variance */
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_COHEN], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_LINEAR], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_KAPPA_QUADRATIC], TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_double_nan(se.se[TAGEVAL_SE_KAPPA_COHEN]);
 	done(&r);
 	/* three annotators: no Cohen's kappa, none weighted */
 	static const char *const three[] = { "w 1 1\nw 2 2\n", "w 1 1\nw 2 1\n",

@@ -1042,6 +1042,18 @@ START_TEST(significance_by_hand)
 	ck_assert_double_eq_tol(out[1].delta, 6.0 / 14 - 0.5, TOL);
 	ck_assert_int_eq(tageval_compare(2, N, c, a, (enum tageval_statistic)3, ref0, 1, 0, seed,
 					 out, &err), TAGEVAL_EINVAL);
+	/* a NaN, an infinite or a negative credit or mass is refused (a NaN
+	 * would leave the sorts without an order) */
+	static const double bad[] = { NAN, INFINITY, -0.5 };
+	for (int k = 0; k < 3; k++) {
+		double c2[2 * N], a2[2 * N];
+		memcpy(c2, c, sizeof c2);
+		memcpy(a2, a, sizeof a2);
+		(k == 1 ? a2 : c2)[N + 3] = bad[k];
+		ck_assert_int_eq(tageval_compare(2, N, c2, a2, TAGEVAL_STATISTIC_F1, ref0, 1, 10,
+						 seed, out, &err), TAGEVAL_EINVAL);
+		ck_assert_ptr_nonnull(strstr(err.message, "entry 13"));
+	}
 	teardown(&f);
 }
 END_TEST

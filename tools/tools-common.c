@@ -549,7 +549,11 @@ out:
 static int split_cmp(const void *a, const void *b)
 {
 	const struct tools_split_file *x = a, *y = b;
-	return (x->n > y->n) - (x->n < y->n);
+	if (x->n != y->n)
+		return (x->n > y->n) - (x->n < y->n);
+	/* mapping.a.1.key and mapping.b.1.key: by name, not in the folder's
+	 * order (which readdir gives as it likes) */
+	return strcmp(x->mapping, y->mapping);
 }
 
 /* The subfolder of DIR for a part of speech, if DIR has it. */

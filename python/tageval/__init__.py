@@ -204,7 +204,7 @@ def _split_files(folder, pos):
     """The given splits of a folder, as wsi-supervised --splits=DIR finds them:
     the pairs mapping.[TAG.]N.key and test.[TAG.]N.key of folder/all,
     folder/nouns, folder/verbs or folder/adjectives (as pos) when it has
-    that subfolder, else of folder, in the order of N."""
+    that subfolder, else of folder, in the order of N (then of name)."""
     sub = {None: "all", "n": "nouns", "v": "verbs", "j": "adjectives",
            "a": "adjectives"}.get(pos)
     where = _os.fsdecode(folder)
@@ -216,7 +216,7 @@ def _split_files(folder, pos):
             continue
         stem = name[8:-4]
         digits = len(stem) - len(stem.rstrip("0123456789"))
-        if digits == 0 or (digits < len(stem) and stem[-digits - 1] != ".") or digits > 10:
+        if digits == 0 or (digits < len(stem) and stem[-digits - 1] != ".") or digits > 31:
             continue
         n = int(stem[-digits:])
         if n > 10 ** 9:
@@ -227,7 +227,9 @@ def _split_files(folder, pos):
         found.append((n, _os.path.join(where, name), test))
     if not found:
         raise FileNotFoundError(2, "no split files (mapping.N.key and test.N.key)", where)
-    found.sort(key=lambda f: f[0])
+    # by N, then by name byte for byte (as the tool's strcmp), not in the
+    # order the folder lists them
+    found.sort(key=lambda f: (f[0], _os.fsencode(f[1])))
     return [(m, t) for _, m, t in found]
 
 

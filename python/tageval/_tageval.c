@@ -224,6 +224,8 @@ struct raw_item {
 static int intern_raw(const char *base, Py_ssize_t stride, size_t itemsize, size_t n,
 		      size_t *ids, size_t *count)
 {
+	if (n > SIZE_MAX / sizeof(struct raw_item))
+		return -1; /* n * sizeof would wrap (a broadcast view of 2^60 items) */
 	struct raw_item *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
 	size_t *group = malloc(n * sizeof *group), *first_id = malloc(n * sizeof *first_id);
 	int rc = -1;
@@ -541,7 +543,8 @@ static PyObject *py_labels(PyObject *module, PyObject *args)
 				"none (see tageval.metrics)");
 		goto out;
 	}
-	ids = PyMem_RawMalloc(2 * (size_t)n * sizeof *ids);
+	ids = (size_t)n > SIZE_MAX / 2 / sizeof *ids ? NULL
+						     : PyMem_RawMalloc(2 * (size_t)n * sizeof *ids);
 	if (ids == NULL) {
 		PyErr_NoMemory();
 		goto out;
