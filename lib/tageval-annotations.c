@@ -803,25 +803,36 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	return add_record(a, c, item, &ml, err);
 }
 
-/* The annotators of the file, a->names[first ..], in byte order of names. */
+struct named {
+	char *name;
+	struct tv_rec *rec;
+	size_t nrec;
+};
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+/* The annotators of the file, a->names[first ..], in byte order of names
+ * (distinct: they were interned). */
 static int sort_annotators(struct tageval_annotations *a, size_t first)
 {
 	size_t n = a->nann - first;
-	for (size_t i = 1; i < n; i++) { /* insertion sort: few annotators */
-		size_t j = first + i;
-		char *name = a->names[j];
-		struct tv_rec *rec = a->rec[j];
-		size_t nrec = a->nrec[j];
-		while (j > first && strcmp(a->names[j - 1], name) > 0) {
-			a->names[j] = a->names[j - 1];
-			a->rec[j] = a->rec[j - 1];
-			a->nrec[j] = a->nrec[j - 1];
-			j--;
-		}
-		a->names[j] = name;
-		a->rec[j] = rec;
-		a->nrec[j] = nrec;
+	if (n < 2)
+		return TAGEVAL_OK;
+	struct named *v = malloc(n * sizeof *v);
+	if (v == NULL)
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct named){ a->names[first + i], a->rec[first + i], a->nrec[first + i] };
+	qsort(v, n, sizeof *v, by_name);
+	for (size_t i = 0; i < n; i++) {
+		a->names[first + i] = v[i].name;
+		a->rec[first + i] = v[i].rec;
+		a->nrec[first + i] = v[i].nrec;
 	}
+	free(v);
 	return TAGEVAL_OK;
 }
 
@@ -835,8 +846,8 @@ static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
 	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
-	if (rc == TAGEVAL_OK)
-		rc = sort_annotators(a, rd.first);
+	if (rc == TAGEVAL_OK && sort_annotators(a, rd.first))
+		rc = tv_nomem(err);
 	tv_intern_clear(&rd.names);
 	free(rd.key);
 	free(rd.field);
