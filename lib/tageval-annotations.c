@@ -791,6 +791,16 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		*colon = ':';
 	if (rc)
 		return tv_nomem(err);
+	/* the annotations are kept in a table of annotators x items (a record
+	 * per cell, 1024 items at least per annotator): refused when it would
+	 * have more than 16 cells per line read, plus 4M */
+	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
+	uint64_t room = 16 * l->lineno + (UINT64_C(1) << 22);
+	if ((uint64_t)m * width > room)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"%zu annotators over %zu items: too sparse (the annotators x "
+				"items table would exceed 16 cells per line plus 4M)",
+				m, a->nitems);
 	if (tv_grow((void **)&rd->field, &rd->fieldcap, nf, sizeof *rd->field))
 		return tv_nomem(err);
 	rd->field[0] = rd->empty;
