@@ -446,8 +446,10 @@ TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *a
  * new annotators come after those already read, in the byte order of their
  * names (tageval_annotations_annotator_name()), whatever the order of the
  * lines.  Errors (TAGEVAL_EFORMAT): a line without an annotator or a tag, an
- * empty field of a CSV line, an annotator annotating an item twice, and
- * those of the files of one annotator.
+ * empty field of a CSV line, an annotator annotating an item twice, those of
+ * the files of one annotator, and a file too sparse for the table of
+ * annotators x items the annotations are kept in: refused when, at line L,
+ * the file's annotators times max(its items, 1024) exceed 16 L + 2^22.
  */
 TAGEVAL_EXPORT int tageval_annotations_read_long(struct tageval_annotations *ann,
 						 const char *path, struct tageval_error *err);
