@@ -66,6 +66,10 @@ struct tageval_annotations {
 	size_t mappedcap;
 	uint32_t *chain, *where;
 	size_t chaincap, wherecap;
+	/* tageval_annotations_read_long(): each annotator's name, NULL for an
+	 * annotator read from a file of its own */
+	char **names;
+	size_t namecap;
 };
 
 #endif

@@ -65,6 +65,9 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->chain);
 	free(a->where);
 	free(a->mapped);
+	for (size_t c = 0; c < a->namecap; c++)
+		free(a->names[c]);
+	free(a->names);
 	tageval_dist_free(a->dist);
 	free(a);
 }
@@ -209,6 +212,8 @@ static int quote_id(char *out, size_t size, const struct tv_line *l)
 	char a[80], b[80];
 	tv_quote(a, sizeof a, l->field[0], strlen(l->field[0]));
 	tv_quote(b, sizeof b, l->field[1], strlen(l->field[1]));
+	if (a[0] == '\0') /* an item of the long form, as written */
+		return snprintf(out, size, "%s", b);
 	return snprintf(out, size, "%s %s", a, b);
 }
 
@@ -530,6 +535,9 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 	return dag_record(a, d, weighted, total, rec, err);
 }
 
+static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
+		      const struct tv_line *l, struct tageval_error *err);
+
 static int add_line(struct tageval_annotations *a, size_t c, const struct tv_line *l,
 		    struct tageval_error *err)
 {
@@ -555,6 +563,14 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 		a->item_lexelt[item] = lex;
 		a->nitems = (size_t)item + 1;
 	}
+	return add_record(a, c, item, l, err);
+}
+
+/* The annotation of line @l by annotator @c of item @item. */
+static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
+		      const struct tv_line *l, struct tageval_error *err)
+{
+	char q[200];
 	size_t need = (size_t)item + 1;
 	if (need > a->nrec[c]) {
 		size_t cap = a->nrec[c];
@@ -570,6 +586,14 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 		a->nrec[c] = newcap;
 	}
 	struct tv_rec *rec = &a->rec[c][item];
+	if (rec->n != 0 && c < a->namecap && a->names[c] != NULL) {
+		char n[80];
+		quote_id(q, sizeof q, l);
+		tv_quote(n, sizeof n, a->names[c], strlen(a->names[c]));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"annotator \"%s\" annotates item \"%s\" twice (first at line %"
+				PRIu64 ")", n, q, rec->line);
+	}
 	if (rec->n != 0) {
 		quote_id(q, sizeof q, l);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
@@ -637,4 +661,227 @@ int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *d
 {
 	TV_NEED(err, a, "ann");
 	return tv_read_buffer(__func__, data, size, name, run_annotator, a, err);
+}
+
+/* ------------------------------------------------------------ long form */
+
+/* The file of the long form being read: its annotators, numbered from
+ * a->nann in the order of their first line until the end, then sorted. */
+struct long_reading {
+	struct tageval_annotations *a;
+	size_t first;             /* a->nann before the file */
+	struct tv_intern names;   /* annotator name -> number - first */
+	char *key;                /* the item's id "lexelt instance" */
+	size_t keycap;
+	char **field;             /* lexelt, instance and the tags of a line */
+	size_t fieldcap;
+	char empty[1];            /* the lexelt of an item without a colon */
+};
+
+/* One more annotator named @name (@len bytes) into a (its records empty). */
+static int long_annotator(struct tageval_annotations *a, const char *name, size_t len)
+{
+	size_t c = a->nann, cap = c, cap2 = c, cap3 = a->namecap;
+	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
+	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
+		return TAGEVAL_ENOMEM;
+	if (cap3 < c + 1) {
+		size_t old = a->namecap;
+		if (tv_grow((void **)&a->names, &a->namecap, c + 1, sizeof *a->names))
+			return TAGEVAL_ENOMEM;
+		memset(a->names + old, 0, (a->namecap - old) * sizeof *a->names);
+	}
+	char *n = malloc(len + 1);
+	if (n == NULL)
+		return TAGEVAL_ENOMEM;
+	memcpy(n, name, len);
+	n[len] = '\0';
+	a->names[c] = n;
+	a->rec[c] = NULL;
+	a->nrec[c] = 0;
+	a->nann++;
+	return TAGEVAL_OK;
+}
+
+static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	struct long_reading *rd = ctx;
+	struct tageval_annotations *a = rd->a;
+	char *csv[3];
+	char **f = l->field;
+	size_t nf = l->nfield;
+	if (nf == 1 && strchr(f[0], ',') != NULL) {
+		/* item,annotator,tag: three fields, none empty */
+		char *p = f[0];
+		size_t n = 0;
+		for (;;) {
+			char *comma = strchr(p, ',');
+			if (n == 3)
+				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						"a CSV line has three fields (item,annotator,tag), "
+						"this one has more");
+			csv[n++] = p;
+			if (comma == NULL)
+				break;
+			*comma = '\0';
+			p = comma + 1;
+		}
+		static const char *const what[] = { "item", "annotator", "tag" };
+		for (size_t i = 0; i < n; i++)
+			if (csv[i][0] == '\0')
+				return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+						"empty %s in a CSV line", what[i]);
+		if (n < 3)
+			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+					"a CSV line has three fields (item,annotator,tag), "
+					"this one has %zu", n);
+		f = csv;
+		nf = 3;
+	}
+	char q[200];
+	if (nf == 1) {
+		tv_quote(q, sizeof q, f[0], strlen(f[0]));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"item \"%s\" has no annotator", q);
+	}
+	if (nf == 2) {
+		char n[80];
+		tv_quote(q, sizeof q, f[0], strlen(f[0]));
+		tv_quote(n, sizeof n, f[1], strlen(f[1]));
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"item \"%s\" of annotator \"%s\" has no tag", q, n);
+	}
+	/* the annotator */
+	uint32_t k;
+	int added = 0;
+	if (tv_intern_put(&rd->names, f[1], strlen(f[1]), &k, &added))
+		return tv_nomem(err);
+	if (added && long_annotator(a, f[1], strlen(f[1])))
+		return tv_nomem(err);
+	size_t c = rd->first + k;
+	/* the item: lexelt and instance; the line handed on names the item as
+	 * written (an empty lexelt and the whole item as its instance) */
+	char *colon = strchr(f[0], ':');
+	const char *key = f[0], *lexelt = rd->empty;
+	size_t keylen = strlen(f[0]);
+	if (colon != NULL) {
+		*colon = '\0';
+		keylen = tv_join_id(&rd->key, &rd->keycap, f[0], colon + 1);
+		if (keylen == (size_t)-1) {
+			*colon = ':';
+			return tv_nomem(err);
+		}
+		key = rd->key;
+		lexelt = f[0];
+	}
+	uint32_t item;
+	added = 0;
+	int rc = tv_intern_put(&a->items, key, keylen, &item, &added);
+	if (rc == 0 && added) {
+		uint32_t lex;
+		rc = tv_intern_put(&a->lexelts, lexelt, strlen(lexelt), &lex, NULL) ||
+		     tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+			     sizeof *a->item_lexelt);
+		if (rc == 0) {
+			a->item_lexelt[item] = lex;
+			a->nitems = (size_t)item + 1;
+		}
+	}
+	if (colon != NULL)
+		*colon = ':';
+	if (rc)
+		return tv_nomem(err);
+	/* the annotations are kept in a table of annotators x items (a record
+	 * per cell, 1024 items at least per annotator): refused when it would
+	 * have more than 16 cells per line read, plus 4M */
+	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
+	uint64_t room = 16 * l->lineno + (UINT64_C(1) << 22);
+	if ((uint64_t)m * width > room)
+		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
+				"%zu annotators over %zu items: too sparse (the annotators x "
+				"items table would exceed 16 cells per line plus 4M)",
+				m, a->nitems);
+	if (tv_grow((void **)&rd->field, &rd->fieldcap, nf, sizeof *rd->field))
+		return tv_nomem(err);
+	rd->field[0] = rd->empty;
+	rd->field[1] = f[0];
+	for (size_t i = 2; i < nf; i++)
+		rd->field[i] = f[i];
+	struct tv_line ml = *l;
+	ml.field = rd->field;
+	ml.nfield = nf;
+	return add_record(a, c, item, &ml, err);
+}
+
+struct named {
+	char *name;
+	struct tv_rec *rec;
+	size_t nrec;
+};
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+/* The annotators of the file, a->names[first ..], in byte order of names
+ * (distinct: they were interned). */
+static int sort_annotators(struct tageval_annotations *a, size_t first)
+{
+	size_t n = a->nann - first;
+	if (n < 2)
+		return TAGEVAL_OK;
+	struct named *v = malloc(n * sizeof *v);
+	if (v == NULL)
+		return TAGEVAL_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct named){ a->names[first + i], a->rec[first + i], a->nrec[first + i] };
+	qsort(v, n, sizeof *v, by_name);
+	for (size_t i = 0; i < n; i++) {
+		a->names[first + i] = v[i].name;
+		a->rec[first + i] = v[i].rec;
+		a->nrec[first + i] = v[i].nrec;
+	}
+	free(v);
+	return TAGEVAL_OK;
+}
+
+static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
+{
+	struct tageval_annotations *a = ctx;
+	struct long_reading rd = { .a = a, .first = a->nann };
+	tv_intern_init(&rd.names);
+	struct tv_each e = { .id = TV_ID_NONE, .line = long_line, .ctx = &rd };
+	size_t lines;
+	int rc = tv_each_line(r, &e, &lines, err);
+	if (rc == TAGEVAL_OK && lines == 0)
+		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
+	if (rc == TAGEVAL_OK && sort_annotators(a, rd.first))
+		rc = tv_nomem(err);
+	tv_intern_clear(&rd.names);
+	free(rd.key);
+	free(rd.field);
+	return rc;
+}
+
+int tageval_annotations_read_long(struct tageval_annotations *a, const char *path,
+				  struct tageval_error *err)
+{
+	TV_NEED(err, a, "ann");
+	return tv_read_path(__func__, path, run_long, a, err);
+}
+
+int tageval_annotations_read_long_buffer(struct tageval_annotations *a, const char *data,
+					 size_t size, const char *name, struct tageval_error *err)
+{
+	TV_NEED(err, a, "ann");
+	return tv_read_buffer(__func__, data, size, name, run_long, a, err);
+}
+
+const char *tageval_annotations_annotator_name(const struct tageval_annotations *a, size_t c)
+{
+	TV_NULL_RET(a, NULL);
+	if (c >= a->nann || a->names == NULL || c >= a->namecap)
+		return NULL;
+	return a->names[c];
 }

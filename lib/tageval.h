@@ -436,6 +436,32 @@ TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *a
 						   const char *name,
 						   struct tageval_error *err);
 
+/**
+ * Reads the annotations of any number of annotators from one file in the
+ * long form, one annotation per line: "item annotator tag[/weight] ..."
+ * (blank-separated), or "item,annotator,tag[/weight]" (a line of one field
+ * holding commas: one tag, no quoting).  An item "lexelt:instance" (split at
+ * its first colon) is the item (lexelt, instance) of the files of one
+ * annotator; an item without a colon is an instance of the lexelt "".  The
+ * new annotators come after those already read, in the byte order of their
+ * names (tageval_annotations_annotator_name()), whatever the order of the
+ * lines.  Errors (TAGEVAL_EFORMAT): a line without an annotator or a tag, an
+ * empty field of a CSV line, an annotator annotating an item twice, those of
+ * the files of one annotator, and a file too sparse for the table of
+ * annotators x items the annotations are kept in: refused when, at line L,
+ * the file's annotators times max(its items, 1024) exceed 16 L + 2^22.
+ */
+TAGEVAL_EXPORT int tageval_annotations_read_long(struct tageval_annotations *ann,
+						 const char *path, struct tageval_error *err);
+TAGEVAL_EXPORT int tageval_annotations_read_long_buffer(struct tageval_annotations *ann,
+							const char *data, size_t size,
+							const char *name,
+							struct tageval_error *err);
+/** The name of annotator @c read by tageval_annotations_read_long(); NULL for
+ * an annotator read from a file of its own, or out of range. */
+TAGEVAL_EXPORT const char *tageval_annotations_annotator_name(const struct tageval_annotations *ann,
+							      size_t c);
+
 TAGEVAL_EXPORT size_t tageval_annotations_annotators(const struct tageval_annotations *ann);
 /** Distinct items over all annotators. */
 TAGEVAL_EXPORT size_t tageval_annotations_items(const struct tageval_annotations *ann);

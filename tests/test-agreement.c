@@ -1150,6 +1150,120 @@ START_TEST(free_null_and_reasons)
 }
 END_TEST
 
+/* The annotations of test "missing" in the long form (reference for the
+ * figures: the hand computation there), lines shuffled, annotators first
+ * seen in the order r3, r1, r2, CSV lines mixed in; after an annotator read
+ * from a file of its own. */
+START_TEST(long_form)
+{
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	const char *own = "z 1 q\n";
+	add(&r, own);
+	const char *text = "m:6 r1 x\n"
+			   "m:5,r3,x\n"
+			   "m:1 r3 x\n"
+			   "!! a comment\n"
+			   "m:4 r2 y\n"
+			   "m:1,r1,x\n"
+			   "m:3 r3 y\n"
+			   "m:2 r2 y\n"
+			   "m:4 r3 x\n"
+			   "m:1 r2 x\n"
+			   "m:3 r2 y\n"
+			   "m:4 r1 y\n"
+			   "m:2 r1 x\n";
+	ck_assert_int_eq(tageval_annotations_read_long_buffer(r.ann, text, strlen(text), "long",
+							      &r.err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_annotations_annotators(r.ann), 4);
+	ck_assert_ptr_null(tageval_annotations_annotator_name(r.ann, 0));
+	ck_assert_str_eq(tageval_annotations_annotator_name(r.ann, 1), "r1");
+	ck_assert_str_eq(tageval_annotations_annotator_name(r.ann, 2), "r2");
+	ck_assert_str_eq(tageval_annotations_annotator_name(r.ann, 3), "r3");
+	ck_assert_ptr_null(tageval_annotations_annotator_name(r.ann, 4));
+	ck_assert_ptr_null(tageval_annotations_annotator_name(NULL, 0));
+	/* z 1 and m 1 .. m 6 */
+	ck_assert_uint_eq(tageval_annotations_items(r.ann), 7);
+	const struct tageval_agreement_figures *f = compute(&r, NULL);
+	/* the file's annotator has only "z 1", of one annotator; r1 alone on
+	 * m 6, r3 alone on m 5 */
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 0), 1);
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 1), 1);
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 2), 0);
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 3), 1);
+	/* as in "missing": 4 items used, 10 annotations, Pr(A) = 7/12,
+	 * Pr(E) = 1/2, kappa = 1/6, alpha = 7/25 */
+	ck_assert_uint_eq(f->items, 4);
+	ck_assert_uint_eq(f->annotations, 10);
+	ck_assert_double_eq_tol(f->pr_a, 7.0 / 12.0, TOL);
+	ck_assert_double_eq_tol(f->pr_e, 0.5, TOL);
+	ck_assert_double_eq_tol(f->kappa, 1.0 / 6.0, TOL);
+	ck_assert_double_eq_tol(f->alpha, 7.0 / 25.0, TOL);
+	/* the lexelts: "z" (the file's) and "m" (before the colon) */
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 2);
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 1), "m");
+	finish_run(&r);
+}
+END_TEST
+
+/* An item without a colon: an instance of the lexelt "". */
+START_TEST(long_form_no_lexelt)
+{
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	const char *text = "7 b x\n7 a x\n8 a x\n8 b y\n";
+	ck_assert_int_eq(tageval_annotations_read_long_buffer(r.ann, text, strlen(text), "long",
+							      &r.err),
+			 TAGEVAL_OK);
+	const struct tageval_agreement_figures *f = compute(&r, NULL);
+	/* Pr(A) = (1 + 0)/2; Pr(x) = 3/4, Pr(y) = 1/4: Pr(E) = 10/16 */
+	ck_assert_double_eq_tol(f->pr_a, 0.5, TOL);
+	ck_assert_double_eq_tol(f->pr_e, 10.0 / 16.0, TOL);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 1);
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 0), "");
+	finish_run(&r);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	uint64_t line;
+	const char *message;
+} bad_long[] = {
+	{ "w:1 a x\nw:2 a y\nw:1 a y\n", 3,
+	  "annotator \"a\" annotates item \"w:1\" twice (first at line 1)" },
+	{ "w:1,a,x\nw:1 a x\n", 2, "annotator \"a\" annotates item \"w:1\" twice (first at line 1)" },
+	{ "w:1 a x\nw:1 b\n", 2, "item \"w:1\" of annotator \"b\" has no tag" },
+	{ "w:1\n", 1, "item \"w:1\" has no annotator" },
+	{ "w:1,a,\n", 1, "empty tag in a CSV line" },
+	{ "w:1,,x\n", 1, "empty annotator in a CSV line" },
+	{ ",a,x\n", 1, "empty item in a CSV line" },
+	{ "w:1,a\n", 1, "a CSV line has three fields (item,annotator,tag), this one has 2" },
+	{ "w:1,a,x,y\n", 1, "a CSV line has three fields (item,annotator,tag), this one has more" },
+	{ "w:1 a x/1 y/-1\n", 1, "invalid weight \"y/-1\"" },
+	{ "w:1 a x/0\n", 1, "the weights of \"w:1\" do not have a positive finite sum" },
+	{ "!! nothing\n", 0, "no annotations" },
+};
+#define N_BAD_LONG (sizeof bad_long / sizeof bad_long[0])
+
+START_TEST(long_form_errors)
+{
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	const char *t = bad_long[_i].text;
+	ck_assert_int_eq(tageval_annotations_read_long_buffer(r.ann, t, strlen(t), "long", &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.file, "long");
+	ck_assert_uint_eq(r.err.line, bad_long[_i].line);
+	ck_assert_str_eq(r.err.message, bad_long[_i].message);
+	finish_run(&r);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1167,6 +1281,9 @@ static Suite *agreement_suite(void)
 	tcase_add_loop_test(tc, annotation_errors, 0, (int)N_BAD);
 	tcase_add_test(tc, compute_errors);
 	tcase_add_test(tc, free_null_and_reasons);
+	tcase_add_test(tc, long_form);
+	tcase_add_test(tc, long_form_no_lexelt);
+	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);

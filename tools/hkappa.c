@@ -27,13 +27,17 @@ static void usage(FILE *fp, const void *ctx)
 	tools_fprintf(fp,
 		"Usage: %s [OPTIONS] ANN1 ANN2 [ANN3 ...] SENSES\n"
 		"       %s --flat [OPTIONS] ANN1 ANN2 [ANN3 ...]\n"
+		"       %s --long=FILE [OPTIONS] SENSES | --long=FILE --flat [OPTIONS]\n"
 		"Agreement between annotators whose tags form a hierarchy (Melamed & Resnik):\n"
 		"every tag is spread over the leaves below it, then kappa, Cohen's kappa and\n"
 		"Krippendorff's alpha are computed over the leaves.\n"
 		"Annotation files: 'lexelt instance tag[/weight] ...', any order.\n"
+		"Long form: 'item annotator tag[/weight] ...' or 'item,annotator,tag'.\n"
 		"SENSES: a sense map, 'tag parent' or scorer2's 's0 b1 s1 ...' form.\n"
 		"\n"
 		"      --flat                no sense map: every tag is a leaf\n"
+		"      --long=FILE           every annotator's annotations from FILE, one\n"
+		"                            'item annotator tag ...' line per annotation\n"
 		"      --per-lexelt          a table of the figures of every lexelt\n"
 		"      --bootstrap=N         N bootstrap replicates for confidence intervals\n"
 		"      --seed=S              seed of the random number generator (default 1)\n"
@@ -63,7 +67,7 @@ static void usage(FILE *fp, const void *ctx)
 		"\n"
 		"Exit status: 0 success, 1 bad data or I/O error, 2 usage error.\n"
 		"See hkappa(1) and tageval-formats(5).\n",
-		prog, prog);
+		prog, prog, prog);
 }
 
 /* The coefficients of --coefficients beyond the default three: the name
@@ -849,7 +853,8 @@ struct options {
 	size_t level;         /* --level-of-hierarchy, 0: none */
 	const char *downward; /* NULL: none */
 	double smoothing;
-	char **files;         /* the annotation files */
+	char **files;         /* the annotation files (--long: the annotators' names) */
+	const char *long_file; /* --long, NULL: none */
 	size_t nann;
 	const char *senses;   /* the sense map, NULL with --flat */
 	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
@@ -859,7 +864,8 @@ struct options {
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
-       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS, OPT_LEVEL };
+       OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS, OPT_LEVEL,
+       OPT_LONG };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -921,6 +927,9 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_PAIRS:
 		o->pairs = 1;
+		return 0;
+	case OPT_LONG:
+		o->long_file = arg;
 		return 0;
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
@@ -1039,6 +1048,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "per-category", no_argument, NULL, OPT_PER_CATEGORY },
 		{ "items", required_argument, NULL, OPT_ITEMS },
 		{ "level-of-hierarchy", required_argument, NULL, OPT_LEVEL },
+		{ "long", required_argument, NULL, OPT_LONG },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1047,7 +1057,17 @@ static int parse(int argc, char **argv, struct options *o)
 	if (status >= 0)
 		return status;
 	int nargs = argc - optind;
-	if (tools_check_operands(prog, nargs, o->flat ? 2 : 3, -1,
+	if (o->long_file && (o->flat ? nargs > 0 : nargs != 1)) {
+		tools_usage_error(prog, o->flat ? "--long with --flat takes no operand (the "
+						  "annotations are all in the --long file)"
+						: nargs == 0 ? "--long needs a sense map (or --flat)"
+							     : "--long takes one operand, the sense map "
+							       "(the annotations are all in the --long "
+							       "file)");
+		return EXIT_INVALID_USAGE;
+	}
+	if (!o->long_file &&
+	    tools_check_operands(prog, nargs, o->flat ? 2 : 3, -1,
 				 o->flat ? "two annotation files are needed"
 					 : "two annotation files and a sense map are needed"))
 		return EXIT_INVALID_USAGE;
@@ -1069,13 +1089,13 @@ static int parse(int argc, char **argv, struct options *o)
 		o->agreement.bootstrap = 1000; /* --ci=bootstrap: 1000 replicates unless told */
 	o->files = argv + optind;
 	o->nann = (size_t)nargs - (o->flat ? 0 : 1);
-	if (o->leave_one_out && o->nann < 3) {
+	if (o->leave_one_out && o->nann < 3 && !o->long_file) {
 		tools_usage_error(prog, "--leave-one-out needs three or more annotation files");
 		return EXIT_INVALID_USAGE;
 	}
 	o->senses = o->flat ? NULL : argv[argc - 1];
-	const char *const others[] = { o->senses, o->downward };
-	size_t users = tools_stdin_count(others, 2) +
+	const char *const others[] = { o->senses, o->downward, o->long_file };
+	size_t users = tools_stdin_count(others, 3) +
 		       tools_stdin_count((const char *const *)o->files, o->nann);
 	if (tools_stdin_check(prog, users))
 		return EXIT_INVALID_USAGE;
@@ -1167,8 +1187,11 @@ static int without_figures(const struct tageval_annotations *ann, const struct o
 
 /* Reads the files, computes the agreement and prints it; returns the exit
  * status. */
-static int run(const struct options *o)
+static int run(const struct options *opt)
 {
+	struct options oo = *opt;
+	struct options *o = &oo; /* --long: o->files and o->nann once read */
+	char **names = NULL;
 	int status = EXIT_DATA;
 	struct tageval_error err = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
@@ -1211,6 +1234,29 @@ static int run(const struct options *o)
 	for (size_t i = 0; i < o->nann; i++)
 		if (tageval_annotations_read(ann, o->files[i], &err))
 			goto fail;
+	if (o->long_file) {
+		if (tageval_annotations_read_long(ann, o->long_file, &err))
+			goto fail;
+		o->nann = tageval_annotations_annotators(ann);
+		if (o->nann < 2) {
+			fprintf(stderr, "%s: %s: one annotator only, two or more are needed\n",
+				prog, tools_file_name(o->long_file));
+			goto out;
+		}
+		names = malloc(o->nann * sizeof *names);
+		if (names == NULL) {
+			status = tools_out_of_memory(prog);
+			goto out;
+		}
+		for (size_t c = 0; c < o->nann; c++)
+			names[c] = (char *)tageval_annotations_annotator_name(ann, c);
+		o->files = names;
+		if (o->leave_one_out && o->nann < 3) {
+			fprintf(stderr, "%s: %s: --leave-one-out needs three or more annotators, "
+				"the file has %zu\n", prog, tools_file_name(o->long_file), o->nann);
+			goto out;
+		}
+	}
 	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
 		goto fail;
 	/* each family computed only when one of its coefficients is asked for */
@@ -1266,6 +1312,7 @@ static int run(const struct options *o)
 fail:
 	tools_print_error(prog, &err);
 out:
+	free(names);
 	free(ev.pairs);
 	free(ev.without);
 	tageval_category_agreement_free(ev.cats);

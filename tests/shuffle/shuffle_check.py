@@ -288,6 +288,21 @@ def agreement(c, shared):
             ['--format=json', '--flat', '--coefficients=all', '--ci=analytic',
              '--per-category', '--items=40'] + anns,
             {a: files[a] for a in anns})
+    # the long form (--long): the eight files in one, the annotators' lines
+    # interleaved by the shuffle; the annotators are numbered in the order
+    # of their names, whatever the order of the lines
+    long_path = os.path.join(c.tmp, 'wsbest.long')
+    with open(long_path, 'wb') as out:
+        for a in anns:
+            for line in read_lines(files[a]):
+                f = line.split()
+                if len(f) >= 3:
+                    out.write(b' '.join([f[0] + b':' + f[1], a.encode()] + f[2:]) + b'\n')
+    c.check('hkappa --long wsbest', 'hkappa',
+            ['--format=json', '--flat', '--coefficients=all', '--ci=analytic',
+             '--per-category', '--items=40', '--pairs', '--leave-one-out',
+             '--long=wsbest.long'],
+            {'wsbest.long': long_path})
     c.check('hkappa --per-lexelt wsbest', 'hkappa',
             ['--format=json', '--per-lexelt'] + anns + ['senses_lexfile'], files,
             mode=lambda short: 'grouped' if short.startswith('ann_') else 'full')
