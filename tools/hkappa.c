@@ -434,12 +434,18 @@ static void json_pairs(const struct pair_figure *pf, size_t nann)
 /* With --ci: the members <key>_se, <key>_ci_low, <key>_ci_high and
  * <key>_ci_method of the figure @key (@which: its bootstrap coefficient, or
  * -1), null with the reason where there is none. */
-static void json_interval(struct tools_undefined *u, const struct tageval_agreement *ag,
-			  const struct extra_values *ev, const char *key, int which, int why)
+/* The member names of the intervals of one object, kept until its
+ * "undefined" object is written: one row per figure (kappa, kappa_cohen,
+ * alpha and the extra coefficients), so never more rows than that. */
+struct interval_names {
+	char row[3 + N_EXTRA][3][48];
+	size_t used;
+};
+
+static void json_interval(struct tools_undefined *u, struct interval_names *names,
+			  const struct tageval_agreement *ag, const struct extra_values *ev,
+			  const char *key, int which, int why)
 {
-	/* the member names, kept until the "undefined" object is written */
-	static char names[3 + N_EXTRA][3][48];
-	static size_t used;
 	char member[64];
 	double se = NAN, lo = NAN, hi = NAN;
 	const char *method = NULL;
@@ -469,7 +475,9 @@ static void json_interval(struct tools_undefined *u, const struct tageval_agreem
 	}
 	const char *suffix[] = { "_se", "_ci_low", "_ci_high" };
 	const double v[] = { se, lo, hi };
-	char (*name)[48] = names[used++ % (3 + N_EXTRA)];
+	if (names->used == 3 + N_EXTRA)
+		abort(); /* a figure more than print_json() has */
+	char (*name)[48] = names->row[names->used++];
 	for (int k = 0; k < 3; k++) {
 		snprintf(name[k], sizeof name[k], "%s%s", key, suffix[k]);
 		const char *nm = name[k];
@@ -512,26 +520,27 @@ static int print_json(const struct tageval_agreement *ag, const struct tageval_a
 	tools_printf("]");
 	struct tools_undefined top;
 	tools_undefined_init(&top);
+	struct interval_names names = { .used = 0 };
 	int none = f->items == 0 ? TAGEVAL_UNDEFINED_NO_ITEMS : TAGEVAL_DEFINED;
 	json_member(&top, ",", "pr_a", f->pr_a, none);
 	json_member(&top, ",", "pr_e", f->pr_e, none);
 	json_member(&top, ",", "kappa", f->kappa, f->kappa_undefined);
 	if (ci)
-		json_interval(&top, ag, ev, "kappa", TAGEVAL_KAPPA, f->kappa_undefined);
+		json_interval(&top, &names, ag, ev, "kappa", TAGEVAL_KAPPA, f->kappa_undefined);
 	json_member(&top, ",", "kappa_cohen", f->kappa_separate, f->separate_undefined);
 	if (ci)
-		json_interval(&top, ag, ev, "kappa_cohen", TAGEVAL_KAPPA_SEPARATE,
+		json_interval(&top, &names, ag, ev, "kappa_cohen", TAGEVAL_KAPPA_SEPARATE,
 			      f->separate_undefined);
 	json_member(&top, ",", "alpha", f->alpha, f->alpha_undefined);
 	if (ci)
-		json_interval(&top, ag, ev, "alpha", TAGEVAL_ALPHA, f->alpha_undefined);
+		json_interval(&top, &names, ag, ev, "alpha", TAGEVAL_ALPHA, f->alpha_undefined);
 	for (size_t i = 0; i < N_EXTRA; i++)
 		if (more & 1u << i) {
 			int why;
 			double v = extra_value(ev, i, &why);
 			json_member(&top, ",", extra_coefs[i].key, v, why);
 			if (ci)
-				json_interval(&top, ag, ev, extra_coefs[i].key, -1, why);
+				json_interval(&top, &names, ag, ev, extra_coefs[i].key, -1, why);
 		}
 	if (ci) {
 		tools_printf(",\"ci_confidence\":");
