@@ -397,7 +397,19 @@ static int best_of_row(struct scratch *x, const size_t *rowstart, struct wcl c, 
 		struct group *gr = x->grp + x->ngrp;
 		for (size_t i = a; i < b; i++)
 			gr[i - a] = (struct group){ x->tr[i].v, x->tr[i].sense };
-		qsort(gr, b - a, sizeof *gr, by_value_down);
+		/* a strict order (a row's senses are distinct): any sort gives
+		 * the same; short rows, the usual, by insertion */
+		if (b - a <= 64) {
+			for (size_t i = 1; i < b - a; i++) {
+				struct group t = gr[i];
+				size_t j = i;
+				for (; j > 0 && by_value_down(&t, &gr[j - 1]) < 0; j--)
+					gr[j] = gr[j - 1];
+				gr[j] = t;
+			}
+		} else {
+			qsort(gr, b - a, sizeof *gr, by_value_down);
+		}
 		size_t n = 0;
 		for (size_t i = 0; i < b - a; i++)
 			if (n == 0 || gr[i].v != gr[n - 1].v)
