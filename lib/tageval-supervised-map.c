@@ -397,7 +397,19 @@ static int best_of_row(struct scratch *x, const size_t *rowstart, struct wcl c, 
 		struct group *gr = x->grp + x->ngrp;
 		for (size_t i = a; i < b; i++)
 			gr[i - a] = (struct group){ x->tr[i].v, x->tr[i].sense };
-		qsort(gr, b - a, sizeof *gr, by_value_down);
+		/* a strict order (a row's senses are distinct): any sort gives
+		 * the same; short rows, the usual, by insertion */
+		if (b - a <= 64) {
+			for (size_t i = 1; i < b - a; i++) {
+				struct group t = gr[i];
+				size_t j = i;
+				for (; j > 0 && by_value_down(&t, &gr[j - 1]) < 0; j--)
+					gr[j] = gr[j - 1];
+				gr[j] = t;
+			}
+		} else {
+			qsort(gr, b - a, sizeof *gr, by_value_down);
+		}
 		size_t n = 0;
 		for (size_t i = 0; i < b - a; i++)
 			if (n == 0 || gr[i].v != gr[n - 1].v)
@@ -1250,6 +1262,90 @@ static int senses_with_slash(const struct tageval_supervised *s)
 static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
 		    char **mapped, int keyless, struct tageval_error *err);
 
+/* The roles of split @sp in the grouped order, so that the passes over a
+ * word's instances read them in sequence (the split is final). */
+static int group_roles(const struct tageval_supervised *s, struct split *sp)
+{
+	if (sp->grouped)
+		return TAGEVAL_OK;
+	const struct tageval_wsi *w = s->w;
+	uint8_t *r = malloc(w->n ? w->n : 1);
+	if (r == NULL)
+		return TAGEVAL_ENOMEM;
+	for (size_t p = 0; p < w->n; p++)
+		r[p] = sp->role[s->order[p]];
+	free(sp->role);
+	sp->role = r;
+	sp->grouped = 1;
+	return TAGEVAL_OK;
+}
+
+/* The figures of a split scored without the key, from its counts: as the
+ * scorer sums them, exact. */
+static void keyless_figures(struct tageval_supervised_result *res, size_t ncorrect)
+{
+	res->correct = (double)ncorrect;
+	res->precision = res->answered > 0 ? res->correct / (double)res->answered : NAN;
+	res->recall = res->correct / (double)res->test;
+	res->attempted = (double)res->answered / (double)res->test;
+}
+
+/*
+ * Every split evaluated without the key (see tageval_supervised_evaluate()),
+ * in one pass over the words: a word's instances are mapped for each split
+ * in turn while they are in the cache, instead of the whole data being read
+ * again for each split.  Each (word, split) is mapped exactly as evaluate()
+ * maps it (the scratch is reset per word), and the figures are counts, so
+ * they are the same whatever the order.  Into s->fused; on failure (memory
+ * only) s->fused stays NULL and the splits are evaluated one by one.
+ */
+static int evaluate_all(struct tageval_supervised *s)
+{
+	const struct tageval_wsi *w = s->w;
+	size_t k = s->nsplits;
+	struct fused *f = calloc(k ? k : 1, sizeof *f);
+	struct tageval_supervised_result *r = calloc(k ? k : 1, sizeof *r);
+	struct scratch x = { 0 };
+	struct tageval_error err = { 0 };
+	int rc = TAGEVAL_ENOMEM;
+	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	x.sstamp = calloc(nsense, sizeof *x.sstamp);
+	x.slocal = malloc(nsense * sizeof *x.slocal);
+	x.cstamp = calloc(nlab, sizeof *x.cstamp);
+	x.crow = malloc(nlab * sizeof *x.crow);
+	if (!f || !r || !x.sstamp || !x.slocal || !x.cstamp || !x.crow)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		if (group_roles(s, &s->splits[i]))
+			goto out;
+	for (size_t word = 0; word < w->words.n; word++) {
+		if (!s->selected[word])
+			continue;
+		for (size_t i = 0; i < k; i++) {
+			x.ncorrect = f[i].ncorrect;
+			x.too_many = f[i].too_many;
+			if (map_word(s, &s->splits[i], word, &x, NULL, &r[i], &err))
+				goto out;
+			f[i].ncorrect = x.ncorrect;
+			f[i].too_many = x.too_many;
+		}
+	}
+	for (size_t i = 0; i < k; i++) {
+		f[i].mapping = r[i].mapping;
+		f[i].test = r[i].test;
+		f[i].answered = r[i].answered;
+	}
+	free(s->fused);
+	s->fused = f;
+	f = NULL;
+	rc = TAGEVAL_OK;
+out:
+	free(f);
+	free(r);
+	scratch_free(&x);
+	return rc;
+}
+
 /*
  * A split's mapped answers are scored by the Senseval scorer (fine-grained)
  * against a key of its test instances.  Each answer is one sense of weight
@@ -1270,7 +1366,22 @@ int tageval_supervised_evaluate(struct tageval_supervised *s, size_t i,
 	if (mapped)
 		*mapped = NULL;
 	TV_NEED(err, s, "sup");
-	return evaluate(s, i, res, mapped, mapped == NULL && !senses_with_slash(s), err);
+	int keyless = mapped == NULL && !senses_with_slash(s);
+	if (keyless && i < s->nsplits && (s->fused != NULL || evaluate_all(s) == TAGEVAL_OK)) {
+		/* as evaluate() gives them */
+		const struct fused *f = &s->fused[i];
+		res->mapping = f->mapping;
+		res->test = f->test;
+		res->answered = f->answered;
+		if (f->test == 0)
+			return tv_error(err, TAGEVAL_EFORMAT, "", 0,
+					"split %zu has no test instance", i + 1);
+		if (f->too_many) /* with the key, for the scorer's message */
+			return evaluate(s, i, res, mapped, 0, err);
+		keyless_figures(res, f->ncorrect);
+		return TAGEVAL_OK;
+	}
+	return evaluate(s, i, res, mapped, keyless, err);
 }
 
 static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_supervised_result *res,
@@ -1280,20 +1391,9 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	if (i >= s->nsplits)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no split %zu", i + 1);
 	const struct tageval_wsi *w = s->w;
-	struct split *spw = &s->splits[i];
-	if (!spw->grouped) {
-		/* the roles in the grouped order, so that the passes over a
-		 * word's instances read them in sequence (the split is final) */
-		uint8_t *r = malloc(w->n ? w->n : 1);
-		if (r == NULL)
-			return tv_nomem(err);
-		for (size_t p = 0; p < w->n; p++)
-			r[p] = spw->role[s->order[p]];
-		free(spw->role);
-		spw->role = r;
-		spw->grouped = 1;
-	}
-	const struct split *sp = spw;
+	if (group_roles(s, &s->splits[i]))
+		return tv_nomem(err);
+	const struct split *sp = &s->splits[i];
 	struct scratch x = { 0 };
 	struct text txt = { 0 };
 	struct tageval_inventory *inv = tageval_inventory_new();
@@ -1335,11 +1435,7 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 		return evaluate(s, i, res, mapped, 0, err);
 	}
 	if (keyless) {
-		/* as the scorer sums them: counts, exact */
-		res->correct = (double)x.ncorrect;
-		res->precision = res->answered > 0 ? res->correct / (double)res->answered : NAN;
-		res->recall = res->correct / (double)res->test;
-		res->attempted = (double)res->answered / (double)res->test;
+		keyless_figures(res, x.ncorrect);
 		goto out;
 	}
 	/* 2. the answers, scored by the Senseval scorer (fine-grained) */

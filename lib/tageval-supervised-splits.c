@@ -29,6 +29,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 		free(s->splits[i].pool);
 	}
 	free(s->splits);
+	free(s->fused);
 	tv_intern_clear(&s->senses);
 	free(s->gpool);
 	free(s->selected);
@@ -132,6 +133,8 @@ nomem:
 int tv_supervised_reload(struct tageval_supervised *s)
 {
 	const struct tageval_wsi *w = s->w;
+	free(s->fused); /* the figures of the clusters before */
+	s->fused = NULL;
 	struct tv_wlabel *gsys = realloc(s->gsys, (w->nsys ? w->nsys : 1) * sizeof *gsys);
 	if (gsys == NULL)
 		return TAGEVAL_ENOMEM;
@@ -159,6 +162,8 @@ static struct split *new_split(struct tageval_supervised *s)
 {
 	if (tv_grow((void **)&s->splits, &s->splitcap, s->nsplits + 1, sizeof *s->splits))
 		return NULL;
+	free(s->fused); /* taken without this split */
+	s->fused = NULL;
 	struct split *sp = &s->splits[s->nsplits];
 	memset(sp, 0, sizeof *sp);
 	sp->role = calloc(s->w->n ? s->w->n : 1, 1);

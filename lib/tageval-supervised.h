@@ -35,6 +35,14 @@ struct split {
 	size_t npool, poolcap;
 };
 
+/* A split's figures as evaluate_all() (tageval-supervised-map.c) takes
+ * them for every split in one pass over the words. */
+struct fused {
+	size_t mapping, test, answered;
+	size_t ncorrect; /* test instances answered with one of their labels */
+	int too_many;    /* a test instance has more labels than the key takes */
+};
+
 struct tageval_supervised {
 	const struct tageval_wsi *w;
 	char *pos;
@@ -49,6 +57,10 @@ struct tageval_supervised {
 	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
 	struct split *splits;
 	size_t nsplits, splitcap;
+	/* every split's figures, taken at the first evaluation without the
+	 * mapped answers; NULL until then, and again when the clusters are
+	 * reloaded or a split is added */
+	struct fused *fused;
 };
 
 /* Takes the clusters the wsi object now holds (tv_wsi_clear_clusters(),

@@ -1041,6 +1041,42 @@ START_TEST(mixed_split_kinds)
 }
 END_TEST
 
+/*
+ * Without the mapped answers every split's counts are taken at the first
+ * evaluation, in one pass over the words (tageval-supervised-map.c,
+ * evaluate_all): a split evaluated first or last, or after a split is
+ * added (the counts are taken again, for 5 splits now), has the figures
+ * the key and the scorer give it (eval() checks that, bit for bit).
+ * 16 instances in 4 folds: 4 test instances and 16 - 4 = 12 mapping ones
+ * each; the given split tests 7 (mixed_split_kinds).
+ */
+START_TEST(splits_in_any_order)
+{
+	struct fx f;
+	load(&f, tie_gold, tie_clusters, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 4, 5, &err), TAGEVAL_OK);
+	struct tageval_supervised_result first[4], r;
+	for (size_t i = 4; i-- > 0;) {
+		eval(&f, i, &first[i], NULL);
+		ck_assert_uint_eq(first[i].test, 4);
+		ck_assert_uint_eq(first[i].mapping, 12);
+	}
+	add_split(&f, tie_mapping, tie_test);
+	eval(&f, 4, &r, NULL);
+	ck_assert_uint_eq(r.test, 7);
+	for (size_t i = 0; i < 4; i++) {
+		eval(&f, i, &r, NULL);
+		ck_assert_uint_eq(r.test, first[i].test);
+		ck_assert_uint_eq(r.mapping, first[i].mapping);
+		ck_assert_uint_eq(r.answered, first[i].answered);
+		same_double(r.correct, first[i].correct);
+		same_double(r.recall, first[i].recall);
+	}
+	unload(&f);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- errors */
 
 static const char err_gold[] = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s1\nv.v v.v.1 s1\n";
@@ -1521,6 +1557,7 @@ static Suite *supervised_suite(void)
 	tcase_add_loop_test(tc, random_sizes, 0,
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
 	tcase_add_test(tc, mixed_split_kinds);
+	tcase_add_test(tc, splits_in_any_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_loop_test(tc, split_file_errors, 0,
