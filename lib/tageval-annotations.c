@@ -676,6 +676,22 @@ struct long_reading {
 	char **field;             /* lexelt, instance and the tags of a line */
 	size_t fieldcap;
 	char empty[1];            /* the lexelt of an item without a colon */
+	/* the annotation lines, kept until the end of the file: the table of
+	 * annotators x items is made only once the whole file says how large
+	 * it will be, so that whether a file is refused as too sparse does not
+	 * depend on the order of its lines */
+	struct long_ann *ln;
+	size_t nln, lncap;
+	char *text; /* each line's item as written, then its tags, NUL after each */
+	size_t used, textcap;
+};
+
+struct long_ann {
+	uint64_t lineno;
+	size_t off;     /* of its strings in text */
+	uint32_t c;     /* the annotator (before the sort) */
+	uint32_t item;
+	uint32_t nfield; /* item, annotator and tags: 3 and more */
 };
 
 /* One more annotator named @name (@len bytes) into a (its records empty). */
@@ -791,26 +807,70 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		*colon = ':';
 	if (rc)
 		return tv_nomem(err);
-	/* the annotations are kept in a table of annotators x items (a record
-	 * per cell, 1024 items at least per annotator): refused when it would
-	 * have more than 16 cells per line read, plus 4M */
-	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
-	uint64_t room = 16 * l->lineno + (UINT64_C(1) << 22);
-	if ((uint64_t)m * width > room)
-		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"%zu annotators over %zu items: too sparse (the annotators x "
-				"items table would exceed 16 cells per line plus 4M)",
-				m, a->nitems);
-	if (tv_grow((void **)&rd->field, &rd->fieldcap, nf, sizeof *rd->field))
-		return tv_nomem(err);
-	rd->field[0] = rd->empty;
-	rd->field[1] = f[0];
+	/* kept: the item as written and the tags */
+	size_t len = strlen(f[0]) + 1;
 	for (size_t i = 2; i < nf; i++)
-		rd->field[i] = f[i];
-	struct tv_line ml = *l;
-	ml.field = rd->field;
-	ml.nfield = nf;
-	return add_record(a, c, item, &ml, err);
+		len += strlen(f[i]) + 1;
+	if (nf > UINT32_MAX || c > UINT32_MAX ||
+	    tv_grow((void **)&rd->ln, &rd->lncap, rd->nln + 1, sizeof *rd->ln) ||
+	    tv_grow((void **)&rd->text, &rd->textcap, rd->used + len, 1))
+		return tv_nomem(err);
+	rd->ln[rd->nln++] = (struct long_ann){ .lineno = l->lineno, .off = rd->used,
+					       .c = (uint32_t)c, .item = item,
+					       .nfield = (uint32_t)nf };
+	for (size_t i = 0; i < nf; i++) {
+		if (i == 1)
+			continue;
+		size_t n = strlen(f[i]) + 1;
+		memcpy(rd->text + rd->used, f[i], n);
+		rd->used += n;
+	}
+	return TAGEVAL_OK;
+}
+
+/* The annotators x items table of the lines kept (a record per cell, 1024
+ * items at least per annotator) is refused when it would have more than
+ * 16 cells per annotation line, plus 4M: whatever the order of the lines,
+ * since it counts the whole file. */
+static int long_too_sparse(const struct long_reading *rd, const char *name,
+			   struct tageval_error *err)
+{
+	const struct tageval_annotations *a = rd->a;
+	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
+	uint64_t room = 16 * (uint64_t)rd->nln + (UINT64_C(1) << 22);
+	if ((uint64_t)m * width > room)
+		return tv_error(err, TAGEVAL_EFORMAT, name, 0,
+				"%zu annotators over %zu items in %zu annotations: too sparse "
+				"(the annotators x items table would exceed 16 cells per "
+				"annotation plus 4M)",
+				m, a->nitems, rd->nln);
+	return TAGEVAL_OK;
+}
+
+/* The lines kept, into the table, in the order of the file. */
+static int long_records(struct long_reading *rd, const char *name, struct tageval_error *err)
+{
+	for (size_t k = 0; k < rd->nln; k++) {
+		const struct long_ann *x = &rd->ln[k];
+		if (tv_grow((void **)&rd->field, &rd->fieldcap, x->nfield, sizeof *rd->field))
+			return tv_nomem(err);
+		char *p = rd->text + x->off;
+		rd->field[0] = rd->empty;
+		for (size_t i = 1; i < x->nfield; i++) {
+			rd->field[i] = p;
+			p += strlen(p) + 1;
+		}
+		struct tv_line ml;
+		memset(&ml, 0, sizeof ml);
+		ml.name = name;
+		ml.lineno = x->lineno;
+		ml.field = rd->field;
+		ml.nfield = x->nfield;
+		int rc = add_record(rd->a, x->c, x->item, &ml, err);
+		if (rc)
+			return rc;
+	}
+	return TAGEVAL_OK;
 }
 
 struct named {
@@ -856,11 +916,28 @@ static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
 	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
+	if (rc == TAGEVAL_OK) {
+		rc = long_too_sparse(&rd, r->name, err);
+		if (rc == TAGEVAL_OK)
+			rc = long_records(&rd, r->name, err);
+	} else if (rc == TAGEVAL_EFORMAT && long_too_sparse(&rd, r->name, NULL) == TAGEVAL_OK) {
+		/* a line before the bad one may hold an earlier error (a tag
+		 * annotated twice, a bad weight): that one is reported */
+		struct tageval_error first;
+		int rc2 = long_records(&rd, r->name, &first);
+		if (rc2 != TAGEVAL_OK) {
+			rc = rc2;
+			if (err)
+				*err = first;
+		}
+	}
 	if (rc == TAGEVAL_OK && sort_annotators(a, rd.first))
 		rc = tv_nomem(err);
 	tv_intern_clear(&rd.names);
 	free(rd.key);
 	free(rd.field);
+	free(rd.ln);
+	free(rd.text);
 	return rc;
 }
 

@@ -448,8 +448,10 @@ TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *a
  * lines.  Errors (TAGEVAL_EFORMAT): a line without an annotator or a tag, an
  * empty field of a CSV line, an annotator annotating an item twice, those of
  * the files of one annotator, and a file too sparse for the table of
- * annotators x items the annotations are kept in: refused when, at line L,
- * the file's annotators times max(its items, 1024) exceed 16 L + 2^22.
+ * annotators x items the annotations are kept in: refused when the file's
+ * annotators times max(its items, 1024) exceed 16 A + 2^22, A its annotation
+ * lines (the whole file is read first, so the order of its lines does not
+ * matter).
  */
 TAGEVAL_EXPORT int tageval_annotations_read_long(struct tageval_annotations *ann,
 						 const char *path, struct tageval_error *err);

@@ -1246,6 +1246,10 @@ static const struct {
 	{ "w:1 a x/1 y/-1\n", 1, "invalid weight \"y/-1\"" },
 	{ "w:1 a x/0\n", 1, "the weights of \"w:1\" do not have a positive finite sum" },
 	{ "!! nothing\n", 0, "no annotations" },
+	/* the first error in the file's order, whichever kind it is */
+	{ "w:1 a x/1 y/-1\nw:2\n", 1, "invalid weight \"y/-1\"" },
+	{ "w:1 a x\nw:1 a y\nw:1,a\n", 2,
+	  "annotator \"a\" annotates item \"w:1\" twice (first at line 1)" },
 };
 #define N_BAD_LONG (sizeof bad_long / sizeof bad_long[0])
 
@@ -1264,6 +1268,76 @@ START_TEST(long_form_errors)
 }
 END_TEST
 
+/* A file of 2100 annotators who each annotate item w:K of their own
+ * (the diagonal) and the seven items x:1 to x:7: m = 2100 annotators over
+ * 2107 items, 2100 + 7 x 2100 = 16800 annotations; 2100 x 2107 = 4424700
+ * cells <= 16 x 16800 + 4194304 = 4463104, so it is read, in either order.
+ * The check made line by line refused it with the diagonal first: at line
+ * 2057, 2057 x 2057 = 4231249 > 16 x 2057 + 4194304 = 4227216.  With 2200
+ * annotators (2207 items, 17600 annotations) it is too sparse: 2200 x 2207 =
+ * 4855400 > 16 x 17600 + 4194304 = 4475904. */
+static char *sparse_text(int m, int reversed)
+{
+	size_t cap = (size_t)m * 8 * 24, used = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	for (int k = 1; k <= m; k++)
+		used += (size_t)snprintf(t + used, cap - used, "w:%d u%d a\n", k, k);
+	for (int x = 1; x <= 7; x++)
+		for (int k = 1; k <= m; k++)
+			used += (size_t)snprintf(t + used, cap - used, "x:%d u%d %c\n", x, k,
+						 (k + x) % 3 ? 'a' : 'b');
+	ck_assert_uint_lt(used, cap);
+	if (reversed) { /* the lines backwards */
+		char *b = malloc(used + 1);
+		ck_assert_ptr_nonnull(b);
+		size_t o = 0, end = used;
+		while (end > 0) {
+			size_t start = end - 1;
+			while (start > 0 && t[start - 1] != '\n')
+				start--;
+			memcpy(b + o, t + start, end - start);
+			o += end - start;
+			end = start;
+		}
+		b[o] = '\0';
+		free(t);
+		t = b;
+	}
+	return t;
+}
+
+START_TEST(long_form_sparse_any_order)
+{
+	for (int rev = 0; rev < 2; rev++) {
+		struct run r;
+		start(&r, NULL);
+		annotations(&r);
+		char *t = sparse_text(2100, rev);
+		ck_assert_int_eq(tageval_annotations_read_long_buffer(r.ann, t, strlen(t), "long",
+								      &r.err),
+				 TAGEVAL_OK);
+		ck_assert_uint_eq(tageval_annotations_annotators(r.ann), 2100);
+		ck_assert_uint_eq(tageval_annotations_items(r.ann), 2107);
+		free(t);
+		finish_run(&r);
+		start(&r, NULL);
+		annotations(&r);
+		t = sparse_text(2200, rev);
+		ck_assert_int_eq(tageval_annotations_read_long_buffer(r.ann, t, strlen(t), "long",
+								      &r.err),
+				 TAGEVAL_EFORMAT);
+		ck_assert_uint_eq(r.err.line, 0);
+		ck_assert_str_eq(r.err.message,
+				 "2200 annotators over 2207 items in 17600 annotations: too sparse "
+				 "(the annotators x items table would exceed 16 cells per "
+				 "annotation plus 4M)");
+		free(t);
+		finish_run(&r);
+	}
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1279,6 +1353,7 @@ static Suite *agreement_suite(void)
 	tc = tcase_create("annotations");
 	tcase_add_loop_test(tc, weighted_lines, 0, (int)N_WEIGHTED);
 	tcase_add_loop_test(tc, annotation_errors, 0, (int)N_BAD);
+	tcase_add_test(tc, long_form_sparse_any_order);
 	tcase_add_test(tc, compute_errors);
 	tcase_add_test(tc, free_null_and_reasons);
 	tcase_add_test(tc, long_form);
