@@ -676,10 +676,13 @@ struct long_reading {
 	char **field;             /* lexelt, instance and the tags of a line */
 	size_t fieldcap;
 	char empty[1];            /* the lexelt of an item without a colon */
-	/* the annotation lines, kept until the end of the file: the table of
-	 * annotators x items is made only once the whole file says how large
-	 * it will be, so that whether a file is refused as too sparse does not
-	 * depend on the order of its lines */
+	/* The table of annotators x items grows line by line while it has at
+	 * most 16 cells per annotation read plus 4M; from the first line that
+	 * would make it larger, the lines are kept (copied) instead, until the
+	 * whole file says whether the table is allowed, so that refusing a file
+	 * as too sparse does not depend on the order of its lines. */
+	size_t nread;  /* annotation lines so far */
+	int keeping;   /* the lines from here on are kept */
 	struct long_ann *ln;
 	size_t nln, lncap;
 	char *text; /* each line's item as written, then its tags, NUL after each */
@@ -807,6 +810,22 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		*colon = ':';
 	if (rc)
 		return tv_nomem(err);
+	rd->nread++;
+	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
+	if (!rd->keeping && (uint64_t)m * width > 16 * (uint64_t)rd->nread + (UINT64_C(1) << 22))
+		rd->keeping = 1;
+	if (!rd->keeping) {
+		if (tv_grow((void **)&rd->field, &rd->fieldcap, nf, sizeof *rd->field))
+			return tv_nomem(err);
+		rd->field[0] = rd->empty;
+		rd->field[1] = f[0];
+		for (size_t i = 2; i < nf; i++)
+			rd->field[i] = f[i];
+		struct tv_line ml = *l;
+		ml.field = rd->field;
+		ml.nfield = nf;
+		return add_record(a, c, item, &ml, err);
+	}
 	/* kept: the item as written and the tags */
 	size_t len = strlen(f[0]) + 1;
 	for (size_t i = 2; i < nf; i++)
@@ -828,26 +847,27 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	return TAGEVAL_OK;
 }
 
-/* The annotators x items table of the lines kept (a record per cell, 1024
- * items at least per annotator) is refused when it would have more than
- * 16 cells per annotation line, plus 4M: whatever the order of the lines,
- * since it counts the whole file. */
+/* The annotators x items table (a record per cell, 1024 items at least per
+ * annotator) is refused when it would have more than 16 cells per
+ * annotation line, plus 4M: whatever the order of the lines, since it
+ * counts the whole file. */
 static int long_too_sparse(const struct long_reading *rd, const char *name,
 			   struct tageval_error *err)
 {
 	const struct tageval_annotations *a = rd->a;
 	size_t m = a->nann - rd->first, width = a->nitems > 1024 ? a->nitems : 1024;
-	uint64_t room = 16 * (uint64_t)rd->nln + (UINT64_C(1) << 22);
+	uint64_t room = 16 * (uint64_t)rd->nread + (UINT64_C(1) << 22);
 	if ((uint64_t)m * width > room)
 		return tv_error(err, TAGEVAL_EFORMAT, name, 0,
 				"%zu annotators over %zu items in %zu annotations: too sparse "
 				"(the annotators x items table would exceed 16 cells per "
 				"annotation plus 4M)",
-				m, a->nitems, rd->nln);
+				m, a->nitems, rd->nread);
 	return TAGEVAL_OK;
 }
 
-/* The lines kept, into the table, in the order of the file. */
+/* The lines kept, into the table, in the order of the file (they come after
+ * every line added as it was read). */
 static int long_records(struct long_reading *rd, const char *name, struct tageval_error *err)
 {
 	for (size_t k = 0; k < rd->nln; k++) {

@@ -450,7 +450,7 @@ TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *a
  * the files of one annotator, and a file too sparse for the table of
  * annotators x items the annotations are kept in: refused when the file's
  * annotators times max(its items, 1024) exceed 16 A + 2^22, A its annotation
- * lines (the whole file is read first, so the order of its lines does not
+ * lines (decided on the whole file, so the order of its lines does not
  * matter).
  */
 TAGEVAL_EXPORT int tageval_annotations_read_long(struct tageval_annotations *ann,
