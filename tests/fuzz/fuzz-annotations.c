@@ -3,8 +3,9 @@
  * The annotation reader and the agreement figures: a sense map (unless flat)
  * and two to four annotators' files.  Input: flags, then MAP, ANN1, ANN2,
  * ANN4.  Flags: bit 0 flat (no map: the files are ANN1 to ANN5), bit 1 a
- * bootstrap of 8 replicates.  Every file read backwards must give the same
- * pooled figures.
+ * bootstrap of 8 replicates, bit 2 the files in the long form (a line per
+ * annotation: item annotator tags; hkappa --long).  Every file read
+ * backwards must give the same pooled figures.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -52,13 +53,16 @@ static int compute(const struct fuzz_input *in, struct tageval_agreement_figures
 	}
 	for (size_t i = first; i < in->n && rc == TAGEVAL_OK; i++) {
 		const char *name = names[flat ? i + 1 : i];
-		rc = tageval_annotations_read_buffer(ann, in->part[i].data, in->part[i].size, name,
-						     &err);
+		rc = in->flags & 4 ? tageval_annotations_read_long_buffer(ann, in->part[i].data,
+									  in->part[i].size, name,
+									  &err)
+				   : tageval_annotations_read_buffer(ann, in->part[i].data,
+								     in->part[i].size, name, &err);
 		fuzz_check_error(rc, format, &err, &in->part[i], name);
 	}
 	if (rc)
 		goto out;
-	if (tageval_annotations_annotators(ann) != in->n - first)
+	if (!(in->flags & 4) && tageval_annotations_annotators(ann) != in->n - first)
 		fuzz_fail("%zu annotators read from %zu files", tageval_annotations_annotators(ann),
 			  in->n - first);
 	struct tageval_agreement_options o;

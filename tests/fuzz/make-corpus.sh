@@ -73,6 +73,11 @@ done
 	seed annotations 001 $lex
 	seed hkappa 002 "$data/agreement-lex.senses" $lex
 	seed hkappa 001 $lex
+	# the long form (flags 4: long, 1: flat), one file and two
+	seed annotations 005 "$root/tests/cli/hkappa/long-three-missing/long"
+	seed annotations 005 "$root/tests/cli/hkappa/long-stdin-no-lexelt/stdin" \
+		"$root/tests/cli/hkappa/long-three-missing/long"
+	seed annotations 004 "$data/agreement.senses" "$root/tests/cli/hkappa/long-three-missing/long"
 	seed hkappa 020 "$data/agreement-lex.senses" $lex "$data/agreement-lex-ann1"
 	seed hkappa 014 "$data/agreement.senses" $ann
 }
