@@ -2059,12 +2059,12 @@ static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
 			const struct tageval_label_distance *b = &pairs[s[i].index];
 			if (a->distance != b->distance)
 				return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-						"\"%s\" and \"%s\" have distance %g here, %g at "
-						"pair %zu: not symmetric", b->first, b->second,
-						b->distance, a->distance, s[i - 1].index + 1);
+						"\"%s\" and \"%s\" have distance %g here, but %g "
+						"before: not symmetric", b->first, b->second,
+						b->distance, a->distance);
 			return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-					"\"%s\" and \"%s\" are listed again (first at pair %zu)",
-					b->first, b->second, s[i - 1].index + 1);
+					"\"%s\" and \"%s\" are listed twice", b->first,
+					b->second);
 		}
 	return TAGEVAL_OK;
 }
