@@ -2069,6 +2069,12 @@ static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
 	return TAGEVAL_OK;
 }
 
+/* A pair of labels used: their ranks in the order of the names, x < y. */
+struct wk_xy {
+	size_t x, y;
+	double d;
+};
+
 /* The rank of the pair (i, j), i < j, among the pairs of @n labels. */
 static size_t wk_rank(size_t i, size_t j, size_t n)
 {
@@ -2094,6 +2100,7 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 	struct wk_label *names = NULL;
 	struct tv_fsum *marg = NULL;
 	double *dist = NULL;
+	struct wk_xy *xy = NULL;
 	if (s == NULL || pos == NULL || used == NULL) {
 		rc = tv_nomem(err);
 		goto done;
@@ -2133,14 +2140,14 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 		out->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
 		goto done;
 	}
-	/* the distances between them, every pair present */
-	size_t npd = nused * (nused - 1) / 2;
+	/* the distances between them, every pair present: the pairs of labels
+	 * used, by their ranks x < y in the order of the names, counted first
+	 * (the table of all pairs is allocated only when they are all there) */
+	size_t npd = nused * (nused - 1) / 2, m = 0;
 	names = malloc(nused * sizeof *names);
 	marg = malloc(2 * nused * sizeof *marg);
-	dist = malloc((npd ? npd : 1) * sizeof *dist);
-	char *seen = calloc(npd ? npd : 1, 1);
-	if (names == NULL || marg == NULL || dist == NULL || seen == NULL) {
-		free(seen);
+	xy = malloc((npairs ? npairs : 1) * sizeof *xy);
+	if (names == NULL || marg == NULL || xy == NULL) {
 		rc = tv_nomem(err);
 		goto done;
 	}
@@ -2151,28 +2158,32 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 		struct wk_label k1 = { s[p].lo, 0 }, k2 = { s[p].hi, 0 };
 		const struct wk_label *x = bsearch(&k1, names, nused, sizeof *names, by_label_name);
 		const struct wk_label *y = bsearch(&k2, names, nused, sizeof *names, by_label_name);
-		if (x == NULL || y == NULL || x == y)
-			continue;
-		size_t i = x->used < y->used ? x->used : y->used;
-		size_t j = x->used < y->used ? y->used : x->used;
-		size_t k = wk_rank(i, j, nused);
-		dist[k] = pairs[s[p].index].distance;
-		seen[k] = 1;
+		if (x != NULL && y != NULL && x != y) /* lo < hi: x before y */
+			xy[m++] = (struct wk_xy){ (size_t)(x - names), (size_t)(y - names),
+						  pairs[s[p].index].distance };
 	}
-	/* a missing pair: the first in the order of the labels' names */
-	for (size_t x = 0; x < nused && rc == TAGEVAL_OK; x++)
-		for (size_t y = x + 1; y < nused; y++) {
-			size_t i = names[x].used, j = names[y].used;
-			if (!seen[i < j ? wk_rank(i, j, nused) : wk_rank(j, i, nused)]) {
-				rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
-					      "no distance for the labels \"%s\" and \"%s\"",
-					      names[x].name, names[y].name);
-				break;
-			}
-		}
-	free(seen);
-	if (rc != TAGEVAL_OK)
+	if (m < npd) {
+		/* s is sorted by names, so xy is sorted by (x, y): the first
+		 * pair of ranks missing from it */
+		size_t k = 0;
+		for (size_t x = 0; x < nused; x++)
+			for (size_t y = x + 1; y < nused; y++, k++)
+				if (k >= m || xy[k].x != x || xy[k].y != y) {
+					rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+						      "no distance for the labels \"%s\" and \"%s\"",
+						      names[x].name, names[y].name);
+					goto done;
+				}
+	}
+	dist = malloc((npd ? npd : 1) * sizeof *dist);
+	if (dist == NULL) {
+		rc = tv_nomem(err);
 		goto done;
+	}
+	for (size_t k = 0; k < m; k++) {
+		size_t i = names[xy[k].x].used, j = names[xy[k].y].used;
+		dist[i < j ? wk_rank(i, j, nused) : wk_rank(j, i, nused)] = xy[k].d;
+	}
 	/* d_o and the marginals */
 	struct tv_fsum obs;
 	tv_fsum_init(&obs);
@@ -2229,5 +2240,6 @@ done:
 	free(names);
 	free(marg);
 	free(dist);
+	free(xy);
 	return rc;
 }

@@ -7,7 +7,10 @@
  * independence from the order of the lines.  The chance-corrected
  * coefficients (tageval_agreement_chance): irrCAC's published example, hand
  * computations with numeric labels, missing data and a two-tag annotation,
- * every undefined case.  Every expected value is the
+ * every undefined case.  Cohen's kappa with given distances
+ * (tageval_agreement_kappa_distances): by hand, with a two-tag annotation,
+ * its equality with kappa_linear, its errors and undefined cases.  Every
+ * expected value is the
  * published figure or computed by hand in the comment next to it.
  */
 #include <math.h>
@@ -1289,6 +1292,43 @@ START_TEST(kappa_distances_linear)
 }
 END_TEST
 
+/*
+ * An annotation of two tags, each half of it: items (first, second)
+ * 1: ({a, b}, a), 2: (c, b); D as in kappa_distances_hand.
+ * Item 1: 1/2 D(a,a) + 1/2 D(b,a) = 0.25; item 2: D(c,b) = 0.25; d_o = 0.25.
+ * r = (a 0.5, b 0.5, c 1)/2 = (0.25, 0.25, 0.5); c = (0.5, 0.5, 0).
+ * d_e = r_a c_b 0.5 + r_b c_a 0.5 + r_c c_a 1 + r_c c_b 0.25
+ *     = 0.0625 + 0.0625 + 0.25 + 0.0625 = 0.4375 = 7/16.
+ * kappa = 1 - (1/4) / (7/16) = 3/7.
+ * Then four labels with every pair but (c, d): the error names that pair.
+ */
+START_TEST(kappa_distances_two_tags)
+{
+	static const char *const f[] = { "w 1 a b\nw 2 c\n", "w 1 a\nw 2 b\n" };
+	static const struct tageval_label_distance d[] = {
+		{ "a", "b", 0.5 }, { "c", "a", 1.0 }, { "b", "c", 0.25 } };
+	struct run r;
+	levels(&r, NULL, f, 2);
+	struct tageval_weighted_kappa wk;
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, d, 3, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(wk.observed, 0.25, TOL);
+	ck_assert_double_eq_tol(wk.chance, 7.0 / 16, TOL);
+	ck_assert_double_eq_tol(wk.value, 3.0 / 7, TOL);
+	done(&r);
+	static const char *const g[] = { "w 1 d\nw 2 c\nw 3 b\n", "w 1 a\nw 2 a\nw 3 a\n" };
+	static const struct tageval_label_distance e[] = {
+		{ "a", "b", 0.5 }, { "a", "c", 1.0 }, { "a", "d", 1.0 }, { "b", "c", 0.25 },
+		{ "d", "b", 0.25 } };
+	levels(&r, NULL, g, 2);
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, e, 5, &wk, &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message, "no distance for the labels \"c\" and \"d\"");
+	ck_assert_uint_eq(r.err.line, 0);
+	done(&r);
+}
+END_TEST
+
 /* The errors, each with the pair at fault; the undefined cases. */
 START_TEST(kappa_distances_errors)
 {
@@ -1363,6 +1403,7 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, kappa_distances_hand);
 	tcase_add_test(tc, kappa_distances_linear);
 	tcase_add_test(tc, kappa_distances_errors);
+	tcase_add_test(tc, kappa_distances_two_tags);
 	tcase_add_test(tc, irrcac_missing);
 	tcase_add_test(tc, chance_undefined);
 	tcase_add_test(tc, chance_two_tags);
