@@ -1987,3 +1987,259 @@ out:
 	free(st.single);
 	return rc;
 }
+
+/* ------------------------------------------- Cohen's kappa, given distances */
+
+/*
+ * Cohen's weighted kappa with a distance D given for each pair of labels
+ * (hkappa(1), --weights): over the items both annotators annotated, with
+ * P_1, P_2 their annotations' distributions over the leaves,
+ *   d_o = mean over the items of sum over k, l of P_1(k) P_2(l) D(k, l),
+ *   d_e = sum over k, l of r_k c_l D(k, l)  (r, c: the mean P_1, P_2),
+ *   kappa = 1 - d_o / d_e.
+ * The pairs are checked first (every one, whether its labels occur or not);
+ * the labels that occur are then numbered, and the pairs between them,
+ * complete, stored in the order (i, j), i < j, so that D(i, j) is found by
+ * its rank.  Time: a sort of the pairs and of the labels, then linear in the
+ * pairs and in the products of the entries of the two annotations of each
+ * item (one product per item when each annotation has one tag).
+ */
+
+struct wk_pair {
+	const char *lo, *hi; /* the names, lo <= hi by bytes */
+	size_t index;        /* in the caller's array */
+};
+
+static int by_names(const void *p, const void *q)
+{
+	const struct wk_pair *x = p, *y = q;
+	int c = strcmp(x->lo, y->lo);
+	if (c == 0)
+		c = strcmp(x->hi, y->hi);
+	if (c == 0)
+		c = (x->index > y->index) - (x->index < y->index);
+	return c;
+}
+
+struct wk_label {
+	const char *name;
+	uint32_t used; /* its number among the labels that occur */
+};
+
+static int by_label_name(const void *p, const void *q)
+{
+	return strcmp(((const struct wk_label *)p)->name, ((const struct wk_label *)q)->name);
+}
+
+/* Checks the pairs: a distance in [0, 1], 0 from a label to itself, each
+ * unordered pair once.  Sorts them into @s. */
+static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
+		    struct wk_pair *s, struct tageval_error *err)
+{
+	for (size_t i = 0; i < npairs; i++) {
+		const struct tageval_label_distance *d = &pairs[i];
+		if (d->first == NULL || d->second == NULL)
+			return tv_error(err, TAGEVAL_EINVAL, "", i + 1, "a label is NULL");
+		if (!(d->distance >= 0.0 && d->distance <= 1.0))
+			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
+					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
+					d->first, d->second);
+		int c = strcmp(d->first, d->second);
+		if (c == 0 && d->distance != 0.0)
+			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
+					"the distance of \"%s\" to itself is not 0", d->first);
+		s[i] = (struct wk_pair){ c < 0 ? d->first : d->second,
+					 c < 0 ? d->second : d->first, i };
+	}
+	if (npairs > 1)
+		qsort(s, npairs, sizeof *s, by_names);
+	for (size_t i = 1; i < npairs; i++)
+		if (strcmp(s[i].lo, s[i - 1].lo) == 0 && strcmp(s[i].hi, s[i - 1].hi) == 0) {
+			const struct tageval_label_distance *a = &pairs[s[i - 1].index];
+			const struct tageval_label_distance *b = &pairs[s[i].index];
+			if (a->distance != b->distance)
+				return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
+						"\"%s\" and \"%s\" have distance %g here, but %g "
+						"before: not symmetric", b->first, b->second,
+						b->distance, a->distance);
+			return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
+					"\"%s\" and \"%s\" are listed twice", b->first,
+					b->second);
+		}
+	return TAGEVAL_OK;
+}
+
+/* A pair of labels used: their ranks in the order of the names, x < y. */
+struct wk_xy {
+	size_t x, y;
+	double d;
+};
+
+/* The rank of the pair (i, j), i < j, among the pairs of @n labels. */
+static size_t wk_rank(size_t i, size_t j, size_t n)
+{
+	return i * n - i * (i + 1) / 2 + (j - i - 1);
+}
+
+int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
+				      const struct tageval_label_distance *pairs, size_t npairs,
+				      struct tageval_weighted_kappa *out,
+				      struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	memset(out, 0, sizeof *out);
+	out->observed = out->chance = out->value = NAN;
+	TV_NEED(err, a, "ann");
+	if (npairs)
+		TV_NEED(err, pairs, "pairs");
+	int rc = TAGEVAL_OK;
+	size_t ntags = a->inv->tags.n, nused = 0;
+	struct wk_pair *s = malloc((npairs ? npairs : 1) * sizeof *s);
+	uint32_t *pos = malloc((ntags ? ntags : 1) * sizeof *pos);
+	uint32_t *used = malloc((ntags ? ntags : 1) * sizeof *used);
+	struct wk_label *names = NULL;
+	struct tv_fsum *marg = NULL;
+	double *dist = NULL;
+	struct wk_xy *xy = NULL;
+	if (s == NULL || pos == NULL || used == NULL) {
+		rc = tv_nomem(err);
+		goto done;
+	}
+	if ((rc = wk_check(pairs, npairs, s, err)) != TAGEVAL_OK)
+		goto done;
+	if (a->nann != 2) {
+		out->undefined = TAGEVAL_UNDEFINED_TWO_ANNOTATORS;
+		goto done;
+	}
+	/* the labels of the items both annotated */
+	for (size_t t = 0; t < ntags; t++)
+		pos[t] = TV_NONE;
+	for (size_t t = 0; t < a->nitems; t++) {
+		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
+		if (r[0] == NULL || r[1] == NULL)
+			continue;
+		out->items++;
+		for (int k = 0; k < 2; k++) {
+			struct tv_leafp one;
+			size_t ne;
+			const struct tv_leafp *e = rec_entries(a, r[k], &one, &ne);
+			for (size_t j = 0; j < ne; j++) {
+				uint32_t l = e[j].leaf;
+				if (!a->inv->dag && inner_tag(a, l)) {
+					out->undefined = TAGEVAL_UNDEFINED_INNER_TAG;
+					goto done;
+				}
+				if (pos[l] == TV_NONE) {
+					pos[l] = (uint32_t)nused;
+					used[nused++] = l;
+				}
+			}
+		}
+	}
+	if (out->items == 0) {
+		out->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
+		goto done;
+	}
+	/* the distances between them, every pair present: the pairs of labels
+	 * used, by their ranks x < y in the order of the names, counted first
+	 * (the table of all pairs is allocated only when they are all there) */
+	size_t npd = nused * (nused - 1) / 2, m = 0;
+	names = malloc(nused * sizeof *names);
+	marg = malloc(2 * nused * sizeof *marg);
+	xy = malloc((npairs ? npairs : 1) * sizeof *xy);
+	if (names == NULL || marg == NULL || xy == NULL) {
+		rc = tv_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < nused; i++)
+		names[i] = (struct wk_label){ tv_inventory_name(a->inv, used[i]), (uint32_t)i };
+	qsort(names, nused, sizeof *names, by_label_name);
+	for (size_t p = 0; p < npairs; p++) {
+		struct wk_label k1 = { s[p].lo, 0 }, k2 = { s[p].hi, 0 };
+		const struct wk_label *x = bsearch(&k1, names, nused, sizeof *names, by_label_name);
+		const struct wk_label *y = bsearch(&k2, names, nused, sizeof *names, by_label_name);
+		if (x != NULL && y != NULL && x != y) /* lo < hi: x before y */
+			xy[m++] = (struct wk_xy){ (size_t)(x - names), (size_t)(y - names),
+						  pairs[s[p].index].distance };
+	}
+	if (m < npd) {
+		/* s is sorted by names, so xy is sorted by (x, y): the first
+		 * pair of ranks missing from it */
+		size_t k = 0;
+		for (size_t x = 0; x < nused; x++)
+			for (size_t y = x + 1; y < nused; y++, k++)
+				if (k >= m || xy[k].x != x || xy[k].y != y) {
+					rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+						      "no distance for the labels \"%s\" and \"%s\"",
+						      names[x].name, names[y].name);
+					goto done;
+				}
+	}
+	dist = malloc((npd ? npd : 1) * sizeof *dist);
+	if (dist == NULL) {
+		rc = tv_nomem(err);
+		goto done;
+	}
+	for (size_t k = 0; k < m; k++) {
+		size_t i = names[xy[k].x].used, j = names[xy[k].y].used;
+		dist[i < j ? wk_rank(i, j, nused) : wk_rank(j, i, nused)] = xy[k].d;
+	}
+	/* d_o and the marginals */
+	struct tv_fsum obs;
+	tv_fsum_init(&obs);
+	for (size_t i = 0; i < 2 * nused; i++)
+		tv_fsum_init(&marg[i]);
+	for (size_t t = 0; t < a->nitems; t++) {
+		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
+		if (r[0] == NULL || r[1] == NULL)
+			continue;
+		struct tv_leafp one1, one2;
+		size_t n1, n2;
+		const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+		const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+		for (size_t x = 0; x < n1; x++)
+			tv_fsum_add(&marg[pos[e1[x].leaf]], e1[x].p);
+		for (size_t y = 0; y < n2; y++)
+			tv_fsum_add(&marg[nused + pos[e2[y].leaf]], e2[y].p);
+		for (size_t x = 0; x < n1; x++)
+			for (size_t y = 0; y < n2; y++) {
+				size_t i = pos[e1[x].leaf], j = pos[e2[y].leaf];
+				if (i != j)
+					tv_fsum_add(&obs, e1[x].p * e2[y].p *
+						    dist[i < j ? wk_rank(i, j, nused)
+							       : wk_rank(j, i, nused)]);
+			}
+	}
+	double both = (double)out->items;
+	double *mv = malloc(2 * nused * sizeof *mv);
+	if (mv == NULL) {
+		rc = tv_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < 2 * nused; i++)
+		mv[i] = tv_fsum_result(&marg[i]) / both;
+	struct tv_fsum ch;
+	tv_fsum_init(&ch);
+	for (size_t i = 0; i < nused; i++)
+		for (size_t j = i + 1; j < nused; j++) {
+			double d = dist[wk_rank(i, j, nused)];
+			tv_fsum_add(&ch, d * mv[i] * mv[nused + j]);
+			tv_fsum_add(&ch, d * mv[j] * mv[nused + i]);
+		}
+	free(mv);
+	out->observed = tv_fsum_result(&obs) / both;
+	out->chance = tv_fsum_result(&ch);
+	if (!(out->chance >= TV_ALPHA_EPS))
+		out->undefined = TAGEVAL_UNDEFINED_NO_SPREAD;
+	else
+		out->value = 1.0 - out->observed / out->chance;
+done:
+	free(s);
+	free(pos);
+	free(used);
+	free(names);
+	free(marg);
+	free(dist);
+	free(xy);
+	return rc;
+}

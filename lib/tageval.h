@@ -698,6 +698,44 @@ TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *an
 					    size_t categories, struct tageval_chance_figures *out,
 					    struct tageval_error *err);
 
+/** The distance of two labels (tageval_agreement_kappa_distances()). */
+struct tageval_label_distance {
+	const char *first, *second; /**< leaves (with no map, tags), in either order */
+	double distance;            /**< in [0, 1]; 0 when first and second are equal */
+};
+
+/** Cohen's kappa with the distances given (two annotators). */
+struct tageval_weighted_kappa {
+	size_t items;      /**< items both annotators annotated */
+	double observed;   /**< d_o, the mean distance of the two annotations */
+	double chance;     /**< d_e, the distance expected from the two marginals */
+	double value;      /**< 1 - d_o / d_e; NaN when undefined says why */
+	int undefined;     /**< enum tageval_undefined */
+};
+
+/**
+ * Cohen's weighted kappa over the leaves of the items both annotated, with
+ * the distance of each pair of labels given by @pairs (hkappa(1),
+ * --weights): kappa = 1 - d_o / d_e, d_o the mean over the items of
+ * sum over k, l of P_1(k) P_2(l) D(k, l), d_e = sum over k, l of
+ * r_k c_l D(k, l) with r, c the mean P_1, P_2.  Each unordered pair at most
+ * once (in either order), distances in [0, 1], 0 from a label to itself:
+ * else TAGEVAL_EINVAL with err->line the 1-based index of the pair at
+ * fault.  Every pair of distinct labels the items use must be given, else
+ * TAGEVAL_EFORMAT naming the pair (err->line 0); pairs of labels the items
+ * do not use are checked, then ignored.  Undefined: not two annotators, no
+ * item both annotated, an inner tag (as tageval_agreement_chance()), d_e = 0
+ * (TAGEVAL_UNDEFINED_NO_SPREAD).  Distances |x - y| / (max - min) over
+ * numeric labels give kappa_linear of tageval_agreement_chance().  Time: a
+ * sort of the pairs and labels, linear in the pairs and in the products of
+ * the numbers of tags of the two annotations of each item.
+ */
+TAGEVAL_EXPORT int tageval_agreement_kappa_distances(const struct tageval_annotations *ann,
+						     const struct tageval_label_distance *pairs,
+						     size_t npairs,
+						     struct tageval_weighted_kappa *out,
+						     struct tageval_error *err);
+
 /** The coefficients of tageval_agreement_standard_errors(). */
 enum tageval_se_coefficient {
 	TAGEVAL_SE_KAPPA = 0,            /**< the pooled kappa (Fleiss' with complete data) */

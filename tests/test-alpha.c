@@ -7,7 +7,10 @@
  * independence from the order of the lines.  The chance-corrected
  * coefficients (tageval_agreement_chance): irrCAC's published example, hand
  * computations with numeric labels, missing data and a two-tag annotation,
- * every undefined case.  Every expected value is the
+ * every undefined case.  Cohen's kappa with given distances
+ * (tageval_agreement_kappa_distances): by hand, with a two-tag annotation,
+ * its equality with kappa_linear, its errors and undefined cases.  Every
+ * expected value is the
  * published figure or computed by hand in the comment next to it.
  */
 #include <math.h>
@@ -1232,6 +1235,158 @@ START_TEST(pair)
 }
 END_TEST
 
+/*
+ * Cohen's kappa with given distances (tageval_agreement_kappa_distances).
+ * Labels a, b, c; D(a,b) = 0.5, D(a,c) = 1, D(b,c) = 0.25.  Five items
+ * (first, second): (a,a) (a,b) (a,c) (b,b) (c,b).
+ * d_o = (0 + 0.5 + 1 + 0 + 0.25) / 5 = 0.35.
+ * Marginals r = (3, 1, 1)/5 (a, b, c), c = (1, 3, 1)/5.
+ * 25 d_e = sum over k != l of 25 r_k c_l D(k,l) = (a,b) 3 3 0.5 + (a,c) 3 1 1
+ *   + (b,a) 1 1 0.5 + (b,c) 1 1 0.25 + (c,a) 1 1 1 + (c,b) 1 3 0.25
+ *   = 4.5 + 3 + 0.5 + 0.25 + 1 + 0.75 = 10, d_e = 0.4.
+ * kappa = 1 - 0.35 / 0.4 = 1/8.
+ */
+static const char *const wk_files[] = { "w 1 a\nw 2 a\nw 3 a\nw 4 b\nw 5 c\n",
+					"w 1 a\nw 2 b\nw 3 c\nw 4 b\nw 5 b\n" };
+
+START_TEST(kappa_distances_hand)
+{
+	/* in either order, a self pair, a pair of a label no item uses */
+	static const struct tageval_label_distance d[] = {
+		{ "a", "b", 0.5 }, { "c", "a", 1.0 }, { "b", "c", 0.25 }, { "b", "b", 0.0 },
+		{ "a", "z", 0.3 } };
+	struct run r;
+	levels(&r, NULL, wk_files, 2);
+	struct tageval_weighted_kappa wk;
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, d, 5, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(wk.undefined, TAGEVAL_DEFINED);
+	ck_assert_uint_eq(wk.items, 5);
+	ck_assert_double_eq_tol(wk.observed, 0.35, TOL);
+	ck_assert_double_eq_tol(wk.chance, 0.4, TOL);
+	ck_assert_double_eq_tol(wk.value, 1.0 / 8, TOL);
+	done(&r);
+}
+END_TEST
+
+/* With D = |x - y| / 2 over the values 1, 2, 3 of numeric_two the figure is
+ * its kappa_linear, 6/11 (d_o 0.4 / 2, d_e 0.88 / 2). */
+START_TEST(kappa_distances_linear)
+{
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	static const struct tageval_label_distance d[] = {
+		{ "1", "2", 0.5 }, { "1", "3", 1.0 }, { "2", "3", 0.5 } };
+	struct run r;
+	levels(&r, NULL, f, 2);
+	struct tageval_weighted_kappa wk;
+	struct tageval_chance_figures ch;
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, d, 3, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 0, &ch, &r.err), TAGEVAL_OK);
+	ck_assert_double_eq_tol(wk.observed, 0.2, TOL);
+	ck_assert_double_eq_tol(wk.chance, 0.44, TOL);
+	ck_assert_double_eq_tol(wk.value, 6.0 / 11, TOL);
+	ck_assert_double_eq_tol(wk.value, ch.value[TAGEVAL_KAPPA_LINEAR], 1e-15);
+	done(&r);
+}
+END_TEST
+
+/*
+ * An annotation of two tags, each half of it: items (first, second)
+ * 1: ({a, b}, a), 2: (c, b); D as in kappa_distances_hand.
+ * Item 1: 1/2 D(a,a) + 1/2 D(b,a) = 0.25; item 2: D(c,b) = 0.25; d_o = 0.25.
+ * r = (a 0.5, b 0.5, c 1)/2 = (0.25, 0.25, 0.5); c = (0.5, 0.5, 0).
+ * d_e = r_a c_b 0.5 + r_b c_a 0.5 + r_c c_a 1 + r_c c_b 0.25
+ *     = 0.0625 + 0.0625 + 0.25 + 0.0625 = 0.4375 = 7/16.
+ * kappa = 1 - (1/4) / (7/16) = 3/7.
+ * Then four labels with every pair but (c, d): the error names that pair.
+ */
+START_TEST(kappa_distances_two_tags)
+{
+	static const char *const f[] = { "w 1 a b\nw 2 c\n", "w 1 a\nw 2 b\n" };
+	static const struct tageval_label_distance d[] = {
+		{ "a", "b", 0.5 }, { "c", "a", 1.0 }, { "b", "c", 0.25 } };
+	struct run r;
+	levels(&r, NULL, f, 2);
+	struct tageval_weighted_kappa wk;
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, d, 3, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(wk.observed, 0.25, TOL);
+	ck_assert_double_eq_tol(wk.chance, 7.0 / 16, TOL);
+	ck_assert_double_eq_tol(wk.value, 3.0 / 7, TOL);
+	done(&r);
+	static const char *const g[] = { "w 1 d\nw 2 c\nw 3 b\n", "w 1 a\nw 2 a\nw 3 a\n" };
+	static const struct tageval_label_distance e[] = {
+		{ "a", "b", 0.5 }, { "a", "c", 1.0 }, { "a", "d", 1.0 }, { "b", "c", 0.25 },
+		{ "d", "b", 0.25 } };
+	levels(&r, NULL, g, 2);
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, e, 5, &wk, &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message, "no distance for the labels \"c\" and \"d\"");
+	ck_assert_uint_eq(r.err.line, 0);
+	done(&r);
+}
+END_TEST
+
+/* The errors, each with the pair at fault; the undefined cases. */
+START_TEST(kappa_distances_errors)
+{
+	struct run r;
+	levels(&r, NULL, wk_files, 2);
+	struct tageval_weighted_kappa wk;
+	/* b c missing */
+	static const struct tageval_label_distance missing[] = { { "a", "b", 0.5 },
+								 { "c", "a", 1.0 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, missing, 2, &wk, &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message, "no distance for the labels \"b\" and \"c\"");
+	ck_assert(isnan(wk.value));
+	static const struct tageval_label_distance asym[] = {
+		{ "a", "b", 0.5 }, { "c", "a", 1.0 }, { "b", "c", 0.25 }, { "b", "a", 0.4 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, asym, 4, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 4);
+	static const struct tageval_label_distance dup[] = {
+		{ "a", "b", 0.5 }, { "a", "b", 0.5 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, dup, 2, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 2);
+	static const struct tageval_label_distance range[] = { { "a", "b", 1.5 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, range, 1, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 1);
+	static const struct tageval_label_distance self[] = { { "a", "b", 0.5 },
+							      { "a", "a", 0.1 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, self, 2, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 2);
+	done(&r);
+	/* one label only: d_e = 0 */
+	static const char *const one[] = { "w 1 a\nw 2 a\n", "w 1 a\nw 2 a\n" };
+	levels(&r, NULL, one, 2);
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, NULL, 0, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(wk.undefined, TAGEVAL_UNDEFINED_NO_SPREAD);
+	ck_assert(isnan(wk.value));
+	done(&r);
+	/* no item both annotated */
+	static const char *const apart[] = { "w 1 a\n", "w 2 a\n" };
+	levels(&r, NULL, apart, 2);
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, NULL, 0, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(wk.undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	done(&r);
+	/* three annotators */
+	static const char *const three[] = { "w 1 a\n", "w 1 a\n", "w 1 a\n" };
+	levels(&r, NULL, three, 3);
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, NULL, 0, &wk, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(wk.undefined, TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	done(&r);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -1245,6 +1400,10 @@ static Suite *alpha_suite(void)
 	tc = tcase_create("chance");
 	tcase_add_test(tc, irrcac_abstractors);
 	tcase_add_test(tc, numeric_two);
+	tcase_add_test(tc, kappa_distances_hand);
+	tcase_add_test(tc, kappa_distances_linear);
+	tcase_add_test(tc, kappa_distances_errors);
+	tcase_add_test(tc, kappa_distances_two_tags);
 	tcase_add_test(tc, irrcac_missing);
 	tcase_add_test(tc, chance_undefined);
 	tcase_add_test(tc, chance_two_tags);

@@ -61,6 +61,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --items=N             the N items of least agreement\n"
 		"      --level-of-hierarchy=L  every tag replaced by its ancestor at depth L\n"
 		"                            (1 = coarse: the top-level tags)\n"
+		"      --weights=FILE        Cohen's kappa with the distances of FILE\n"
+		"                            (lines \"label1 label2 distance\")\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -112,6 +114,8 @@ struct extra_values {
 	struct tageval_item_agreement *least;      /* --items */
 	size_t nleast;
 	int analytic;
+	int weighted;                              /* --weights: wk computed */
+	struct tageval_weighted_kappa wk;
 };
 
 /* The analytic standard error of each JSON key that has one (--ci=analytic). */
@@ -542,6 +546,8 @@ static int print_json(const struct tageval_agreement *ag, const struct tageval_a
 			if (ci)
 				json_interval(&top, &names, ag, ev, extra_coefs[i].key, -1, why);
 		}
+	if (ev->weighted)
+		json_member(&top, ",", "kappa_weighted", ev->wk.value, ev->wk.undefined);
 	if (ci) {
 		tools_printf(",\"ci_confidence\":");
 		tools_json_number(stdout, o->confidence);
@@ -820,6 +826,8 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 			double v = extra_value(ev, i, &why);
 			text_value(extra_coefs[i].label, v, why, NULL);
 		}
+	if (ev->weighted)
+		text_value("kappa, weights of --weights", ev->wk.value, ev->wk.undefined, NULL);
 	size_t nlex = tageval_agreement_lexelts(ag);
 	if (nlex > 1) {
 		size_t used, out;
@@ -853,6 +861,100 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 	return 0;
 }
 
+/* --weights FILE: lines "label1 label2 distance", blank lines and lines
+ * starting with '#' ignored; the pairs checked by the library.  Computes
+ * the weighted kappa into @wk: 0, or the exit status after the message. */
+static int weighted_kappa(const char *path, const struct tageval_annotations *ann,
+			  struct tageval_weighted_kappa *wk)
+{
+	const char *name = tools_file_name(path);
+	FILE *fp = fopen(path, "r");
+	if (fp == NULL) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, name, strerror(errno));
+		return 1;
+	}
+	struct tageval_label_distance *pairs = NULL;
+	size_t *lines = NULL, npairs = 0, cap = 0;
+	char **bufs = NULL;
+	char *line = NULL;
+	size_t lcap = 0, lineno = 0;
+	int status = 0;
+	ssize_t len;
+	while ((len = getline(&line, &lcap, fp)) >= 0) {
+		lineno++;
+		if ((size_t)len != strlen(line)) {
+			fprintf(stderr, "%s: %s:%zu: a NUL byte in the line\n", prog, name, lineno);
+			status = 1;
+			goto out;
+		}
+		char *f[4], *save = NULL;
+		size_t nf = 0;
+		for (char *t = strtok_r(line, " \t\r\n", &save); t && nf < 4;
+		     t = strtok_r(NULL, " \t\r\n", &save))
+			f[nf++] = t;
+		if (nf == 0 || f[0][0] == '#')
+			continue;
+		double d;
+		if (nf != 3) {
+			fprintf(stderr, "%s: %s:%zu: %s fields, \"label1 label2 distance\" expected\n",
+				prog, name, lineno, nf < 3 ? "too few" : "too many");
+			status = 1;
+			goto out;
+		}
+		if (tools_parse_real(f[2], &d)) {
+			fprintf(stderr, "%s: %s:%zu: invalid distance \"%s\" (a number from 0 to 1)\n",
+				prog, name, lineno, f[2]);
+			status = 1;
+			goto out;
+		}
+		if (npairs == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			void *p1 = realloc(pairs, nc * sizeof *pairs);
+			if (p1)
+				pairs = p1;
+			void *p2 = realloc(lines, nc * sizeof *lines);
+			if (p2)
+				lines = p2;
+			void *p3 = realloc(bufs, nc * sizeof *bufs);
+			if (p3)
+				bufs = p3;
+			if (p1 == NULL || p2 == NULL || p3 == NULL) {
+				status = tools_out_of_memory(prog);
+				goto out;
+			}
+			cap = nc;
+		}
+		/* the line keeps the labels: a new buffer for the next */
+		bufs[npairs] = line;
+		pairs[npairs] = (struct tageval_label_distance){ f[0], f[1], d };
+		lines[npairs++] = lineno;
+		line = NULL;
+		lcap = 0;
+	}
+	if (ferror(fp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
+		status = 1;
+		goto out;
+	}
+	struct tageval_error err;
+	if (tageval_agreement_kappa_distances(ann, pairs, npairs, wk, &err)) {
+		snprintf(err.file, sizeof err.file, "%s", name);
+		if (err.line)
+			err.line = lines[err.line - 1];
+		tools_print_error(prog, &err);
+		status = 1;
+	}
+out:
+	for (size_t i = 0; i < npairs; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(pairs);
+	free(lines);
+	free(line);
+	fclose(fp);
+	return status;
+}
+
 struct options {
 	struct tageval_agreement_options agreement;
 	int flat, per_lexelt, json, pairs, leave_one_out;
@@ -869,12 +971,13 @@ struct options {
 	unsigned extra;       /* --coefficients: bit i = extra_coefs[i] */
 	size_t categories;    /* --categories, 0: the distinct labels */
 	int categories_map;   /* --categories=map: the leaves of the sense map */
+	const char *weights;  /* --weights, NULL: none */
 };
 
 enum { OPT_FLAT = 256, OPT_PER_LEXELT, OPT_BOOTSTRAP, OPT_SEED, OPT_CONFIDENCE,
        OPT_DOWNWARD, OPT_SMOOTHING, OPT_FORMAT, OPT_COEFFICIENTS, OPT_CATEGORIES, OPT_DISTANCE,
        OPT_PAIRS, OPT_LEAVE_ONE_OUT, OPT_CI, OPT_PER_CATEGORY, OPT_ITEMS, OPT_LEVEL,
-       OPT_LONG };
+       OPT_LONG, OPT_WEIGHTS };
 
 /* --coefficients=LIST: names separated by commas; the default three are
  * always reported (naming them changes nothing), "all" names every one. */
@@ -939,6 +1042,9 @@ static int option(void *ctx, int c, char *arg)
 		return 0;
 	case OPT_LONG:
 		o->long_file = arg;
+		return 0;
+	case OPT_WEIGHTS:
+		o->weights = arg;
 		return 0;
 	case OPT_LEAVE_ONE_OUT:
 		o->leave_one_out = 1;
@@ -1058,6 +1164,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "items", required_argument, NULL, OPT_ITEMS },
 		{ "level-of-hierarchy", required_argument, NULL, OPT_LEVEL },
 		{ "long", required_argument, NULL, OPT_LONG },
+		{ "weights", required_argument, NULL, OPT_WEIGHTS },
 		TOOLS_OPTIONS_HELP_VERSION,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1284,6 +1391,14 @@ static int run(const struct options *opt)
 		goto fail;
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
+	if (o->weights) {
+		int r = weighted_kappa(o->weights, ann, &ev.wk);
+		if (r) {
+			status = r;
+			goto out;
+		}
+		ev.weighted = 1;
+	}
 	if (o->pairs && pair_figures(ann, o, &ev.pairs, &err))
 		goto fail;
 	if (o->leave_one_out && without_figures(ann, o, &ev.without, &err))
