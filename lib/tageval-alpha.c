@@ -2111,18 +2111,22 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 		out->undefined = TAGEVAL_UNDEFINED_TWO_ANNOTATORS;
 		goto done;
 	}
-	/* the labels of the items both annotated */
+	/* the labels of the items both annotated, and the products of their
+	 * numbers of leaves (the pairs d_o sums over) */
 	for (size_t t = 0; t < ntags; t++)
 		pos[t] = TV_NONE;
+	double products = 0.0;
 	for (size_t t = 0; t < a->nitems; t++) {
 		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
 		if (r[0] == NULL || r[1] == NULL)
 			continue;
 		out->items++;
+		double nleaves[2];
 		for (int k = 0; k < 2; k++) {
 			struct tv_leafp one;
 			size_t ne;
 			const struct tv_leafp *e = rec_entries(a, r[k], &one, &ne);
+			nleaves[k] = (double)ne;
 			for (size_t j = 0; j < ne; j++) {
 				uint32_t l = e[j].leaf;
 				if (!a->inv->dag && inner_tag(a, l)) {
@@ -2135,6 +2139,20 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 				}
 			}
 		}
+		products += nleaves[0] * nleaves[1];
+	}
+	if (products > TAGEVAL_WEIGHTED_PAIRS_MAX) {
+		/* lines of many tags (or inner tags of a DAG spread over many
+		 * leaves) would make d_o quadratic in the input */
+		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
+			      "weighted kappa of --weights: %.0f pairs of tags within the items, "
+			      "more than the limit of %d (see hkappa(1), LIMITS)",
+			      products, TAGEVAL_WEIGHTED_PAIRS_MAX);
+		goto done;
+	}
+	if (nused > 1 && nused - 1 > SIZE_MAX / 2 / nused) {
+		rc = tv_nomem(err);
+		goto done;
 	}
 	if (out->items == 0) {
 		out->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;

@@ -728,7 +728,10 @@ struct tageval_weighted_kappa {
  * (TAGEVAL_UNDEFINED_NO_SPREAD).  Distances |x - y| / (max - min) over
  * numeric labels give kappa_linear of tageval_agreement_chance().  Time: a
  * sort of the pairs and labels, linear in the pairs and in the products of
- * the numbers of tags of the two annotations of each item.
+ * the numbers of leaves of the two annotations of each item (a tag's
+ * leaves: itself, or in a DAG the leaves below an inner tag); more than
+ * TAGEVAL_WEIGHTED_PAIRS_MAX such products over the items is refused
+ * (TAGEVAL_EFORMAT) before they are computed.
  */
 TAGEVAL_EXPORT int tageval_agreement_kappa_distances(const struct tageval_annotations *ann,
 						     const struct tageval_label_distance *pairs,
@@ -837,6 +840,10 @@ struct tageval_set_alpha {
 /** The limit of tageval_agreement_alpha_sets(): pairs of distinct sets that
  * share a leaf, counted once per leaf they share. */
 #define TAGEVAL_SET_PAIRS_MAX 200000000
+/** The most pairs of tags (leaves) within the items that
+ * tageval_agreement_kappa_distances() sums over: the sum over the items of
+ * the products of the two annotations' numbers of leaves. */
+#define TAGEVAL_WEIGHTED_PAIRS_MAX 200000000
 
 /**
  * Alpha over all items annotated by two or more annotators, each annotation

@@ -938,7 +938,10 @@ static int weighted_kappa(const char *path, const struct tageval_annotations *an
 	}
 	struct tageval_error err;
 	if (tageval_agreement_kappa_distances(ann, pairs, npairs, wk, &err)) {
-		snprintf(err.file, sizeof err.file, "%s", name);
+		/* the weights file's errors (a pair at fault, or missing); the
+		 * limit on the pairs of tags is the annotations' */
+		if (strstr(err.message, "pairs of tags within the items") == NULL)
+			snprintf(err.file, sizeof err.file, "%s", name);
 		if (err.line)
 			err.line = lines[err.line - 1];
 		tools_print_error(prog, &err);
