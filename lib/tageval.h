@@ -739,6 +739,46 @@ TAGEVAL_EXPORT int tageval_agreement_kappa_distances(const struct tageval_annota
 						     struct tageval_weighted_kappa *out,
 						     struct tageval_error *err);
 
+/**
+ * Cohen's kappa and Gwet's AC2 with the distances given
+ * (tageval_agreement_weighted()): the agreement weights w = 1 - D.
+ */
+struct tageval_weighted_figures {
+	struct tageval_weighted_kappa kappa; /**< as tageval_agreement_kappa_distances() */
+	double kappa_se, kappa_low, kappa_high; /**< Fleiss, Cohen & Everitt; normal quantile */
+	int kappa_se_undefined;
+	size_t rated;        /**< items annotated once or more: AC2's n */
+	size_t items;        /**< items annotated twice or more */
+	size_t categories;   /**< q of AC2: the distinct labels (leaves) of the annotations */
+	double ac2_observed; /**< p_a */
+	double ac2_chance;   /**< p_e */
+	double ac2;          /**< Gwet's AC2; NaN when ac2_undefined says why */
+	int ac2_undefined;
+	double ac2_se, ac2_low, ac2_high; /**< Gwet's linearization; Student t, rated - 1 df */
+	int ac2_se_undefined;
+};
+
+/**
+ * With the distances of @pairs (rules of tageval_agreement_kappa_distances(),
+ * but every pair of distinct labels of any annotation must be given):
+ * Cohen's weighted kappa (two annotators, the items both annotated) with
+ * the standard error of Fleiss, Cohen & Everitt (1969) for the weights
+ * w = 1 - D, and Gwet's AC2 with those weights (any number of annotators,
+ * irrCAC's missing data conventions, q the distinct labels, T_w the sum of
+ * w over all q x q pairs) with Gwet's linearized standard error; the
+ * intervals at @confidence (0 < c < 1).  Undefined: as
+ * tageval_agreement_kappa_distances() for the kappa; AC2 with no item
+ * annotated twice, fewer than two labels, p_e = 1; a standard error with
+ * fewer than two items.  Time: linear in the pairs and in the products of
+ * the numbers of leaves within the items (refused beyond
+ * TAGEVAL_WEIGHTED_PAIRS_MAX, hkappa(1) LIMITS), three passes.
+ */
+TAGEVAL_EXPORT int tageval_agreement_weighted(const struct tageval_annotations *ann,
+					      const struct tageval_label_distance *pairs,
+					      size_t npairs, double confidence,
+					      struct tageval_weighted_figures *out,
+					      struct tageval_error *err);
+
 /** The coefficients of tageval_agreement_standard_errors(). */
 enum tageval_se_coefficient {
 	TAGEVAL_SE_KAPPA = 0,            /**< the pooled kappa (Fleiss' with complete data) */
