@@ -2381,9 +2381,14 @@ static int wk_compute(const struct tageval_annotations *a,
 	}
 	/* the labels (of the items both annotated, or of every annotation),
 	 * and the products of numbers of leaves the sums take: for the
-	 * kappa, those of the two annotations of each item; for AC2, the
-	 * labels of an item of two or more annotations squared plus those of
-	 * each of its annotations squared */
+	 * kappa, those of the two annotations of each item; for AC2, on each
+	 * item of two or more annotations, the pairs of its distinct labels
+	 * plus the square of each annotation's number of leaves */
+	size_t *seen = all ? calloc(ntags ? ntags : 1, sizeof *seen) : NULL; /* [leaf] item + 1 */
+	if (all && seen == NULL) {
+		rc = tv_nomem(err);
+		goto done;
+	}
 	for (size_t t = 0; t < ntags; t++)
 		wr.pos[t] = TV_NONE;
 	double products = 0.0;
@@ -2395,7 +2400,7 @@ static int wk_compute(const struct tageval_annotations *a,
 		wk->items += both;
 		out->rated++;
 		out->items += m >= 2;
-		double nleaves[2] = { 0.0, 0.0 }, own = 0.0, total = 0.0;
+		double nleaves[2] = { 0.0, 0.0 }, own = 0.0, distinct = 0.0;
 		for (size_t g = 0; g < m; g++) {
 			struct tv_leafp one;
 			size_t ne;
@@ -2403,10 +2408,14 @@ static int wk_compute(const struct tageval_annotations *a,
 			if (g < 2)
 				nleaves[g] = (double)ne;
 			own += (double)ne * (double)ne;
-			total += (double)ne;
 			for (size_t j = 0; j < ne; j++) {
 				uint32_t l = e[j].leaf;
+				if (seen && seen[l] != t + 1) {
+					seen[l] = t + 1;
+					distinct += 1.0;
+				}
 				if (!a->inv->dag && inner_tag(a, l)) {
+					free(seen);
 					wk->undefined = out->kappa_se_undefined =
 						TAGEVAL_UNDEFINED_INNER_TAG;
 					out->ac2_undefined = out->ac2_se_undefined =
@@ -2421,14 +2430,15 @@ static int wk_compute(const struct tageval_annotations *a,
 		}
 		if (both)
 			products += nleaves[0] * nleaves[1];
-		if (all && m >= 2) /* the item's labels: at most its entries */
-			products += total * total + own;
+		if (all && m >= 2)
+			products += distinct * (distinct - 1.0) / 2.0 + own;
 	}
+	free(seen);
 	if (products > TAGEVAL_WEIGHTED_PAIRS_MAX) {
 		/* lines of many tags (or inner tags of a DAG spread over many
 		 * leaves) would make d_o quadratic in the input */
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
-			      "weighted kappa of --weights: %.0f pairs of tags within the items, "
+			      "the weighted figures of --weights: %.0f pairs of tags within the items, "
 			      "more than the limit of %d (see hkappa(1), LIMITS)",
 			      products, TAGEVAL_WEIGHTED_PAIRS_MAX);
 		goto done;
