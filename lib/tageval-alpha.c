@@ -2032,40 +2032,53 @@ static int by_label_name(const void *p, const void *q)
 }
 
 /* Checks the pairs: a distance in [0, 1], 0 from a label to itself, each
- * unordered pair once.  Sorts them into @s. */
+ * unordered pair once; the error of the first entry at fault in the order
+ * of @pairs (a pair listed again: its second entry).  Sorts them into @s. */
 static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
 		    struct wk_pair *s, struct tageval_error *err)
 {
+	size_t bad = npairs; /* the first entry with a distance at fault */
 	for (size_t i = 0; i < npairs; i++) {
 		const struct tageval_label_distance *d = &pairs[i];
 		if (d->first == NULL || d->second == NULL)
 			return tv_error(err, TAGEVAL_EINVAL, "", i + 1, "a label is NULL");
-		if (!(d->distance >= 0.0 && d->distance <= 1.0))
-			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
-					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
-					d->first, d->second);
 		int c = strcmp(d->first, d->second);
-		if (c == 0 && d->distance != 0.0)
-			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
-					"the distance of \"%s\" to itself is not 0", d->first);
+		if (bad == npairs && (!(d->distance >= 0.0 && d->distance <= 1.0) ||
+				      (c == 0 && d->distance != 0.0)))
+			bad = i;
 		s[i] = (struct wk_pair){ c < 0 ? d->first : d->second,
 					 c < 0 ? d->second : d->first, i };
 	}
 	if (npairs > 1)
 		qsort(s, npairs, sizeof *s, by_names);
+	/* the repeated entry first in the order of @pairs: in each run of
+	 * equal pairs the entries are in that order, so the second of a run */
+	size_t dup = npairs, first = 0;
 	for (size_t i = 1; i < npairs; i++)
-		if (strcmp(s[i].lo, s[i - 1].lo) == 0 && strcmp(s[i].hi, s[i - 1].hi) == 0) {
-			const struct tageval_label_distance *a = &pairs[s[i - 1].index];
-			const struct tageval_label_distance *b = &pairs[s[i].index];
-			if (a->distance != b->distance)
-				return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-						"\"%s\" and \"%s\" have distance %g here, but %g "
-						"before: not symmetric", b->first, b->second,
-						b->distance, a->distance);
-			return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-					"\"%s\" and \"%s\" are listed twice", b->first,
-					b->second);
+		if (strcmp(s[i].lo, s[i - 1].lo) == 0 && strcmp(s[i].hi, s[i - 1].hi) == 0 &&
+		    s[i].index < dup) {
+			dup = s[i].index;
+			first = s[i - 1].index;
 		}
+	if (bad < dup) {
+		const struct tageval_label_distance *d = &pairs[bad];
+		if (!(d->distance >= 0.0 && d->distance <= 1.0))
+			return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
+					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
+					d->first, d->second);
+		return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
+				"the distance of \"%s\" to itself is not 0", d->first);
+	}
+	if (dup < npairs) {
+		const struct tageval_label_distance *a = &pairs[first], *b = &pairs[dup];
+		if (a->distance != b->distance)
+			return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
+					"\"%s\" and \"%s\" have distance %g here, but %g "
+					"before: not symmetric", b->first, b->second,
+					b->distance, a->distance);
+		return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
+				"\"%s\" and \"%s\" are listed twice", b->first, b->second);
+	}
 	return TAGEVAL_OK;
 }
 

@@ -721,7 +721,8 @@ struct tageval_weighted_kappa {
  * r_k c_l D(k, l) with r, c the mean P_1, P_2.  Each unordered pair at most
  * once (in either order), distances in [0, 1], 0 from a label to itself:
  * else TAGEVAL_EINVAL with err->line the 1-based index of the pair at
- * fault.  Every pair of distinct labels the items use must be given, else
+ * fault, the first in the order of @pairs (of a pair given twice, the
+ * second entry).  Every pair of distinct labels the items use must be given, else
  * TAGEVAL_EFORMAT naming the pair (err->line 0); pairs of labels the items
  * do not use are checked, then ignored.  Undefined: not two annotators, no
  * item both annotated, an inner tag (as tageval_agreement_chance()), d_e = 0

@@ -1352,6 +1352,23 @@ START_TEST(kappa_distances_errors)
 	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, dup, 2, &wk, &r.err),
 			 TAGEVAL_EINVAL);
 	ck_assert_uint_eq(r.err.line, 2);
+	/* the first entry at fault in the order given, not in the order of
+	 * the names: (c, d) repeated at 3 before (a, b) at 4; a distance out
+	 * of range at 5 comes after them, one at 2 before */
+	static const struct tageval_label_distance order[] = {
+		{ "c", "d", 0.5 }, { "a", "b", 0.5 }, { "d", "c", 0.25 }, { "b", "a", 0.5 },
+		{ "a", "c", 2.0 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, order, 5, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 3);
+	ck_assert_str_eq(r.err.message,
+			 "\"d\" and \"c\" have distance 0.25 here, but 0.5 before: not symmetric");
+	static const struct tageval_label_distance order2[] = {
+		{ "c", "d", 0.5 }, { "a", "c", -1.0 }, { "d", "c", 0.5 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, order2, 3, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 2);
+	ck_assert_str_eq(r.err.message, "the distance of \"a\" and \"c\" is not in [0, 1]");
 	static const struct tageval_label_distance range[] = { { "a", "b", 1.5 } };
 	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, range, 1, &wk, &r.err),
 			 TAGEVAL_EINVAL);
