@@ -2179,15 +2179,16 @@ static void wk_masses(const struct tageval_annotations *a, struct wk_run *wr, si
 static double wk_item_agreement(const struct tageval_annotations *a, const struct wk_run *wr,
 				size_t m)
 {
-	struct tv_fsum f;
-	tv_fsum_init(&f);
+	/* a plain sum: its terms come in the order of the annotators and of
+	 * each annotation's entries, whatever the order of the lines (the
+	 * sums over the items are exact) */
+	double f = 0.0;
 	for (size_t i = 0; i < wr->ntouched; i++) {
 		uint32_t k = wr->touched[i];
-		tv_fsum_add(&f, wr->s[k] * wr->s[k]);
+		f += wr->s[k] * wr->s[k];
 		for (size_t j = i + 1; j < wr->ntouched; j++) {
 			uint32_t l = wr->touched[j];
-			tv_fsum_add(&f, 2.0 * (1.0 - wk_d(wr->dist, wr->nused, k, l)) * wr->s[k] *
-						wr->s[l]);
+			f += 2.0 * (1.0 - wk_d(wr->dist, wr->nused, k, l)) * wr->s[k] * wr->s[l];
 		}
 	}
 	for (size_t g = 0; g < m; g++) {
@@ -2197,11 +2198,10 @@ static double wk_item_agreement(const struct tageval_annotations *a, const struc
 		for (size_t x = 0; x < ne; x++)
 			for (size_t y = 0; y < ne; y++) {
 				size_t k = wr->pos[e[x].leaf], l = wr->pos[e[y].leaf];
-				tv_fsum_add(&f, -(1.0 - wk_d(wr->dist, wr->nused, k, l)) * e[x].p *
-							e[y].p);
+				f -= (1.0 - wk_d(wr->dist, wr->nused, k, l)) * e[x].p * e[y].p;
 			}
 	}
-	return tv_fsum_result(&f) / ((double)m * (double)(m - 1));
+	return f / ((double)m * (double)(m - 1));
 }
 
 /* Gwet's AC2 with w = 1 - D and its standard error (hkappa(1)): pi, p_a,
@@ -2263,6 +2263,10 @@ static int wk_ac2(const struct tageval_annotations *a, struct wk_run *wr, double
 	}
 	double c = (pa - pe) / (1.0 - pe);
 	out->ac2 = c;
+	if (confidence == 0.0) {
+		out->ac2_se_undefined = TAGEVAL_UNDEFINED_NOT_ASKED;
+		goto done;
+	}
 	if (out->rated < 2) {
 		out->ac2_se_undefined = TAGEVAL_UNDEFINED_ONE_ITEM;
 		goto done;
@@ -2274,14 +2278,13 @@ static int wk_ac2(const struct tageval_annotations *a, struct wk_run *wr, double
 		if (m == 0)
 			continue;
 		wk_masses(a, wr, m);
-		struct tv_fsum fe;
-		tv_fsum_init(&fe);
+		double fe = 0.0; /* in the order of the annotations, as above */
 		for (size_t i = 0; i < wr->ntouched; i++) {
 			uint32_t k = wr->touched[i];
-			tv_fsum_add(&fe, wr->s[k] * (1.0 - pi[k]));
+			fe += wr->s[k] * (1.0 - pi[k]);
 		}
 		double at = m >= 2 ? wk_item_agreement(a, wr, m) : 0.0;
-		double pet = factor * tv_fsum_result(&fe) / (double)m;
+		double pet = factor * fe / (double)m;
 		double ct = (n / n2) * (at - (m >= 2 ? pe : 0.0)) / (1.0 - pe) -
 			    2.0 * (1.0 - c) * (pet - pe) / (1.0 - pe) - c;
 		tv_fsum_add(&fv, ct * ct);
@@ -2308,6 +2311,10 @@ static int wk_kappa_se(const struct tageval_annotations *a, const struct wk_run 
 	struct tageval_weighted_kappa *wk = &out->kappa;
 	if (wk->undefined) {
 		out->kappa_se_undefined = wk->undefined;
+		return 0;
+	}
+	if (confidence == 0.0) {
+		out->kappa_se_undefined = TAGEVAL_UNDEFINED_NOT_ASKED;
 		return 0;
 	}
 	if (wk->items < 2) {
@@ -2622,7 +2629,8 @@ int tageval_agreement_weighted(const struct tageval_annotations *a,
 	TV_NEED(err, a, "ann");
 	if (npairs)
 		TV_NEED(err, pairs, "pairs");
-	if (!(confidence > 0.0 && confidence < 1.0))
-		return tv_error(err, TAGEVAL_EINVAL, "", 0, "confidence must be between 0 and 1");
+	if (!(confidence == 0.0 || (confidence > 0.0 && confidence < 1.0)))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"confidence must be between 0 and 1 (0: no standard errors)");
 	return wk_compute(a, pairs, npairs, 1, confidence, out, err);
 }

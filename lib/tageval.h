@@ -767,7 +767,8 @@ struct tageval_weighted_figures {
  * w = 1 - D, and Gwet's AC2 with those weights (any number of annotators,
  * irrCAC's missing data conventions, q the distinct labels, T_w the sum of
  * w over all q x q pairs) with Gwet's linearized standard error; the
- * intervals at @confidence (0 < c < 1).  Undefined: as
+ * intervals at @confidence (0 < c < 1; 0: no standard errors, each
+ * TAGEVAL_UNDEFINED_NOT_ASKED).  Undefined: as
  * tageval_agreement_kappa_distances() for the kappa; AC2 with no item
  * annotated twice, fewer than two labels, p_e = 1; a standard error with
  * fewer than two items.  Time: linear in the pairs and in the products of

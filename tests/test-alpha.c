@@ -1461,6 +1461,14 @@ START_TEST(weighted_kappa_se)
 	ck_assert_double_eq_tol(wf.ac2_observed, 0.8, TOL);
 	ck_assert_double_eq_tol(wf.ac2_chance, 0.55, TOL);
 	ck_assert_double_eq_tol(wf.ac2, 5.0 / 9, TOL);
+	/* confidence 0: the same figures, no standard error */
+	struct tageval_weighted_figures nose;
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, d, 3, 0.0, &nose, &r.err), TAGEVAL_OK);
+	ck_assert_double_eq(nose.ac2, wf.ac2);
+	ck_assert_double_eq(nose.kappa.value, wf.kappa.value);
+	ck_assert_int_eq(nose.ac2_se_undefined, TAGEVAL_UNDEFINED_NOT_ASKED);
+	ck_assert_int_eq(nose.kappa_se_undefined, TAGEVAL_UNDEFINED_NOT_ASKED);
+	ck_assert(isnan(nose.ac2_se) && isnan(nose.kappa_se));
 	done(&r);
 }
 END_TEST
@@ -1561,6 +1569,8 @@ START_TEST(weighted_undefined)
 	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, 1.0, &wf, &r.err),
 			 TAGEVAL_EINVAL);
 	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, NAN, &wf, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, -0.5, &wf, &r.err),
 			 TAGEVAL_EINVAL);
 	ck_assert_int_eq(tageval_agreement_weighted(NULL, ab, 1, 0.95, &wf, &r.err),
 			 TAGEVAL_EINVAL);

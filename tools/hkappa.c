@@ -911,7 +911,8 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 /* --weights FILE ("-": standard input): lines "label1 label2 distance",
  * blank lines and lines starting with '#' ignored; the pairs checked by the
  * library.  Computes the weighted kappa and AC2, with their standard errors
- * at @confidence, into @wf: 0, or the exit status after the message. */
+ * at @confidence (0: none), into @wf: 0, or the exit status after the
+ * message. */
 static int weighted_figures(const char *path, const struct tageval_annotations *ann,
 			    double confidence, struct tageval_weighted_figures *wf)
 {
@@ -1445,7 +1446,9 @@ static int run(const struct options *opt)
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->weights) {
-		int r = weighted_figures(o->weights, ann, o->agreement.confidence, &ev.wf);
+		/* the standard errors only for --ci=analytic */
+		int r = weighted_figures(o->weights, ann,
+					 o->ci == 1 ? o->agreement.confidence : 0.0, &ev.wf);
 		if (r) {
 			status = r;
 			goto out;
