@@ -2032,40 +2032,53 @@ static int by_label_name(const void *p, const void *q)
 }
 
 /* Checks the pairs: a distance in [0, 1], 0 from a label to itself, each
- * unordered pair once.  Sorts them into @s. */
+ * unordered pair once; the error of the first entry at fault in the order
+ * of @pairs (a pair listed again: its second entry).  Sorts them into @s. */
 static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
 		    struct wk_pair *s, struct tageval_error *err)
 {
+	size_t bad = npairs; /* the first entry with a distance at fault */
 	for (size_t i = 0; i < npairs; i++) {
 		const struct tageval_label_distance *d = &pairs[i];
 		if (d->first == NULL || d->second == NULL)
 			return tv_error(err, TAGEVAL_EINVAL, "", i + 1, "a label is NULL");
-		if (!(d->distance >= 0.0 && d->distance <= 1.0))
-			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
-					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
-					d->first, d->second);
 		int c = strcmp(d->first, d->second);
-		if (c == 0 && d->distance != 0.0)
-			return tv_error(err, TAGEVAL_EINVAL, "", i + 1,
-					"the distance of \"%s\" to itself is not 0", d->first);
+		if (bad == npairs && (!(d->distance >= 0.0 && d->distance <= 1.0) ||
+				      (c == 0 && d->distance != 0.0)))
+			bad = i;
 		s[i] = (struct wk_pair){ c < 0 ? d->first : d->second,
 					 c < 0 ? d->second : d->first, i };
 	}
 	if (npairs > 1)
 		qsort(s, npairs, sizeof *s, by_names);
+	/* the repeated entry first in the order of @pairs: in each run of
+	 * equal pairs the entries are in that order, so the second of a run */
+	size_t dup = npairs, first = 0;
 	for (size_t i = 1; i < npairs; i++)
-		if (strcmp(s[i].lo, s[i - 1].lo) == 0 && strcmp(s[i].hi, s[i - 1].hi) == 0) {
-			const struct tageval_label_distance *a = &pairs[s[i - 1].index];
-			const struct tageval_label_distance *b = &pairs[s[i].index];
-			if (a->distance != b->distance)
-				return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-						"\"%s\" and \"%s\" have distance %g here, but %g "
-						"before: not symmetric", b->first, b->second,
-						b->distance, a->distance);
-			return tv_error(err, TAGEVAL_EINVAL, "", s[i].index + 1,
-					"\"%s\" and \"%s\" are listed twice", b->first,
-					b->second);
+		if (strcmp(s[i].lo, s[i - 1].lo) == 0 && strcmp(s[i].hi, s[i - 1].hi) == 0 &&
+		    s[i].index < dup) {
+			dup = s[i].index;
+			first = s[i - 1].index;
 		}
+	if (bad < dup) {
+		const struct tageval_label_distance *d = &pairs[bad];
+		if (!(d->distance >= 0.0 && d->distance <= 1.0))
+			return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
+					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
+					d->first, d->second);
+		return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
+				"the distance of \"%s\" to itself is not 0", d->first);
+	}
+	if (dup < npairs) {
+		const struct tageval_label_distance *a = &pairs[first], *b = &pairs[dup];
+		if (a->distance != b->distance)
+			return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
+					"\"%s\" and \"%s\" have distance %g here, but %g "
+					"before: not symmetric", b->first, b->second,
+					b->distance, a->distance);
+		return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
+				"\"%s\" and \"%s\" are listed twice", b->first, b->second);
+	}
 	return TAGEVAL_OK;
 }
 
@@ -2081,98 +2094,402 @@ static size_t wk_rank(size_t i, size_t j, size_t n)
 	return i * n - i * (i + 1) / 2 + (j - i - 1);
 }
 
-int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
-				      const struct tageval_label_distance *pairs, size_t npairs,
-				      struct tageval_weighted_kappa *out,
-				      struct tageval_error *err)
+/* The distance of the labels numbered @i and @j among @n (0 for i = j). */
+static double wk_d(const double *dist, size_t n, size_t i, size_t j)
 {
-	TV_NEED(err, out, "out");
-	memset(out, 0, sizeof *out);
-	out->observed = out->chance = out->value = NAN;
-	TV_NEED(err, a, "ann");
-	if (npairs)
-		TV_NEED(err, pairs, "pairs");
+	if (i == j)
+		return 0.0;
+	return dist[i < j ? wk_rank(i, j, n) : wk_rank(j, i, n)];
+}
+
+/* A standard error from the variance @var over @n items and its interval at
+ * @confidence: the normal quantile (Fleiss, Cohen & Everitt) or Student's t
+ * with n - 1 degrees of freedom, the upper end at most 1 (Gwet). */
+static void se_interval(double value, double var, size_t n, int method, double confidence,
+			double *se_out, double *low, double *high)
+{
+	/* a variance a rounding error took below 0 is 0; NaN stays NaN */
+	double se = isnan(var) ? var : sqrt(var > 0.0 ? var : 0.0);
+	*se_out = se;
+	double tail = 1.0 - (1.0 - confidence) / 2.0;
+	if (method == TAGEVAL_SE_FLEISS_COHEN_EVERITT) {
+		double z = gsl_cdf_ugaussian_Pinv(tail);
+		*low = value - z * se;
+		*high = value + z * se;
+	} else {
+		double t = gsl_cdf_tdist_Pinv(tail, (double)(n - 1));
+		*low = value - t * se;
+		*high = fmin(1.0, value + t * se);
+	}
+}
+
+/* The scratch of the weighted figures: the labels used (pos[leaf], used[k]),
+ * the distances between them by rank, one item's masses per label. */
+struct wk_run {
+	size_t nused;
+	uint32_t *pos, *used;
+	double *dist;
+	const struct tv_rec **r;
+	double *s;           /* [k] S_t(k) of the item */
+	uint32_t *touched;   /* the labels of the item */
+	size_t ntouched;
+	uint32_t *stamp, gen;
+};
+
+/* The annotations of item @t into wr->r: their number. */
+static size_t wk_records(const struct tageval_annotations *a, struct wk_run *wr, size_t t)
+{
+	size_t m = 0;
+	for (size_t c = 0; c < a->nann; c++) {
+		const struct tv_rec *rc = rec_at(a, c, t);
+		if (rc)
+			wr->r[m++] = rc;
+	}
+	return m;
+}
+
+/* S_t(k) of the item's @m annotations (wr->r) into wr->s at wr->touched. */
+static void wk_masses(const struct tageval_annotations *a, struct wk_run *wr, size_t m)
+{
+	if (++wr->gen == 0) {
+		memset(wr->stamp, 0, (wr->nused ? wr->nused : 1) * sizeof *wr->stamp);
+		wr->gen = 1;
+	}
+	wr->ntouched = 0;
+	for (size_t g = 0; g < m; g++) {
+		struct tv_leafp one;
+		size_t ne;
+		const struct tv_leafp *e = rec_entries(a, wr->r[g], &one, &ne);
+		for (size_t x = 0; x < ne; x++) {
+			uint32_t k = wr->pos[e[x].leaf];
+			if (wr->stamp[k] != wr->gen) {
+				wr->stamp[k] = wr->gen;
+				wr->s[k] = 0.0;
+				wr->touched[wr->ntouched++] = k;
+			}
+			wr->s[k] += e[x].p;
+		}
+	}
+}
+
+/* Gwet's weighted agreement of an item of @m >= 2 annotations, after
+ * wk_masses(): the mean over the ordered pairs of annotations g != h of
+ * sum over k, l of w(k,l) P_g(k) P_h(l), w = 1 - D, as
+ * (sum over k, l of w S(k) S(l) - sum over g of sum w P_g(k) P_g(l)) / (m (m - 1)). */
+static double wk_item_agreement(const struct tageval_annotations *a, const struct wk_run *wr,
+				size_t m)
+{
+	/* a plain sum: its terms come in the order of the annotators and of
+	 * each annotation's entries, whatever the order of the lines (the
+	 * sums over the items are exact) */
+	double f = 0.0;
+	for (size_t i = 0; i < wr->ntouched; i++) {
+		uint32_t k = wr->touched[i];
+		f += wr->s[k] * wr->s[k];
+		for (size_t j = i + 1; j < wr->ntouched; j++) {
+			uint32_t l = wr->touched[j];
+			f += 2.0 * (1.0 - wk_d(wr->dist, wr->nused, k, l)) * wr->s[k] * wr->s[l];
+		}
+	}
+	for (size_t g = 0; g < m; g++) {
+		struct tv_leafp one;
+		size_t ne;
+		const struct tv_leafp *e = rec_entries(a, wr->r[g], &one, &ne);
+		for (size_t x = 0; x < ne; x++)
+			for (size_t y = 0; y < ne; y++) {
+				size_t k = wr->pos[e[x].leaf], l = wr->pos[e[y].leaf];
+				f -= (1.0 - wk_d(wr->dist, wr->nused, k, l)) * e[x].p * e[y].p;
+			}
+	}
+	return f / ((double)m * (double)(m - 1));
+}
+
+/* Gwet's AC2 with w = 1 - D and its standard error (hkappa(1)): pi, p_a,
+ * p_e = T_w / (q (q - 1)) sum pi_k (1 - pi_k), then the linearization over
+ * the items annotated once or more.  -1: out of memory. */
+static int wk_ac2(const struct tageval_annotations *a, struct wk_run *wr, double confidence,
+		  struct tageval_weighted_figures *out)
+{
+	size_t q = wr->nused;
+	out->categories = q;
+	if (out->items == 0) {
+		out->ac2_undefined = out->ac2_se_undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
+		return 0;
+	}
+	if (q < 2) {
+		out->ac2_undefined = out->ac2_se_undefined = TAGEVAL_UNDEFINED_ONE_CATEGORY;
+		return 0;
+	}
+	struct tv_fsum *fpi = malloc(q * sizeof *fpi);
+	double *pi = malloc(q * sizeof *pi);
+	if (fpi == NULL || pi == NULL) {
+		free(fpi);
+		free(pi);
+		return -1;
+	}
+	for (size_t k = 0; k < q; k++)
+		tv_fsum_init(&fpi[k]);
+	struct tv_fsum fpa, ftw, fpp;
+	tv_fsum_init(&fpa);
+	tv_fsum_init(&ftw);
+	tv_fsum_init(&fpp);
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = wk_records(a, wr, t);
+		if (m == 0)
+			continue;
+		wk_masses(a, wr, m);
+		for (size_t i = 0; i < wr->ntouched; i++) {
+			uint32_t k = wr->touched[i];
+			tv_fsum_add(&fpi[k], wr->s[k] / (double)m);
+		}
+		if (m >= 2)
+			tv_fsum_add(&fpa, wk_item_agreement(a, wr, m));
+	}
+	double n = (double)out->rated, n2 = (double)out->items;
+	for (size_t k = 0; k < q; k++) {
+		pi[k] = tv_fsum_result(&fpi[k]) / n;
+		tv_fsum_add(&fpp, pi[k] * (1.0 - pi[k]));
+		tv_fsum_add(&ftw, 1.0);
+		for (size_t l = k + 1; l < q; l++)
+			tv_fsum_add(&ftw, 2.0 * (1.0 - wr->dist[wk_rank(k, l, q)]));
+	}
+	double qd = (double)q, factor = tv_fsum_result(&ftw) / (qd * (qd - 1.0));
+	double pa = tv_fsum_result(&fpa) / n2, pe = factor * tv_fsum_result(&fpp);
+	out->ac2_observed = pa;
+	out->ac2_chance = pe;
+	if (!(1.0 - pe >= TV_ALPHA_EPS)) {
+		out->ac2_undefined = out->ac2_se_undefined = TAGEVAL_UNDEFINED_CHANCE;
+		goto done;
+	}
+	double c = (pa - pe) / (1.0 - pe);
+	out->ac2 = c;
+	if (confidence == 0.0) {
+		out->ac2_se_undefined = TAGEVAL_UNDEFINED_NOT_ASKED;
+		goto done;
+	}
+	if (out->rated < 2) {
+		out->ac2_se_undefined = TAGEVAL_UNDEFINED_ONE_ITEM;
+		goto done;
+	}
+	struct tv_fsum fv;
+	tv_fsum_init(&fv);
+	for (size_t t = 0; t < a->nitems; t++) {
+		size_t m = wk_records(a, wr, t);
+		if (m == 0)
+			continue;
+		wk_masses(a, wr, m);
+		double fe = 0.0; /* in the order of the annotations, as above */
+		for (size_t i = 0; i < wr->ntouched; i++) {
+			uint32_t k = wr->touched[i];
+			fe += wr->s[k] * (1.0 - pi[k]);
+		}
+		double at = m >= 2 ? wk_item_agreement(a, wr, m) : 0.0;
+		double pet = factor * fe / (double)m;
+		double ct = (n / n2) * (at - (m >= 2 ? pe : 0.0)) / (1.0 - pe) -
+			    2.0 * (1.0 - c) * (pet - pe) / (1.0 - pe) - c;
+		tv_fsum_add(&fv, ct * ct);
+	}
+	se_interval(c, tv_fsum_result(&fv) / (n * (n - 1.0)), out->rated, TAGEVAL_SE_GWET,
+		    confidence, &out->ac2_se, &out->ac2_low, &out->ac2_high);
+done:
+	free(fpi);
+	free(pi);
+	return 0;
+}
+
+/* The variance of Fleiss, Cohen & Everitt (1969) of the weighted kappa with
+ * w = 1 - D (hkappa(1), "Standard errors"), from the marginals @mv (r then
+ * c, nused each): wr_k = sum over l of c_l w(k,l), wc_l = sum over k of
+ * r_k w(k,l), E = the mean over the items both annotated of sum over their
+ * entries of P_1(k) P_2(l) (w(k,l) - (wr_k + wc_l)(1 - kappa))^2, and
+ * var = (E - (kappa - p_e (1 - kappa))^2) / ((1 - p_e)^2 n), p_e = 1 - D_e.
+ * -1: out of memory. */
+static int wk_kappa_se(const struct tageval_annotations *a, const struct wk_run *wr,
+		       const double *mv, double confidence, struct tageval_weighted_figures *out)
+{
+	size_t nu = wr->nused;
+	struct tageval_weighted_kappa *wk = &out->kappa;
+	if (wk->undefined) {
+		out->kappa_se_undefined = wk->undefined;
+		return 0;
+	}
+	if (confidence == 0.0) {
+		out->kappa_se_undefined = TAGEVAL_UNDEFINED_NOT_ASKED;
+		return 0;
+	}
+	if (wk->items < 2) {
+		out->kappa_se_undefined = TAGEVAL_UNDEFINED_ONE_ITEM;
+		return 0;
+	}
+	double *wrow = malloc(2 * nu * sizeof *wrow);
+	if (wrow == NULL)
+		return -1;
+	double *wcol = wrow + nu;
+	for (size_t k = 0; k < nu; k++) {
+		struct tv_fsum fr, fc;
+		tv_fsum_init(&fr);
+		tv_fsum_init(&fc);
+		for (size_t l = 0; l < nu; l++) {
+			double w = 1.0 - wk_d(wr->dist, nu, k, l);
+			tv_fsum_add(&fr, mv[nu + l] * w);
+			tv_fsum_add(&fc, mv[l] * w);
+		}
+		wrow[k] = tv_fsum_result(&fr);
+		wcol[k] = tv_fsum_result(&fc);
+	}
+	double K = 1.0 - wk->value;
+	struct tv_fsum fe;
+	tv_fsum_init(&fe);
+	for (size_t t = 0; t < a->nitems; t++) {
+		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
+		if (r[0] == NULL || r[1] == NULL)
+			continue;
+		struct tv_leafp one1, one2;
+		size_t n1, n2;
+		const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
+		const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+		for (size_t x = 0; x < n1; x++)
+			for (size_t y = 0; y < n2; y++) {
+				size_t k = wr->pos[e1[x].leaf], l = wr->pos[e2[y].leaf];
+				double u = 1.0 - wk_d(wr->dist, nu, k, l) - (wrow[k] + wcol[l]) * K;
+				tv_fsum_add(&fe, e1[x].p * e2[y].p * u * u);
+			}
+	}
+	free(wrow);
+	double nb = (double)wk->items, de = wk->chance, pe = 1.0 - de;
+	double tc = wk->value - pe * K;
+	double var = (tv_fsum_result(&fe) / nb - tc * tc) / (de * de * nb);
+	se_interval(wk->value, var, wk->items, TAGEVAL_SE_FLEISS_COHEN_EVERITT, confidence,
+		    &out->kappa_se, &out->kappa_low, &out->kappa_high);
+	return 0;
+}
+
+/*
+ * The computation of tageval_agreement_kappa_distances() (@all 0: the
+ * labels of the items both of two annotators annotated only, the kappa
+ * only) and of tageval_agreement_weighted() (@all 1: the labels of every
+ * annotation, the kappa with its standard error and AC2 with its).
+ */
+static int wk_compute(const struct tageval_annotations *a,
+		      const struct tageval_label_distance *pairs, size_t npairs, int all,
+		      double confidence, struct tageval_weighted_figures *out,
+		      struct tageval_error *err)
+{
+	struct tageval_weighted_kappa *wk = &out->kappa;
 	int rc = TAGEVAL_OK;
-	size_t ntags = a->inv->tags.n, nused = 0;
+	size_t ntags = a->inv->tags.n;
+	struct wk_run wr;
+	memset(&wr, 0, sizeof wr);
 	struct wk_pair *s = malloc((npairs ? npairs : 1) * sizeof *s);
-	uint32_t *pos = malloc((ntags ? ntags : 1) * sizeof *pos);
-	uint32_t *used = malloc((ntags ? ntags : 1) * sizeof *used);
+	wr.pos = malloc((ntags ? ntags : 1) * sizeof *wr.pos);
+	wr.used = malloc((ntags ? ntags : 1) * sizeof *wr.used);
+	wr.r = malloc((a->nann ? a->nann : 1) * sizeof *wr.r);
 	struct wk_label *names = NULL;
 	struct tv_fsum *marg = NULL;
-	double *dist = NULL;
 	struct wk_xy *xy = NULL;
-	if (s == NULL || pos == NULL || used == NULL) {
+	double *mv = NULL;
+	if (s == NULL || wr.pos == NULL || wr.used == NULL || wr.r == NULL) {
 		rc = tv_nomem(err);
 		goto done;
 	}
 	if ((rc = wk_check(pairs, npairs, s, err)) != TAGEVAL_OK)
 		goto done;
 	if (a->nann != 2) {
-		out->undefined = TAGEVAL_UNDEFINED_TWO_ANNOTATORS;
+		wk->undefined = out->kappa_se_undefined = TAGEVAL_UNDEFINED_TWO_ANNOTATORS;
+		if (!all)
+			goto done;
+	}
+	/* the labels (of the items both annotated, or of every annotation),
+	 * and the products of numbers of leaves the sums take: for the
+	 * kappa, those of the two annotations of each item; for AC2, on each
+	 * item of two or more annotations, the pairs of its distinct labels
+	 * plus the square of each annotation's number of leaves */
+	size_t *seen = all ? calloc(ntags ? ntags : 1, sizeof *seen) : NULL; /* [leaf] item + 1 */
+	if (all && seen == NULL) {
+		rc = tv_nomem(err);
 		goto done;
 	}
-	/* the labels of the items both annotated, and the products of their
-	 * numbers of leaves (the pairs d_o sums over) */
 	for (size_t t = 0; t < ntags; t++)
-		pos[t] = TV_NONE;
+		wr.pos[t] = TV_NONE;
 	double products = 0.0;
 	for (size_t t = 0; t < a->nitems; t++) {
-		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
-		if (r[0] == NULL || r[1] == NULL)
+		size_t m = wk_records(a, &wr, t);
+		int both = a->nann == 2 && m == 2;
+		if (m == 0 || (!all && !both))
 			continue;
-		out->items++;
-		double nleaves[2];
-		for (int k = 0; k < 2; k++) {
+		wk->items += both;
+		out->rated++;
+		out->items += m >= 2;
+		double nleaves[2] = { 0.0, 0.0 }, own = 0.0, distinct = 0.0;
+		for (size_t g = 0; g < m; g++) {
 			struct tv_leafp one;
 			size_t ne;
-			const struct tv_leafp *e = rec_entries(a, r[k], &one, &ne);
-			nleaves[k] = (double)ne;
+			const struct tv_leafp *e = rec_entries(a, wr.r[g], &one, &ne);
+			if (g < 2)
+				nleaves[g] = (double)ne;
+			own += (double)ne * (double)ne;
 			for (size_t j = 0; j < ne; j++) {
 				uint32_t l = e[j].leaf;
+				if (seen && seen[l] != t + 1) {
+					seen[l] = t + 1;
+					distinct += 1.0;
+				}
 				if (!a->inv->dag && inner_tag(a, l)) {
-					out->undefined = TAGEVAL_UNDEFINED_INNER_TAG;
+					free(seen);
+					wk->undefined = out->kappa_se_undefined =
+						TAGEVAL_UNDEFINED_INNER_TAG;
+					out->ac2_undefined = out->ac2_se_undefined =
+						TAGEVAL_UNDEFINED_INNER_TAG;
 					goto done;
 				}
-				if (pos[l] == TV_NONE) {
-					pos[l] = (uint32_t)nused;
-					used[nused++] = l;
+				if (wr.pos[l] == TV_NONE) {
+					wr.pos[l] = (uint32_t)wr.nused;
+					wr.used[wr.nused++] = l;
 				}
 			}
 		}
-		products += nleaves[0] * nleaves[1];
+		if (both)
+			products += nleaves[0] * nleaves[1];
+		if (all && m >= 2)
+			products += distinct * (distinct - 1.0) / 2.0 + own;
 	}
+	free(seen);
 	if (products > TAGEVAL_WEIGHTED_PAIRS_MAX) {
 		/* lines of many tags (or inner tags of a DAG spread over many
 		 * leaves) would make d_o quadratic in the input */
 		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
-			      "weighted kappa of --weights: %.0f pairs of tags within the items, "
+			      "the weighted figures of --weights: %.0f pairs of tags within the items, "
 			      "more than the limit of %d (see hkappa(1), LIMITS)",
 			      products, TAGEVAL_WEIGHTED_PAIRS_MAX);
 		goto done;
 	}
+	size_t nused = wr.nused;
 	if (nused > 1 && nused - 1 > SIZE_MAX / 2 / nused) {
 		rc = tv_nomem(err);
 		goto done;
 	}
-	if (out->items == 0) {
-		out->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
+	if (!all && wk->items == 0) {
+		wk->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
 		goto done;
 	}
+	if (wk->items == 0 && !wk->undefined)
+		wk->undefined = out->kappa_se_undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
 	/* the distances between them, every pair present: the pairs of labels
 	 * used, by their ranks x < y in the order of the names, counted first
 	 * (the table of all pairs is allocated only when they are all there) */
 	size_t npd = nused * (nused - 1) / 2, m = 0;
-	names = malloc(nused * sizeof *names);
-	marg = malloc(2 * nused * sizeof *marg);
+	names = malloc((nused ? nused : 1) * sizeof *names);
+	marg = malloc((nused ? 2 * nused : 1) * sizeof *marg);
 	xy = malloc((npairs ? npairs : 1) * sizeof *xy);
 	if (names == NULL || marg == NULL || xy == NULL) {
 		rc = tv_nomem(err);
 		goto done;
 	}
 	for (size_t i = 0; i < nused; i++)
-		names[i] = (struct wk_label){ tv_inventory_name(a->inv, used[i]), (uint32_t)i };
-	qsort(names, nused, sizeof *names, by_label_name);
-	for (size_t p = 0; p < npairs; p++) {
+		names[i] = (struct wk_label){ tv_inventory_name(a->inv, wr.used[i]), (uint32_t)i };
+	if (nused > 1)
+		qsort(names, nused, sizeof *names, by_label_name);
+	for (size_t p = 0; p < npairs && nused; p++) {
 		struct wk_label k1 = { s[p].lo, 0 }, k2 = { s[p].hi, 0 };
 		const struct wk_label *x = bsearch(&k1, names, nused, sizeof *names, by_label_name);
 		const struct wk_label *y = bsearch(&k2, names, nused, sizeof *names, by_label_name);
@@ -2193,15 +2510,28 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 					goto done;
 				}
 	}
-	dist = malloc((npd ? npd : 1) * sizeof *dist);
-	if (dist == NULL) {
+	wr.dist = malloc((npd ? npd : 1) * sizeof *wr.dist);
+	mv = malloc((nused ? 2 * nused : 1) * sizeof *mv);
+	if (wr.dist == NULL || mv == NULL) {
 		rc = tv_nomem(err);
 		goto done;
 	}
 	for (size_t k = 0; k < m; k++) {
 		size_t i = names[xy[k].x].used, j = names[xy[k].y].used;
-		dist[i < j ? wk_rank(i, j, nused) : wk_rank(j, i, nused)] = xy[k].d;
+		wr.dist[i < j ? wk_rank(i, j, nused) : wk_rank(j, i, nused)] = xy[k].d;
 	}
+	if (all) {
+		wr.s = malloc((nused ? nused : 1) * sizeof *wr.s);
+		wr.touched = malloc((nused ? nused : 1) * sizeof *wr.touched);
+		wr.stamp = calloc(nused ? nused : 1, sizeof *wr.stamp);
+		if (wr.s == NULL || wr.touched == NULL || wr.stamp == NULL ||
+		    wk_ac2(a, &wr, confidence, out)) {
+			rc = tv_nomem(err);
+			goto done;
+		}
+	}
+	if (wk->undefined)
+		goto done;
 	/* d_o and the marginals */
 	struct tv_fsum obs;
 	tv_fsum_init(&obs);
@@ -2216,48 +2546,91 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 		const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
 		const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
 		for (size_t x = 0; x < n1; x++)
-			tv_fsum_add(&marg[pos[e1[x].leaf]], e1[x].p);
+			tv_fsum_add(&marg[wr.pos[e1[x].leaf]], e1[x].p);
 		for (size_t y = 0; y < n2; y++)
-			tv_fsum_add(&marg[nused + pos[e2[y].leaf]], e2[y].p);
+			tv_fsum_add(&marg[nused + wr.pos[e2[y].leaf]], e2[y].p);
 		for (size_t x = 0; x < n1; x++)
 			for (size_t y = 0; y < n2; y++) {
-				size_t i = pos[e1[x].leaf], j = pos[e2[y].leaf];
+				size_t i = wr.pos[e1[x].leaf], j = wr.pos[e2[y].leaf];
 				if (i != j)
 					tv_fsum_add(&obs, e1[x].p * e2[y].p *
-						    dist[i < j ? wk_rank(i, j, nused)
-							       : wk_rank(j, i, nused)]);
+							  wk_d(wr.dist, nused, i, j));
 			}
 	}
-	double both = (double)out->items;
-	double *mv = malloc(2 * nused * sizeof *mv);
-	if (mv == NULL) {
-		rc = tv_nomem(err);
-		goto done;
-	}
+	double both = (double)wk->items;
 	for (size_t i = 0; i < 2 * nused; i++)
 		mv[i] = tv_fsum_result(&marg[i]) / both;
 	struct tv_fsum ch;
 	tv_fsum_init(&ch);
 	for (size_t i = 0; i < nused; i++)
 		for (size_t j = i + 1; j < nused; j++) {
-			double d = dist[wk_rank(i, j, nused)];
+			double d = wr.dist[wk_rank(i, j, nused)];
 			tv_fsum_add(&ch, d * mv[i] * mv[nused + j]);
 			tv_fsum_add(&ch, d * mv[j] * mv[nused + i]);
 		}
-	free(mv);
-	out->observed = tv_fsum_result(&obs) / both;
-	out->chance = tv_fsum_result(&ch);
-	if (!(out->chance >= TV_ALPHA_EPS))
-		out->undefined = TAGEVAL_UNDEFINED_NO_SPREAD;
+	wk->observed = tv_fsum_result(&obs) / both;
+	wk->chance = tv_fsum_result(&ch);
+	if (!(wk->chance >= TV_ALPHA_EPS))
+		wk->undefined = out->kappa_se_undefined = TAGEVAL_UNDEFINED_NO_SPREAD;
 	else
-		out->value = 1.0 - out->observed / out->chance;
+		wk->value = 1.0 - wk->observed / wk->chance;
+	if (all && wk_kappa_se(a, &wr, mv, confidence, out))
+		rc = tv_nomem(err);
 done:
 	free(s);
-	free(pos);
-	free(used);
+	free(wr.pos);
+	free(wr.used);
+	free(wr.r);
+	free(wr.dist);
+	free(wr.s);
+	free(wr.touched);
+	free(wr.stamp);
 	free(names);
 	free(marg);
-	free(dist);
 	free(xy);
+	free(mv);
 	return rc;
+}
+
+/* Every figure NaN, no reason yet. */
+static void wk_clear(struct tageval_weighted_figures *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kappa.observed = out->kappa.chance = out->kappa.value = NAN;
+	out->kappa_se = out->kappa_low = out->kappa_high = NAN;
+	out->ac2_observed = out->ac2_chance = out->ac2 = NAN;
+	out->ac2_se = out->ac2_low = out->ac2_high = NAN;
+}
+
+int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
+				      const struct tageval_label_distance *pairs, size_t npairs,
+				      struct tageval_weighted_kappa *out,
+				      struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	struct tageval_weighted_figures f;
+	wk_clear(&f);
+	*out = f.kappa;
+	TV_NEED(err, a, "ann");
+	if (npairs)
+		TV_NEED(err, pairs, "pairs");
+	int rc = wk_compute(a, pairs, npairs, 0, 0.5, &f, err);
+	*out = f.kappa;
+	return rc;
+}
+
+int tageval_agreement_weighted(const struct tageval_annotations *a,
+			       const struct tageval_label_distance *pairs, size_t npairs,
+			       double confidence, struct tageval_weighted_figures *out,
+			       struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	wk_clear(out);
+	TV_NEED(err, a, "ann");
+	if (npairs)
+		TV_NEED(err, pairs, "pairs");
+	if (!(confidence == 0.0 || (confidence > 0.0 && confidence < 1.0)))
+		return tv_error(err, TAGEVAL_EINVAL, "", 0,
+				"confidence must be between 0 and 1 (0: no standard errors)");
+	return wk_compute(a, pairs, npairs, 1, confidence, out, err);
 }

@@ -721,7 +721,8 @@ struct tageval_weighted_kappa {
  * r_k c_l D(k, l) with r, c the mean P_1, P_2.  Each unordered pair at most
  * once (in either order), distances in [0, 1], 0 from a label to itself:
  * else TAGEVAL_EINVAL with err->line the 1-based index of the pair at
- * fault.  Every pair of distinct labels the items use must be given, else
+ * fault, the first in the order of @pairs (of a pair given twice, the
+ * second entry).  Every pair of distinct labels the items use must be given, else
  * TAGEVAL_EFORMAT naming the pair (err->line 0); pairs of labels the items
  * do not use are checked, then ignored.  Undefined: not two annotators, no
  * item both annotated, an inner tag (as tageval_agreement_chance()), d_e = 0
@@ -738,6 +739,47 @@ TAGEVAL_EXPORT int tageval_agreement_kappa_distances(const struct tageval_annota
 						     size_t npairs,
 						     struct tageval_weighted_kappa *out,
 						     struct tageval_error *err);
+
+/**
+ * Cohen's kappa and Gwet's AC2 with the distances given
+ * (tageval_agreement_weighted()): the agreement weights w = 1 - D.
+ */
+struct tageval_weighted_figures {
+	struct tageval_weighted_kappa kappa; /**< as tageval_agreement_kappa_distances() */
+	double kappa_se, kappa_low, kappa_high; /**< Fleiss, Cohen & Everitt; normal quantile */
+	int kappa_se_undefined;
+	size_t rated;        /**< items annotated once or more: AC2's n */
+	size_t items;        /**< items annotated twice or more */
+	size_t categories;   /**< q of AC2: the distinct labels (leaves) of the annotations */
+	double ac2_observed; /**< p_a */
+	double ac2_chance;   /**< p_e */
+	double ac2;          /**< Gwet's AC2; NaN when ac2_undefined says why */
+	int ac2_undefined;
+	double ac2_se, ac2_low, ac2_high; /**< Gwet's linearization; Student t, rated - 1 df */
+	int ac2_se_undefined;
+};
+
+/**
+ * With the distances of @pairs (rules of tageval_agreement_kappa_distances(),
+ * but every pair of distinct labels of any annotation must be given):
+ * Cohen's weighted kappa (two annotators, the items both annotated) with
+ * the standard error of Fleiss, Cohen & Everitt (1969) for the weights
+ * w = 1 - D, and Gwet's AC2 with those weights (any number of annotators,
+ * irrCAC's missing data conventions, q the distinct labels, T_w the sum of
+ * w over all q x q pairs) with Gwet's linearized standard error; the
+ * intervals at @confidence (0 < c < 1; 0: no standard errors, each
+ * TAGEVAL_UNDEFINED_NOT_ASKED).  Undefined: as
+ * tageval_agreement_kappa_distances() for the kappa; AC2 with no item
+ * annotated twice, fewer than two labels, p_e = 1; a standard error with
+ * fewer than two items.  Time: linear in the pairs and in the products of
+ * the numbers of leaves within the items (refused beyond
+ * TAGEVAL_WEIGHTED_PAIRS_MAX, hkappa(1) LIMITS), three passes.
+ */
+TAGEVAL_EXPORT int tageval_agreement_weighted(const struct tageval_annotations *ann,
+					      const struct tageval_label_distance *pairs,
+					      size_t npairs, double confidence,
+					      struct tageval_weighted_figures *out,
+					      struct tageval_error *err);
 
 /** The coefficients of tageval_agreement_standard_errors(). */
 enum tageval_se_coefficient {

@@ -1352,6 +1352,23 @@ START_TEST(kappa_distances_errors)
 	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, dup, 2, &wk, &r.err),
 			 TAGEVAL_EINVAL);
 	ck_assert_uint_eq(r.err.line, 2);
+	/* the first entry at fault in the order given, not in the order of
+	 * the names: (c, d) repeated at 3 before (a, b) at 4; a distance out
+	 * of range at 5 comes after them, one at 2 before */
+	static const struct tageval_label_distance order[] = {
+		{ "c", "d", 0.5 }, { "a", "b", 0.5 }, { "d", "c", 0.25 }, { "b", "a", 0.5 },
+		{ "a", "c", 2.0 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, order, 5, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 3);
+	ck_assert_str_eq(r.err.message,
+			 "\"d\" and \"c\" have distance 0.25 here, but 0.5 before: not symmetric");
+	static const struct tageval_label_distance order2[] = {
+		{ "c", "d", 0.5 }, { "a", "c", -1.0 }, { "d", "c", 0.5 } };
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, order2, 3, &wk, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_uint_eq(r.err.line, 2);
+	ck_assert_str_eq(r.err.message, "the distance of \"a\" and \"c\" is not in [0, 1]");
 	static const struct tageval_label_distance range[] = { { "a", "b", 1.5 } };
 	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, range, 1, &wk, &r.err),
 			 TAGEVAL_EINVAL);
@@ -1387,6 +1404,214 @@ START_TEST(kappa_distances_errors)
 }
 END_TEST
 
+/* ------------------------------------- the weighted figures with given distances */
+
+static void weighted(struct run *r, const char *const *files, size_t n,
+		     const struct tageval_label_distance *d, size_t nd,
+		     struct tageval_weighted_figures *wf)
+{
+	levels(r, NULL, files, n);
+	ck_assert_int_eq(tageval_agreement_weighted(r->ann, d, nd, 0.95, wf, &r->err),
+			 TAGEVAL_OK);
+}
+
+/*
+ * The standard error of the weighted kappa (Fleiss, Cohen & Everitt) with
+ * D = |x - y| / 2 over the items (1,1) (1,2) (2,2) (2,3) (3,3) of
+ * kappa_distances_linear: w = 1 - D, w(1,2) = w(2,3) = 1/2, w(1,3) = 0;
+ * r = (2, 2, 1)/5, c = (1, 2, 2)/5; d_o = 1/5, d_e = 0.44, kappa = 6/11,
+ * K = 1 - kappa = 5/11, p_e = 0.56.
+ * wr = sum over l of c_l w(k,l) = (0.4, 0.7, 0.6); wc = sum over k of
+ * r_k w(k,l) = (0.6, 0.7, 0.4).  The items' terms w - (wr_k + wc_l) K:
+ * (1,1) 1 - 1 5/11 = 6/11, (1,2) 1/2 - 1.1 5/11 = 0, (2,2) 1 - 1.4 5/11 =
+ * 4/11, (2,3) 0, (3,3) 6/11; E = (36 + 16 + 36)/121 / 5 = 8/55.
+ * kappa - p_e K = (6 - 2.8)/11 = 16/55; var = (8/55 - 256/3025) /
+ * (0.44^2 5) = (184/3025) / (121/125) = 920/14641: kappa_linear's variance
+ * (se_numeric_two), and the two SEs agree to rounding.
+ */
+START_TEST(weighted_kappa_se)
+{
+	static const char *const f[] = { "w 1 1\nw 2 1\nw 3 2\nw 4 2\nw 5 3\n",
+					 "w 1 1\nw 2 2\nw 3 2\nw 4 3\nw 5 3\n" };
+	static const struct tageval_label_distance d[] = {
+		{ "1", "2", 0.5 }, { "1", "3", 1.0 }, { "2", "3", 0.5 } };
+	struct run r;
+	struct tageval_weighted_figures wf;
+	weighted(&r, f, 2, d, 3, &wf);
+	ck_assert_int_eq(wf.kappa.undefined, TAGEVAL_DEFINED);
+	ck_assert_int_eq(wf.kappa_se_undefined, TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(wf.kappa.value, 6.0 / 11, TOL);
+	ck_assert_double_eq_tol(wf.kappa_se, sqrt(920.0 / 14641), TOL);
+	double z = 1.959963984540054;
+	ck_assert_double_eq_tol(wf.kappa_low, 6.0 / 11 - z * sqrt(920.0 / 14641), 1e-9);
+	ck_assert_double_eq_tol(wf.kappa_high, 6.0 / 11 + z * sqrt(920.0 / 14641), 1e-9);
+	struct tageval_standard_errors se;
+	ck_assert_int_eq(tageval_agreement_standard_errors(r.ann, 0, 0.95, &se, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_double_eq_tol(wf.kappa_se, se.se[TAGEVAL_SE_KAPPA_LINEAR], 1e-12);
+	ck_assert_double_eq_tol(wf.kappa_low, se.low[TAGEVAL_SE_KAPPA_LINEAR], 1e-12);
+	/* AC2 with these weights on two annotators: every item rated twice,
+	 * p_a = 1 - d_o = 4/5; pi = (3, 4, 3)/10, sum pi (1 - pi) = 0.66;
+	 * T_w = 3 + 2 (1/2 + 0 + 1/2) = 5, p_e = 5/6 0.66 = 0.55;
+	 * AC2 = 0.25 / 0.45 = 5/9 */
+	ck_assert_int_eq(wf.ac2_undefined, TAGEVAL_DEFINED);
+	ck_assert_uint_eq(wf.rated, 5);
+	ck_assert_uint_eq(wf.items, 5);
+	ck_assert_uint_eq(wf.categories, 3);
+	ck_assert_double_eq_tol(wf.ac2_observed, 0.8, TOL);
+	ck_assert_double_eq_tol(wf.ac2_chance, 0.55, TOL);
+	ck_assert_double_eq_tol(wf.ac2, 5.0 / 9, TOL);
+	/* confidence 0: the same figures, no standard error */
+	struct tageval_weighted_figures nose;
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, d, 3, 0.0, &nose, &r.err), TAGEVAL_OK);
+	ck_assert_double_eq(nose.ac2, wf.ac2);
+	ck_assert_double_eq(nose.kappa.value, wf.kappa.value);
+	ck_assert_int_eq(nose.ac2_se_undefined, TAGEVAL_UNDEFINED_NOT_ASKED);
+	ck_assert_int_eq(nose.kappa_se_undefined, TAGEVAL_UNDEFINED_NOT_ASKED);
+	ck_assert(isnan(nose.ac2_se) && isnan(nose.kappa_se));
+	done(&r);
+}
+END_TEST
+
+/*
+ * Gwet's AC2 with the distances D(a,b) = 1/2, D(a,c) = 1, D(b,c) = 1/4
+ * (w = 1 - D: 1/2, 0, 3/4), three annotators, missing data:
+ *   item 1: a a b, item 2: b b (third missing), item 3: c b a, item 4: a
+ *   (one annotation: in pi, not in p_a).
+ * a_t, the mean of w over the ordered pairs of annotations: item 1: pairs
+ * (a,a) 2 x 1, (a,b) 4 x 1/2: 4/6 = 2/3; item 2: 1; item 3: 2 (3/4 + 0 +
+ * 1/2)/6 = 5/12.  p_a = (2/3 + 1 + 5/12)/3 = 25/36.
+ * pi (n = 4): a (2/3 + 1/3 + 1)/4 = 1/2, b (1/3 + 1 + 1/3)/4 = 5/12, c 1/12;
+ * sum pi (1 - pi) = 1/4 + 35/144 + 11/144 = 41/72.  q = 3, T_w = 3 + 2 (1/2
+ * + 0 + 3/4) = 11/2, p_e = 11/2 / 6 41/72 = 451/864.
+ * AC2 = (25/36 - 451/864) / (413/864) = 149/413.
+ * The variance: e_t = 11/12 sum over k of S_t(k) (1 - pi_k) / r_t = 209/432,
+ * 77/144, 11/18, 11/24; c_t = (4/3)(a_t - p_e [r_t >= 2]) / (1 - p_e)
+ * - 2 (1 - AC2)(e_t - p_e) / (1 - p_e) = 258772/511707, 664852/511707,
+ * -38900/73101, 29040/170569; var = sum of (c_t - AC2)^2 / (4 3) =
+ * 5409564631/37406293407.  Three annotators: no Cohen's kappa.
+ */
+static const char *const ac2_files[] = { "w 1 a\nw 2 b\nw 3 c\nw 4 a\n", "w 1 a\nw 2 b\nw 3 b\n",
+					 "w 1 b\nw 3 a\n" };
+static const struct tageval_label_distance ac2_d[] = {
+	{ "a", "b", 0.5 }, { "c", "a", 1.0 }, { "b", "c", 0.25 } };
+
+START_TEST(weighted_ac2_hand)
+{
+	struct run r;
+	struct tageval_weighted_figures wf;
+	weighted(&r, ac2_files, 3, ac2_d, 3, &wf);
+	ck_assert_uint_eq(wf.rated, 4);
+	ck_assert_uint_eq(wf.items, 3);
+	ck_assert_uint_eq(wf.categories, 3);
+	ck_assert_int_eq(wf.ac2_undefined, TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(wf.ac2_observed, 25.0 / 36, TOL);
+	ck_assert_double_eq_tol(wf.ac2_chance, 451.0 / 864, TOL);
+	ck_assert_double_eq_tol(wf.ac2, 149.0 / 413, TOL);
+	ck_assert_int_eq(wf.ac2_se_undefined, TAGEVAL_DEFINED);
+	double se = sqrt(5409564631.0 / 37406293407.0);
+	ck_assert_double_eq_tol(wf.ac2_se, se, TOL);
+	/* Student's t with 3 degrees of freedom, 0.975: 3.182446305284263 */
+	ck_assert_double_eq_tol(wf.ac2_low, 149.0 / 413 - 3.182446305284263 * se, 1e-9);
+	ck_assert_double_eq(wf.ac2_high, 1.0); /* 0.36 + 3.18 0.38 > 1 */
+	ck_assert_int_eq(wf.kappa.undefined, TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert_int_eq(wf.kappa_se_undefined, TAGEVAL_UNDEFINED_TWO_ANNOTATORS);
+	ck_assert(isnan(wf.kappa.value) && isnan(wf.kappa_se));
+	done(&r);
+}
+END_TEST
+
+/* Quadratic distances ((k - l)/4)^2 over the values 1..5 of Krippendorff's
+ * example give Gwet's AC2 of tageval_agreement_chance() (17685/19349,
+ * irrcac_missing) and its standard error. */
+START_TEST(weighted_ac2_quadratic)
+{
+	struct tageval_label_distance d[10];
+	static const char *const v[] = { "1", "2", "3", "4", "5" };
+	size_t n = 0;
+	for (int k = 0; k < 5; k++)
+		for (int l = k + 1; l < 5; l++)
+			d[n++] = (struct tageval_label_distance){ v[k], v[l],
+								  (l - k) * (l - k) / 16.0 };
+	struct run r;
+	struct tageval_weighted_figures wf;
+	weighted(&r, kripp, 4, d, n, &wf);
+	ck_assert_double_eq_tol(wf.ac2, 17685.0 / 19349, TOL);
+	ck_assert_double_eq_tol(wf.ac2_chance, 4385.0 / 6144, TOL);
+	struct tageval_standard_errors se;
+	ck_assert_int_eq(tageval_agreement_standard_errors(r.ann, 0, 0.95, &se, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_int_eq(se.undefined[TAGEVAL_SE_GWET_AC2], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(wf.ac2_se, se.se[TAGEVAL_SE_GWET_AC2], 1e-12);
+	ck_assert_double_eq_tol(wf.ac2_low, se.low[TAGEVAL_SE_GWET_AC2], 1e-12);
+	ck_assert_uint_eq(wf.rated, se.items[TAGEVAL_SE_GWET_AC2]);
+	done(&r);
+}
+END_TEST
+
+/* The errors and undefined cases of tageval_agreement_weighted(). */
+START_TEST(weighted_undefined)
+{
+	struct run r;
+	struct tageval_weighted_figures wf;
+	/* label c only on an item of one annotation: its pairs are needed for
+	 * AC2 (tageval_agreement_kappa_distances() does without them) */
+	static const char *const lone[] = { "w 1 a\nw 2 b\nw 3 c\n", "w 1 a\nw 2 a\n" };
+	static const struct tageval_label_distance ab[] = { { "a", "b", 0.5 } };
+	levels(&r, NULL, lone, 2);
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, 0.95, &wf, &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_str_eq(r.err.message, "no distance for the labels \"a\" and \"c\"");
+	struct tageval_weighted_kappa wk;
+	ck_assert_int_eq(tageval_agreement_kappa_distances(r.ann, ab, 1, &wk, &r.err),
+			 TAGEVAL_OK);
+	/* the confidence */
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, 1.0, &wf, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, NAN, &wf, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_weighted(r.ann, ab, 1, -0.5, &wf, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(tageval_agreement_weighted(NULL, ab, 1, 0.95, &wf, &r.err),
+			 TAGEVAL_EINVAL);
+	done(&r);
+	/* one item: the coefficients, no standard error.  (a, b): d_o = 1/2,
+	 * d_e = 1/2 (r = a, c = b): kappa 0; AC2: p_a = 1/2, pi = (1/2, 1/2),
+	 * T_w = 2 + 2 1/2 = 3, p_e = 3/2 1/2 = 3/4: AC2 = -1 */
+	static const char *const one[] = { "w 1 a\n", "w 1 b\n" };
+	weighted(&r, one, 2, ab, 1, &wf);
+	ck_assert_double_eq_tol(wf.kappa.value, 0.0, TOL);
+	ck_assert_int_eq(wf.kappa_se_undefined, TAGEVAL_UNDEFINED_ONE_ITEM);
+	ck_assert_double_eq_tol(wf.ac2, -1.0, TOL);
+	ck_assert_int_eq(wf.ac2_se_undefined, TAGEVAL_UNDEFINED_ONE_ITEM);
+	done(&r);
+	/* one label: AC2 has fewer than two categories, the kappa no spread */
+	static const char *const same[] = { "w 1 a\nw 2 a\n", "w 1 a\nw 2 a\n" };
+	weighted(&r, same, 2, NULL, 0, &wf);
+	ck_assert_int_eq(wf.ac2_undefined, TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(wf.ac2_se_undefined, TAGEVAL_UNDEFINED_ONE_CATEGORY);
+	ck_assert_int_eq(wf.kappa.undefined, TAGEVAL_UNDEFINED_NO_SPREAD);
+	ck_assert_int_eq(wf.kappa_se_undefined, TAGEVAL_UNDEFINED_NO_SPREAD);
+	done(&r);
+	/* no item of two annotations */
+	static const char *const apart[] = { "w 1 a\n", "w 2 b\n" };
+	weighted(&r, apart, 2, ab, 1, &wf);
+	ck_assert_int_eq(wf.ac2_undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	ck_assert_int_eq(wf.kappa.undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	ck_assert_int_eq(wf.kappa_se_undefined, TAGEVAL_UNDEFINED_NO_ITEMS);
+	ck_assert(isnan(wf.ac2) && isnan(wf.ac2_se));
+	done(&r);
+	/* p_e = 1: the two labels at distance 0, T_w = 4, pi = (1/2, 1/2):
+	 * p_e = 4/(2 1) (1/4 + 1/4) = 1; the kappa's d_e = 0 */
+	static const struct tageval_label_distance zero[] = { { "a", "b", 0.0 } };
+	static const char *const two[] = { "w 1 a\nw 2 b\n", "w 1 b\nw 2 a\n" };
+	weighted(&r, two, 2, zero, 1, &wf);
+	ck_assert_int_eq(wf.ac2_undefined, TAGEVAL_UNDEFINED_CHANCE);
+	ck_assert_int_eq(wf.kappa.undefined, TAGEVAL_UNDEFINED_NO_SPREAD);
+	done(&r);
+}
+END_TEST
+
 static Suite *alpha_suite(void)
 {
 	Suite *s = suite_create("alpha");
@@ -1404,6 +1629,10 @@ static Suite *alpha_suite(void)
 	tcase_add_test(tc, kappa_distances_linear);
 	tcase_add_test(tc, kappa_distances_errors);
 	tcase_add_test(tc, kappa_distances_two_tags);
+	tcase_add_test(tc, weighted_kappa_se);
+	tcase_add_test(tc, weighted_ac2_hand);
+	tcase_add_test(tc, weighted_ac2_quadratic);
+	tcase_add_test(tc, weighted_undefined);
 	tcase_add_test(tc, irrcac_missing);
 	tcase_add_test(tc, chance_undefined);
 	tcase_add_test(tc, chance_two_tags);

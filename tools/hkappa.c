@@ -61,8 +61,8 @@ static void usage(FILE *fp, const void *ctx)
 		"      --items=N             the N items of least agreement\n"
 		"      --level-of-hierarchy=L  every tag replaced by its ancestor at depth L\n"
 		"                            (1 = coarse: the top-level tags)\n"
-		"      --weights=FILE        Cohen's kappa with the distances of FILE\n"
-		"                            (lines \"label1 label2 distance\")\n"
+		"      --weights=FILE        Cohen's kappa and Gwet's AC2 with the distances\n"
+		"                            of FILE (lines \"label1 label2 distance\")\n"
 		"      --format=FORMAT       text (default) or json\n"
 		"  -h, --help                show this help and exit\n"
 		"  -V, --version             show the version and exit\n"
@@ -94,6 +94,10 @@ static const struct {
 	{ "alpha_masi", "alpha, MASI distance", 100 + TAGEVAL_DISTANCE_MASI },
 };
 
+/* The text report's labels of the figures of --weights. */
+#define WEIGHTED_KAPPA_LABEL "kappa, weights of --weights"
+#define WEIGHTED_AC2_LABEL "Gwet's AC2 (--weights)"
+
 /* Cohen's kappa of a pair of annotators (--pairs). */
 struct pair_figure {
 	size_t items;
@@ -114,8 +118,8 @@ struct extra_values {
 	struct tageval_item_agreement *least;      /* --items */
 	size_t nleast;
 	int analytic;
-	int weighted;                              /* --weights: wk computed */
-	struct tageval_weighted_kappa wk;
+	int weighted;                              /* --weights: wf computed */
+	struct tageval_weighted_figures wf;
 };
 
 /* The analytic standard error of each JSON key that has one (--ci=analytic). */
@@ -143,6 +147,41 @@ static int se_index(const char *key)
 }
 
 static const char *const se_method_name[] = { "fleiss-cohen-everitt", "gwet" };
+
+/* The analytic standard error of the figure @key (the keys of se_keys and
+ * those of --weights) into @se, @lo, @hi, @method, @why (its reason when
+ * undefined); -1 when the figure has none. */
+static int analytic_se(const struct extra_values *ev, const char *key, double *se, double *lo,
+		       double *hi, int *method, int *why)
+{
+	const struct tageval_weighted_figures *wf = &ev->wf;
+	if (ev->weighted && strcmp(key, "kappa_weighted") == 0) {
+		*se = wf->kappa_se;
+		*lo = wf->kappa_low;
+		*hi = wf->kappa_high;
+		*method = TAGEVAL_SE_FLEISS_COHEN_EVERITT;
+		*why = wf->kappa_se_undefined;
+		return 0;
+	}
+	if (ev->weighted && strcmp(key, "gwet_ac2_weighted") == 0) {
+		*se = wf->ac2_se;
+		*lo = wf->ac2_low;
+		*hi = wf->ac2_high;
+		*method = TAGEVAL_SE_GWET;
+		*why = wf->ac2_se_undefined;
+		return 0;
+	}
+	int i = se_index(key);
+	if (i < 0)
+		return -1;
+	int c = se_keys[i].which;
+	*se = ev->se.se[c];
+	*lo = ev->se.low[c];
+	*hi = ev->se.high[c];
+	*method = ev->se.method[c];
+	*why = ev->se.undefined[c];
+	return 0;
+}
 
 static double extra_value(const struct extra_values *ev, size_t i, int *why)
 {
@@ -442,7 +481,7 @@ static void json_pairs(const struct pair_figure *pf, size_t nann)
  * "undefined" object is written: one row per figure (kappa, kappa_cohen,
  * alpha and the extra coefficients), so never more rows than that. */
 struct interval_names {
-	char row[3 + N_EXTRA][3][48];
+	char row[3 + N_EXTRA + 2][3][48]; /* + the two of --weights */
 	size_t used;
 };
 
@@ -456,18 +495,13 @@ static void json_interval(struct tools_undefined *u, struct interval_names *name
 	int no = why;
 	const char *reason = NULL;
 	if (ev->analytic) {
-		int i = se_index(key);
-		if (i < 0) {
+		int m, sw;
+		if (analytic_se(ev, key, &se, &lo, &hi, &m, &sw)) {
 			reason = "no analytic standard error for this coefficient (see hkappa(1))";
 		} else {
-			const struct tageval_standard_errors *s = &ev->se;
-			int c = se_keys[i].which;
 			if (!no)
-				no = s->undefined[c];
-			se = s->se[c];
-			lo = s->low[c];
-			hi = s->high[c];
-			method = se_method_name[s->method[c]];
+				no = sw;
+			method = se_method_name[m];
 		}
 	} else if (which < 0) {
 		reason = "no bootstrap interval for this coefficient (see hkappa(1))";
@@ -479,7 +513,7 @@ static void json_interval(struct tools_undefined *u, struct interval_names *name
 	}
 	const char *suffix[] = { "_se", "_ci_low", "_ci_high" };
 	const double v[] = { se, lo, hi };
-	if (names->used == 3 + N_EXTRA)
+	if (names->used == 3 + N_EXTRA + 2)
 		abort(); /* a figure more than print_json() has */
 	char (*name)[48] = names->row[names->used++];
 	for (int k = 0; k < 3; k++) {
@@ -546,8 +580,16 @@ static int print_json(const struct tageval_agreement *ag, const struct tageval_a
 			if (ci)
 				json_interval(&top, &names, ag, ev, extra_coefs[i].key, -1, why);
 		}
-	if (ev->weighted)
-		json_member(&top, ",", "kappa_weighted", ev->wk.value, ev->wk.undefined);
+	if (ev->weighted) {
+		json_member(&top, ",", "kappa_weighted", ev->wf.kappa.value, ev->wf.kappa.undefined);
+		if (ci)
+			json_interval(&top, &names, ag, ev, "kappa_weighted", -1,
+				      ev->wf.kappa.undefined);
+		json_member(&top, ",", "gwet_ac2_weighted", ev->wf.ac2, ev->wf.ac2_undefined);
+		if (ci)
+			json_interval(&top, &names, ag, ev, "gwet_ac2_weighted", -1,
+				      ev->wf.ac2_undefined);
+	}
 	if (ci) {
 		tools_printf(",\"ci_confidence\":");
 		tools_json_number(stdout, o->confidence);
@@ -742,20 +784,19 @@ static void print_leave_one_out(const struct tageval_agreement_figures *w, char 
 static void analytic_line(const struct extra_values *ev, const char *label, const char *key,
 			  int why)
 {
-	int i = se_index(key);
-	if (i < 0) {
+	double se, lo, hi;
+	int method, sw;
+	if (analytic_se(ev, key, &se, &lo, &hi, &method, &sw)) {
 		tools_printf("%-28s no analytic standard error\n", label);
 		return;
 	}
-	int c = se_keys[i].which;
 	if (!why)
-		why = ev->se.undefined[c];
+		why = sw;
 	if (why)
 		tools_printf("%-28s undefined: %s\n", label, tageval_undefined_reason(why));
 	else
-		tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, ev->se.se[c],
-			     ev->se.low[c], ev->se.high[c],
-			     ev->se.method[c] == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
+		tools_printf("%-28s SE %.6f   [%.6f, %.6f]   %s\n", label, se, lo, hi,
+			     method == TAGEVAL_SE_GWET ? "Gwet" : "Fleiss-Cohen-Everitt");
 }
 
 /* The analytic standard errors and intervals of the figures reported, in
@@ -775,6 +816,10 @@ static void print_analytic(const struct tageval_agreement_figures *f, size_t nan
 			(void)extra_value(ev, k, &why);
 			analytic_line(ev, extra_coefs[k].label, extra_coefs[k].key, why);
 		}
+	if (ev->weighted) {
+		analytic_line(ev, WEIGHTED_KAPPA_LABEL, "kappa_weighted", ev->wf.kappa.undefined);
+		analytic_line(ev, WEIGHTED_AC2_LABEL, "gwet_ac2_weighted", ev->wf.ac2_undefined);
+	}
 }
 
 static int print_text(const struct tageval_agreement *ag, const struct tageval_annotations *ann,
@@ -826,8 +871,10 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 			double v = extra_value(ev, i, &why);
 			text_value(extra_coefs[i].label, v, why, NULL);
 		}
-	if (ev->weighted)
-		text_value("kappa, weights of --weights", ev->wk.value, ev->wk.undefined, NULL);
+	if (ev->weighted) {
+		text_value(WEIGHTED_KAPPA_LABEL, ev->wf.kappa.value, ev->wf.kappa.undefined, NULL);
+		text_value(WEIGHTED_AC2_LABEL, ev->wf.ac2, ev->wf.ac2_undefined, NULL);
+	}
 	size_t nlex = tageval_agreement_lexelts(ag);
 	if (nlex > 1) {
 		size_t used, out;
@@ -861,14 +908,17 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 	return 0;
 }
 
-/* --weights FILE: lines "label1 label2 distance", blank lines and lines
- * starting with '#' ignored; the pairs checked by the library.  Computes
- * the weighted kappa into @wk: 0, or the exit status after the message. */
-static int weighted_kappa(const char *path, const struct tageval_annotations *ann,
-			  struct tageval_weighted_kappa *wk)
+/* --weights FILE ("-": standard input): lines "label1 label2 distance",
+ * blank lines and lines starting with '#' ignored; the pairs checked by the
+ * library.  Computes the weighted kappa and AC2, with their standard errors
+ * at @confidence (0: none), into @wf: 0, or the exit status after the
+ * message. */
+static int weighted_figures(const char *path, const struct tageval_annotations *ann,
+			    double confidence, struct tageval_weighted_figures *wf)
 {
 	const char *name = tools_file_name(path);
-	FILE *fp = fopen(path, "r");
+	int from_stdin = strcmp(path, "-") == 0;
+	FILE *fp = from_stdin ? stdin : fopen(path, "r");
 	if (fp == NULL) {
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, name, strerror(errno));
 		return 1;
@@ -937,7 +987,7 @@ static int weighted_kappa(const char *path, const struct tageval_annotations *an
 		goto out;
 	}
 	struct tageval_error err;
-	if (tageval_agreement_kappa_distances(ann, pairs, npairs, wk, &err)) {
+	if (tageval_agreement_weighted(ann, pairs, npairs, confidence, wf, &err)) {
 		/* the weights file's errors (a pair at fault, or missing); the
 		 * limit on the pairs of tags is the annotations' */
 		if (strstr(err.message, "pairs of tags within the items") == NULL)
@@ -954,7 +1004,8 @@ out:
 	free(pairs);
 	free(lines);
 	free(line);
-	fclose(fp);
+	if (!from_stdin)
+		fclose(fp);
 	return status;
 }
 
@@ -1213,8 +1264,8 @@ static int parse(int argc, char **argv, struct options *o)
 		return EXIT_INVALID_USAGE;
 	}
 	o->senses = o->flat ? NULL : argv[argc - 1];
-	const char *const others[] = { o->senses, o->downward, o->long_file };
-	size_t users = tools_stdin_count(others, 3) +
+	const char *const others[] = { o->senses, o->downward, o->long_file, o->weights };
+	size_t users = tools_stdin_count(others, 4) +
 		       tools_stdin_count((const char *const *)o->files, o->nann);
 	if (tools_stdin_check(prog, users))
 		return EXIT_INVALID_USAGE;
@@ -1395,7 +1446,9 @@ static int run(const struct options *opt)
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->weights) {
-		int r = weighted_kappa(o->weights, ann, &ev.wk);
+		/* the standard errors only for --ci=analytic */
+		int r = weighted_figures(o->weights, ann,
+					 o->ci == 1 ? o->agreement.confidence : 0.0, &ev.wf);
 		if (r) {
 			status = r;
 			goto out;

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 SEEDS = (1, 2, 3, 4, 5)
 
@@ -288,6 +289,28 @@ def agreement(c, shared):
             ['--format=json', '--flat', '--coefficients=all', '--ci=analytic',
              '--per-category', '--items=40'] + anns,
             {a: files[a] for a in anns})
+    # the figures of --weights (AC2 of all eight; the kappa of two) with
+    # their analytic SEs: a distance for every pair of the tags used, from
+    # a hash of the two names; the weights file's lines shuffled too
+    tags = set()
+    for a in anns:
+        for line in read_lines(files[a]):
+            for f in line.split(b'!!')[0].split()[2:]:
+                tags.add(f.rsplit(b'/', 1)[0] if b'/' in f else f)
+    tags = sorted(tags)
+    weights_path = os.path.join(c.tmp, 'wsbest.weights')
+    with open(weights_path, 'wb') as out:
+        for i, x in enumerate(tags):
+            for y in tags[i + 1:]:
+                d = zlib.crc32(x + b' ' + y) % 1000 / 1000.0
+                out.write(b'%s %s %.3f\n' % (x, y, d))
+    wfiles = {a: files[a] for a in anns}
+    wfiles['weights'] = weights_path
+    c.check('hkappa --weights --ci=analytic --flat wsbest', 'hkappa',
+            ['--format=json', '--flat', '--ci=analytic', '--weights=weights'] + anns, wfiles)
+    c.check('hkappa --weights --ci=analytic --flat wsbest, two annotators', 'hkappa',
+            ['--format=json', '--flat', '--ci=analytic', '--weights=weights'] + anns[:2],
+            {a: wfiles[a] for a in anns[:2] + ['weights']})
     # the long form (--long): the eight files in one, the annotators' lines
     # interleaved by the shuffle; the annotators are numbered in the order
     # of their names, whatever the order of the lines
