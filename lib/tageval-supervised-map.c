@@ -319,11 +319,11 @@ static void labels_of(const struct tageval_supervised *s, const struct split *sp
 		      const struct grouped *g, const uint32_t **lab, uint32_t *n)
 {
 	if (sp->lab_first) {
-		*lab = sp->pool + sp->lab_first[g->inst];
-		*n = sp->lab_n[g->inst];
+		uint32_t inst = tv_sup_inst(s, g);
+		*lab = sp->pool + sp->lab_first[inst];
+		*n = sp->lab_n[inst];
 	} else {
-		*lab = s->gpool + g->gold_first;
-		*n = g->gold_n;
+		*lab = tv_sup_gold(s, g, n);
 	}
 }
 
@@ -1082,7 +1082,7 @@ static int key_test(const struct tageval_supervised *s, const struct split *sp,
 	for (uint32_t j = 0; j < nl; j++)
 		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
 	return tv_key_append(key, tv_intern_str(&s->w->words, m->word),
-			     tv_intern_str(&s->w->ids, g->inst), x->labname, nl, err);
+			     tv_intern_str(&s->w->ids, tv_sup_inst(s, g)), x->labname, nl, err);
 }
 
 /* Maps test instance @g of the word of @m: its gold labels go to @key, its
@@ -1145,7 +1145,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	}
 	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 		return TAGEVAL_ENOMEM;
-	x->ans[x->nans++] = (struct answer){ m->word, g->inst, index, x->names[best].id, top };
+	x->ans[x->nans++] = (struct answer){ m->word, tv_sup_inst(s, g), index, x->names[best].id, top };
 	return TAGEVAL_OK;
 }
 
@@ -1162,7 +1162,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
+		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
 	/* 1. the senses of the mapping instances, in bytewise order, and the
@@ -1308,7 +1308,7 @@ static int evaluate_all(struct tageval_supervised *s)
 	struct scratch x = { 0 };
 	struct tageval_error err = { 0 };
 	int rc = TAGEVAL_ENOMEM;
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
@@ -1402,7 +1402,7 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	int rc = TAGEVAL_OK;
 	char name[64];
 	snprintf(name, sizeof name, "split %zu", i + 1);
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.inv = inv;
 	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
