@@ -566,6 +566,13 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	if (gold) {
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
+		/* the instances are all there: their array no larger than they
+		 * (it grew by doubling; 40 bytes each) */
+		struct tv_winst *in = w->n && w->n < w->cap ? realloc(w->in, w->n * sizeof *in) : NULL;
+		if (in != NULL) {
+			w->in = in;
+			w->cap = w->n;
+		}
 	} else
 		w->have_system = 1;
 	return rc;
