@@ -1235,7 +1235,8 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	}
 	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 		return TAGEVAL_ENOMEM;
-	x->ans[x->nans++] = (struct answer){ m->word, tv_sup_inst(s, g), index, x->names[best].id, top };
+	x->ans[x->nans++] = (struct answer){ m->word, tv_sup_inst(s, g), index,
+					     x->names[best].id, top };
 	return TAGEVAL_OK;
 }
 
@@ -1404,7 +1405,8 @@ static int evaluate_all(struct tageval_supervised *s)
 	struct scratch x = { 0 };
 	struct tageval_error err = { 0 };
 	int rc = TAGEVAL_ENOMEM;
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1;
+	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
@@ -1498,7 +1500,8 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	int rc = TAGEVAL_OK;
 	char name[64];
 	snprintf(name, sizeof name, "split %zu", i + 1);
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1;
+	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.inv = inv;
 	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);

@@ -568,7 +568,9 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
 		 * (it grew by doubling; 40 bytes each) */
-		struct tv_winst *in = w->n && w->n < w->cap ? realloc(w->in, w->n * sizeof *in) : NULL;
+		struct tv_winst *in = NULL;
+		if (w->n > 0 && w->n < w->cap)
+			in = realloc(w->in, w->n * sizeof *in);
 		if (in != NULL) {
 			w->in = in;
 			w->cap = w->n;

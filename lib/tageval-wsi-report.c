@@ -176,7 +176,8 @@ static uint32_t *sorted_ids(const struct tageval_wsi *w)
 		return NULL;
 	}
 	for (size_t word = 0; word < nw; word++)
-		tv_intern_sort_ids(&w->ids, order + start[word], start[word + 1] - start[word], tmp);
+		tv_intern_sort_ids(&w->ids, order + start[word], start[word + 1] - start[word],
+				   tmp);
 	free(tmp);
 	for (size_t i = 0; i < n; i++)
 		pre[i] = prefix8(tv_intern_str(&w->ids, (uint32_t)i));
