@@ -1243,7 +1243,7 @@ static int crisp_pool(struct scratch *t, const struct ctab *ct)
 static int crisp_table(struct scratch *t, const struct tageval_wsi *w, const uint32_t *items,
 		       size_t n, struct ctab *out)
 {
-	next_gen(t, w->labels.n);
+	next_gen(t, tv_wsi_nlabels(w));
 	size_t nk = 0, nc = 0, cells = 0;
 	if (crisp_grow(t, n) || crisp_keys(t, w, items, n, &nk, &nc) ||
 	    crisp_cells(t, n, nk, nc, &cells))
@@ -1303,7 +1303,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 		      size_t *repeated, struct tageval_error *err)
 {
 	size_t ni = n + nx;
-	next_gen(t, w->labels.n);
+	next_gen(t, tv_wsi_nlabels(w));
 	if (tv_grow((void **)&t->goff, &t->offcap, ni + 1, sizeof *t->goff))
 		return tv_nomem(err);
 	size_t *soff = realloc(t->soff, t->offcap * sizeof *soff);
@@ -1464,7 +1464,7 @@ static int word_figures(struct ceval *ce, size_t word, struct tageval_clustering
 static int ceval_alloc(struct ceval *ce, struct tageval_clustering_result *r)
 {
 	const struct tageval_wsi *w = ce->w;
-	size_t nw = w->words.n, nl = w->labels.n ? w->labels.n : 1;
+	size_t nw = w->words.n, nl = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	struct scratch *t = &ce->t;
 	r->name = calloc(nw ? nw : 1, sizeof *r->name);
 	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);

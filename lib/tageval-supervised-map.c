@@ -233,6 +233,8 @@ struct scratch {
 	size_t scorecap;
 	double *rowsum;
 	size_t rowcap;
+	uint32_t *ones;       /* fill_ones(): the values 1 of each cell, then of each row */
+	size_t onescap;
 	size_t *rowstart;
 	size_t rowstartcap;
 	const char **labname;
@@ -283,6 +285,7 @@ static void scratch_free(struct scratch *x)
 	free(x->cnt);
 	free(x->score);
 	free(x->rowsum);
+	free(x->ones);
 	free(x->rowstart);
 	free(x->labname);
 	free(x->labtag);
@@ -319,11 +322,11 @@ static void labels_of(const struct tageval_supervised *s, const struct split *sp
 		      const struct grouped *g, const uint32_t **lab, uint32_t *n)
 {
 	if (sp->lab_first) {
-		*lab = sp->pool + sp->lab_first[g->inst];
-		*n = sp->lab_n[g->inst];
+		uint32_t inst = tv_sup_inst(s, g);
+		*lab = sp->pool + sp->lab_first[inst];
+		*n = sp->lab_n[inst];
 	} else {
-		*lab = s->gpool + g->gold_first;
-		*n = g->gold_n;
+		*lab = tv_sup_gold(s, g, n);
 	}
 }
 
@@ -875,6 +878,7 @@ struct wordmap {
 	size_t nmap;         /* its mapping instances */
 	int frac;            /* a fractional contribution: the sums depend on their order */
 	int dense;           /* S is the dense nk x ns table */
+	int ones;            /* frac, but a small table: the values 1 counted in x->ones */
 	double *rowsum, *S;  /* in x->rowsum */
 	size_t *rowstart;    /* the rows as lists: x->tr[rowstart[k] .. rowstart[k + 1]) */
 };
@@ -935,8 +939,9 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 		      struct scratch *x, const struct wordmap *m)
 {
 	size_t ns = m->ns;
-	int dense = m->dense;
+	int dense = m->dense, count_ones = m->ones;
 	double *rowsum = m->rowsum, *S = m->S;
+	uint32_t *ones = x->ones, *rowones = x->ones + m->nk * ns;
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
@@ -950,9 +955,11 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 		for (uint32_t c = 0; c < g->sys_n; c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t k = x->crow[e->label];
-			double v = e->w / (double)nl;
+			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
 			if (dense) {
 				rowsum[k] += e->w;
+			} else if (count_ones && e->w == 1.0) {
+				rowones[k]++;
 			} else {
 				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
 					return TAGEVAL_ENOMEM;
@@ -962,6 +969,10 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 				uint32_t sense = x->slocal[lab[j]];
 				if (dense) {
 					S[(size_t)k * ns + sense] += v;
+					continue;
+				}
+				if (count_ones && v == 1.0) {
+					ones[(size_t)k * ns + sense]++;
 					continue;
 				}
 				if (tv_grow((void **)&x->tr, &x->trcap, x->ntr + 1, sizeof *x->tr))
@@ -1005,6 +1016,85 @@ static int sum_triples(struct scratch *x, struct wordmap *m)
 			i++;
 		rowstart[k] = i;
 	}
+	return TAGEVAL_OK;
+}
+
+/* The sum of a run of values sorted ascending, none of them 1, with @ones
+ * values 1 among them: in ascending order, from the first value (@first)
+ * or from 0 -- as sum_triples() adds them. */
+static double sum_with_ones(const struct triple *t, size_t n, uint32_t ones, int first)
+{
+	double v = 0.0;
+	size_t a = 0;
+	for (; a < n && t[a].v < 1.0; a++) {
+		v = first ? t[a].v : v + t[a].v;
+		first = 0;
+	}
+	if (ones > 0 && first) {
+		v = 1.0;
+		ones--;
+		first = 0;
+	}
+	if (v == floor(v) && v + (double)ones <= 0x1p53) {
+		v += (double)ones; /* whole numbers: each step exact, and so the sum */
+	} else {
+		for (uint32_t i = 0; i < ones; i++)
+			v += 1.0;
+	}
+	for (; a < n; a++) {
+		v = first ? t[a].v : v + t[a].v;
+		first = 0;
+	}
+	return v;
+}
+
+/* The cells and row sums of a small table with fractional values, as
+ * sum_triples() makes them from all the triples, from the triples of the
+ * values other than 1 and the counts of the values 1 (x->ones): the same
+ * sums in the same order, without sorting the (many) values 1. */
+static int sum_ones(struct scratch *x, struct wordmap *m)
+{
+	size_t nk = m->nk, ns = m->ns, ntr = x->ntr;
+	double *rowsum = m->rowsum;
+	const uint32_t *ones = x->ones, *rowones = x->ones + nk * ns;
+	size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+	if (tv_grow((void **)&x->tr2, &x->tr2cap, ntr > nk * ns ? ntr : nk * ns,
+		    sizeof *x->tr2) ||
+	    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt) ||
+	    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	if (ntr > 1)
+		sort_triples(x->tr, ntr, x->tr2, x->cnt, nk, ns);
+	/* the cells into tr2, then swapped with tr */
+	const struct triple *t = x->tr;
+	struct triple *out = x->tr2;
+	size_t *rowstart = m->rowstart = x->rowstart;
+	size_t i = 0, n = 0;
+	for (size_t k = 0; k < nk; k++) {
+		rowstart[k] = n;
+		for (size_t j = 0; j < ns; j++) {
+			size_t b = i;
+			while (i < ntr && t[i].cluster == k && t[i].sense == j)
+				i++;
+			uint32_t c1 = ones[k * ns + j];
+			if (c1 == 0 && b == i)
+				continue;
+			out[n++] = (struct triple){ (uint32_t)k, (uint32_t)j,
+						    sum_with_ones(t + b, i - b, c1, 1) };
+		}
+		size_t b = i;
+		while (i < ntr && t[i].cluster == k)
+			i++; /* sense TV_NONE: the row sums, last in their row */
+		rowsum[k] = sum_with_ones(t + b, i - b, rowones[k], 0);
+	}
+	rowstart[nk] = n;
+	struct triple *tmp = x->tr;
+	size_t cap = x->trcap;
+	x->tr = x->tr2;
+	x->trcap = x->tr2cap;
+	x->tr2 = tmp;
+	x->tr2cap = cap;
+	x->ntr = n;
 	return TAGEVAL_OK;
 }
 
@@ -1082,7 +1172,7 @@ static int key_test(const struct tageval_supervised *s, const struct split *sp,
 	for (uint32_t j = 0; j < nl; j++)
 		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
 	return tv_key_append(key, tv_intern_str(&s->w->words, m->word),
-			     tv_intern_str(&s->w->ids, g->inst), x->labname, nl, err);
+			     tv_intern_str(&s->w->ids, tv_sup_inst(s, g)), x->labname, nl, err);
 }
 
 /* Maps test instance @g of the word of @m: its gold labels go to @key, its
@@ -1145,7 +1235,8 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	}
 	if (tv_grow((void **)&x->ans, &x->anscap, x->nans + 1, sizeof *x->ans))
 		return TAGEVAL_ENOMEM;
-	x->ans[x->nans++] = (struct answer){ m->word, g->inst, index, x->names[best].id, top };
+	x->ans[x->nans++] = (struct answer){ m->word, tv_sup_inst(s, g), index,
+					     x->names[best].id, top };
 	return TAGEVAL_OK;
 }
 
@@ -1162,7 +1253,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, w->labels.n * sizeof *x->cstamp);
+		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
 	/* 1. the senses of the mapping instances, in bytewise order, and the
@@ -1182,7 +1273,13 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	 *    (the row sums too, as triples of sense TV_NONE), so that the
 	 *    order of the lines does not change a bit of the result. */
 	m.dense = !m.frac && nk * ns <= 4 * m.nmap + 64;
+	m.ones = m.frac && nk * ns <= 4 * m.nmap + 64;
 	size_t cells = m.dense ? nk * ns : 0;
+	if (m.ones) {
+		if (tv_grow((void **)&x->ones, &x->onescap, nk * ns + nk, sizeof *x->ones))
+			return TAGEVAL_ENOMEM;
+		memset(x->ones, 0, (nk * ns + nk) * sizeof *x->ones);
+	}
 	if (tv_grow((void **)&x->rowsum, &x->rowcap, nk + cells + 1, sizeof *x->rowsum))
 		return TAGEVAL_ENOMEM;
 	m.rowsum = x->rowsum;
@@ -1190,7 +1287,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 	memset(x->rowsum, 0, (nk + cells) * sizeof *x->rowsum);
 	if (fill_table(s, sp, x, &m))
 		return TAGEVAL_ENOMEM;
-	if (m.dense ? dense_rows(x, &m) : sum_triples(x, &m))
+	if (m.dense ? dense_rows(x, &m) : m.ones ? sum_ones(x, &m) : sum_triples(x, &m))
 		return TAGEVAL_ENOMEM;
 	/* 3. the test instances: vector x M, M[c][s] = S[c][s] / rowsum[c]; the
 	 *    first sense of highest score wins, if that score is above 0 */
@@ -1308,7 +1405,8 @@ static int evaluate_all(struct tageval_supervised *s)
 	struct scratch x = { 0 };
 	struct tageval_error err = { 0 };
 	int rc = TAGEVAL_ENOMEM;
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1;
+	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
 	x.cstamp = calloc(nlab, sizeof *x.cstamp);
@@ -1402,7 +1500,8 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	int rc = TAGEVAL_OK;
 	char name[64];
 	snprintf(name, sizeof name, "split %zu", i + 1);
-	size_t nsense = s->senses.n ? s->senses.n : 1, nlab = w->labels.n ? w->labels.n : 1;
+	size_t nsense = s->senses.n ? s->senses.n : 1;
+	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.inv = inv;
 	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);

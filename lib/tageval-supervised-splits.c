@@ -32,6 +32,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->fused);
 	tv_intern_clear(&s->senses);
 	free(s->gpool);
+	free(s->gfirst);
 	free(s->selected);
 	free(s->g);
 	free(s->gsys);
@@ -82,6 +83,8 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 	for (size_t i = 0; i < w->n; i++)
 		nlab += w->in[i].gold_n;
 	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
+	if (nlab != w->n && (s->gfirst = malloc((w->n + 1) * sizeof *s->gfirst)) == NULL)
+		goto nomem;
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
 	s->g = malloc(n * sizeof *s->g);
 	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
@@ -100,8 +103,9 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		for (uint32_t j = 0; j < in->gold_n; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		s->g[p] = (struct grouped){ inst, TV_NONE, in->sys_n, (uint32_t)ngold, in->gold_n,
-					    0 };
+		s->g[p] = (struct grouped){ TV_NONE, in->sys_n, 0 };
+		if (s->gfirst)
+			s->gfirst[p] = (uint32_t)ngold;
 		ngold += in->gold_n;
 		if (in->sys_first == TV_NONE || in->sys_n == 0) {
 			s->g[p].sys_first = TV_NONE;
@@ -113,6 +117,8 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 			nsys += in->sys_n;
 		}
 	}
+	if (s->gfirst)
+		s->gfirst[w->n] = (uint32_t)ngold;
 	size_t nsel = 0;
 	for (size_t word = 0; word < w->words.n; word++) {
 		s->selected[word] = (uint8_t)tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word),
@@ -339,7 +345,12 @@ struct canon {
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
 	const struct tageval_wsi *w = s->w;
-	size_t nw = w->words.n, big = nw > w->n ? nw : w->n;
+	/* the sorts' scratch for the words' names or the largest word's ids,
+	 * not all the instances' (48 bytes each) */
+	size_t nw = w->words.n, big = nw;
+	for (size_t word = 0; word < nw; word++)
+		if (s->start[word + 1] - s->start[word] > big)
+			big = s->start[word + 1] - s->start[word];
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
 	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
 	struct tv_sort_name *tmp = malloc((big ? 2 * big : 1) * sizeof *tmp);

@@ -16,12 +16,11 @@
 /* The role of a gold instance in one split. */
 enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
 
+/* Position p of the grouped order: instance order[p] (inst_of()), its gold
+ * labels in gpool (gold_of()), its clusters here (12 bytes). */
 struct grouped {
-	uint32_t inst;
 	uint32_t sys_first;  /* into gsys, or TV_NONE: the single cluster cl, weight 1 */
 	uint32_t sys_n;
-	uint32_t gold_first; /* into gpool */
-	uint32_t gold_n;
 	uint32_t cl;
 };
 
@@ -48,6 +47,8 @@ struct tageval_supervised {
 	char *pos;
 	struct tv_intern senses;  /* sense names (no kind prefix) */
 	uint32_t *gpool;          /* gold labels as sense ids, in grouped order */
+	uint32_t *gfirst;         /* position p's in gpool[gfirst[p] .. gfirst[p + 1]),
+				   * or NULL: one each, gpool[p] */
 	uint8_t *selected;        /* per word */
 	uint32_t *start, *order;  /* instances grouped by word */
 	/* copies in the grouped order, so that a word's instances are read
@@ -62,6 +63,25 @@ struct tageval_supervised {
 	 * reloaded or a split is added */
 	struct fused *fused;
 };
+
+/* The instance at grouped position @g. */
+static inline uint32_t tv_sup_inst(const struct tageval_supervised *s, const struct grouped *g)
+{
+	return s->order[g - s->g];
+}
+
+/* Its gold labels (sense ids). */
+static inline const uint32_t *tv_sup_gold(const struct tageval_supervised *s,
+					  const struct grouped *g, uint32_t *n)
+{
+	size_t p = (size_t)(g - s->g);
+	if (s->gfirst == NULL) {
+		*n = 1;
+		return s->gpool + p;
+	}
+	*n = s->gfirst[p + 1] - s->gfirst[p];
+	return s->gpool + s->gfirst[p];
+}
 
 /* Takes the clusters the wsi object now holds (tv_wsi_clear_clusters(),
  * then another clustering read), keeping the splits: they depend on the

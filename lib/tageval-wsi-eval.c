@@ -325,7 +325,7 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	struct table t = { 0 };
 	struct tageval_wsi_result *r = calloc(1, sizeof *r);
 	int rc = TAGEVAL_OK;
-	size_t nw = w->words.n, nl = w->labels.n;
+	size_t nw = w->words.n, nl = tv_wsi_nlabels(w);
 	if (r == NULL || tv_wsi_group(w, &start, &order)) {
 		rc = tv_nomem(err);
 		goto out;

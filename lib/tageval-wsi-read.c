@@ -566,6 +566,15 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	if (gold) {
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
+		/* the instances are all there: their array no larger than they
+		 * (it grew by doubling; 40 bytes each) */
+		struct tv_winst *in = NULL;
+		if (w->n > 0 && w->n < w->cap)
+			in = realloc(w->in, w->n * sizeof *in);
+		if (in != NULL) {
+			w->in = in;
+			w->cap = w->n;
+		}
 	} else
 		w->have_system = 1;
 	return rc;
@@ -637,6 +646,7 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	free(w->cl_p);
 	w->cl_p = NULL;
 	w->nsys = 0;
+	w->vlabels = 0;
 	w->ignored = 0;
 	w->answered = 0;
 	tv_intern_clear(&w->xids);
@@ -673,9 +683,101 @@ static size_t baseline_label(char *buf, const char *prefix, unsigned long long v
 	return len;
 }
 
+/* The labels already interned that read "cl<k>" (k in decimal, as
+ * baseline_label() writes it), sorted by k: the labels of the baseline of
+ * one cluster per instance that keep the ids they have. */
+struct cl_label {
+	unsigned long long k;
+	uint32_t id;
+};
+
+static int by_k(const void *a, const void *b)
+{
+	const struct cl_label *x = a, *y = b;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+static int interned_cl(const struct tageval_wsi *w, struct cl_label **out, size_t *n)
+{
+	size_t cap = 0, m = 0;
+	struct cl_label *v = NULL;
+	for (uint32_t id = 0; id < w->labels.n; id++) {
+		const char *s = tv_intern_str(&w->labels, id);
+		if (s[0] != KIND_LABEL || s[1] != 'c' || s[2] != 'l' || s[3] < '1' || s[3] > '9')
+			continue;
+		unsigned long long k = 0;
+		size_t i = 3;
+		for (; s[i] >= '0' && s[i] <= '9' && i < 3 + 19; i++)
+			k = 10 * k + (unsigned long long)(s[i] - '0');
+		if (s[i] != '\0')
+			continue;
+		if (tv_grow((void **)&v, &cap, m + 1, sizeof *v)) {
+			free(v);
+			return TAGEVAL_ENOMEM;
+		}
+		v[m++] = (struct cl_label){ k, id };
+	}
+	if (m > 1)
+		qsort(v, m, sizeof *v, by_k);
+	*out = v;
+	*n = m;
+	return TAGEVAL_OK;
+}
+
+/* One cluster per instance: label "cl<i + 1>" for the i-th instance of
+ * @order.  The labels get the ids interning them would give (an interned
+ * label keeps its own, each new one the next id) without being interned:
+ * a million of them cost a table of a million strings, and they are never
+ * printed (tv_wsi_nlabels() counts them). */
+static int baseline_instance(struct tageval_wsi *w, const uint32_t *order)
+{
+	struct cl_label *old = NULL;
+	size_t nold = 0, j = 0;
+	if (interned_cl(w, &old, &nold))
+		return TAGEVAL_ENOMEM;
+	size_t next = w->labels.n;
+	int rc = TAGEVAL_OK;
+	for (size_t i = 0; i < w->n; i++) {
+		unsigned long long k = (unsigned long long)i + 1;
+		while (j < nold && old[j].k < k)
+			j++;
+		uint32_t lab;
+		if (j < nold && old[j].k == k) {
+			lab = old[j].id;
+		} else if (next >= TV_NONE) {
+			rc = TAGEVAL_ENOMEM; /* as tv_intern_put() refuses more ids */
+			break;
+		} else {
+			lab = (uint32_t)next++;
+		}
+		if (set_line(w, order[i], 1, (uint64_t)i + 1)) {
+			rc = TAGEVAL_ENOMEM;
+			break;
+		}
+		struct tv_winst *in = &w->in[order[i]];
+		in->sys_first = TV_NONE;
+		in->sys_n = 1;
+		in->sflags = 0;
+		in->cl_j = lab;
+		w->answered++;
+	}
+	w->vlabels = next;
+	free(old);
+	return rc;
+}
+
 int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name)
 {
+	if (method == 1) {
+		int rc = baseline_instance(w, order);
+		free(w->sys_name);
+		w->sys_name = strdup(name);
+		if (w->sys_name == NULL)
+			rc = TAGEVAL_ENOMEM;
+		w->have_system = 1;
+		return rc;
+	}
 	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;
 	if (method == 2 && rng == NULL)
 		return TAGEVAL_ENOMEM;

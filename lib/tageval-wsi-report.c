@@ -125,6 +125,92 @@ int tageval_wsi_report_read_clusters_buffer(struct tageval_wsi_report *r, const 
 	return rc ? rc : tageval_wsi_read_clusters_buffer(r->w, data, size, name, err);
 }
 
+/* The first 8 bytes of @s (NUL-terminated) as a big-endian number,
+ * zero-padded: numbers in the order of strcmp() on those bytes. */
+static uint64_t prefix8(const char *s)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	for (; i < 8 && s[i] != '\0'; i++)
+		v = v << 8 | (unsigned char)s[i];
+	for (; i < 8; i++)
+		v <<= 8;
+	return v;
+}
+
+/* Is instance a's id before instance b's (bytewise; ids are unique)? */
+static int id_before(const struct tageval_wsi *w, const uint64_t *pre, uint32_t a, uint32_t b)
+{
+	if (pre[a] != pre[b])
+		return pre[a] < pre[b];
+	return strcmp(tv_intern_str(&w->ids, a), tv_intern_str(&w->ids, b)) < 0;
+}
+
+/*
+ * The gold instances in bytewise order of their ids (unique), so that the
+ * random draws do not depend on the gold key's line order; NULL when out
+ * of memory.  Each word's instances are sorted on their own (a scratch of
+ * 48 bytes for each of the largest word's), then the words' runs merged
+ * two by two with the ids' first 8 bytes at hand: 16 bytes of scratch per
+ * instance, not the 48 a sort of them all would take.  O(n log n).
+ */
+static uint32_t *sorted_ids(const struct tageval_wsi *w)
+{
+	size_t n = w->n, nw = w->words.n;
+	uint32_t *start = NULL, *order = NULL;
+	if (tv_wsi_group(w, &start, &order))
+		return NULL;
+	size_t big = 1;
+	for (size_t word = 0; word < nw; word++)
+		if (start[word + 1] - start[word] > big)
+			big = start[word + 1] - start[word];
+	struct tv_sort_name *tmp = malloc(2 * big * sizeof *tmp);
+	uint64_t *pre = malloc((n ? n : 1) * sizeof *pre);
+	uint32_t *b = malloc((n ? n : 1) * sizeof *b);
+	if (tmp == NULL || pre == NULL || b == NULL) {
+		free(tmp);
+		free(pre);
+		free(b);
+		free(start);
+		free(order);
+		return NULL;
+	}
+	for (size_t word = 0; word < nw; word++)
+		tv_intern_sort_ids(&w->ids, order + start[word], start[word + 1] - start[word],
+				   tmp);
+	free(tmp);
+	for (size_t i = 0; i < n; i++)
+		pre[i] = prefix8(tv_intern_str(&w->ids, (uint32_t)i));
+	/* runs: the words' (start[] holds their bounds); merged pairwise, the
+	 * bounds of the merged runs kept in start[] */
+	uint32_t *a = order;
+	size_t nrun = nw;
+	while (nrun > 1) {
+		size_t m = 0;
+		for (size_t r = 0; r < nrun; r += 2) {
+			size_t lo = start[r], mid = start[r + 1 < nrun ? r + 1 : nrun];
+			size_t hi = start[r + 2 < nrun ? r + 2 : nrun];
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = id_before(w, pre, a[j], a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+			start[m++] = (uint32_t)lo;
+		}
+		start[m] = (uint32_t)n;
+		nrun = m;
+		uint32_t *t = a;
+		a = b;
+		b = t;
+	}
+	free(pre);
+	free(b); /* the other buffer: order or the scratch */
+	free(start);
+	return a;
+}
+
 int tageval_wsi_report_baseline(struct tageval_wsi_report *r, enum tageval_wsi_baseline b,
 				unsigned long seed, unsigned long k, struct tageval_error *err)
 {
@@ -135,22 +221,8 @@ int tageval_wsi_report_baseline(struct tageval_wsi_report *r, enum tageval_wsi_b
 	if ((unsigned)b > TAGEVAL_WSI_RANDOM || (b == TAGEVAL_WSI_RANDOM && k == 0))
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "no such baseline");
 	struct tageval_wsi *w = r->w;
-	if (r->by_id == NULL) {
-		/* the instances in bytewise order of their ids (unique), so that
-		 * the random draws do not depend on the gold key's line order */
-		r->by_id = malloc((w->n ? w->n : 1) * sizeof *r->by_id);
-		struct tv_sort_name *tmp = malloc((w->n ? 2 * w->n : 1) * sizeof *tmp);
-		if (r->by_id == NULL || tmp == NULL) {
-			free(tmp);
-			free(r->by_id);
-			r->by_id = NULL;
-			return tv_nomem(err);
-		}
-		for (size_t i = 0; i < w->n; i++)
-			r->by_id[i] = (uint32_t)i;
-		tv_intern_sort_ids(&w->ids, r->by_id, w->n, tmp);
-		free(tmp);
-	}
+	if (r->by_id == NULL && (r->by_id = sorted_ids(w)) == NULL)
+		return tv_nomem(err);
 	return tv_wsi_baseline(w, r->by_id, (int)b, seed, k, names[b]) ? tv_nomem(err)
 									: TAGEVAL_OK;
 }

@@ -102,6 +102,9 @@ struct tageval_wsi {
 	int nwordcache;
 	char *gold_name, *sys_name;
 	size_t gold_labels;       /* labels.n once the gold key is read */
+	size_t vlabels;           /* label ids below this are in use, some of them not
+				   * interned (the baseline of one cluster per instance:
+				   * its labels are never printed); see tv_wsi_nlabels() */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
 	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
 	size_t class_lcap;
@@ -113,6 +116,14 @@ struct tageval_wsi {
 	struct tv_wtok *tok;      /* a system line's labels as split, for pool_labels() */
 	size_t tokcap;
 };
+
+/* The number of label ids (arrays indexed by label id have this size):
+ * labels.n, or more after a baseline of one cluster per instance, whose
+ * labels have ids but no strings (tv_intern_str() must not be asked). */
+static inline size_t tv_wsi_nlabels(const struct tageval_wsi *w)
+{
+	return w->vlabels > w->labels.n ? w->vlabels : w->labels.n;
+}
 
 static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
 {

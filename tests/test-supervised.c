@@ -225,6 +225,41 @@ START_TEST(spec004_mapping)
 }
 END_TEST
 
+/*
+ * A word with fractional weights in its mapping part (its sums taken in
+ * value order) whose cells also hold values 1, counted rather than sorted:
+ *   m1 s1 c1, m2 s1 c1, m3 s2 c1/0.5 c2/0.5, m4 s1 c1/0.5 c2/1
+ *   c1: s1 = 1 + 1 + 0.5 = 2.5, s2 = 0.5, row 3: M[c1] = (5/6, 1/6)
+ *   c2: s1 = 1 (a single value 1), s2 = 0.5, row 1.5: M[c2] = (2/3, 1/3)
+ * Tests: t1 c1 -> s1 with 5/6 (gold s1, right); t2 c2 -> s1 with 2/3 (gold
+ * s2, wrong); t3 c1/0.2 c2/0.8 -> s1 0.2 x 5/6 + 0.8 x 2/3 = 1/6 + 8/15 =
+ * 21/30 = 0.7 (s2: 1/30 + 8/30 = 0.3; gold s1, right).  2 of 3 correct.
+ */
+START_TEST(fractional_with_ones)
+{
+	static const char gold[] = "w.n m1 s1\nw.n m2 s1\nw.n m3 s2\nw.n m4 s1\n"
+				   "w.n t1 s1\nw.n t2 s2\nw.n t3 s1\n";
+	static const char sys[] = "w.n m1 c1\nw.n m2 c1\nw.n m3 c1/0.5 c2/0.5\n"
+				  "w.n m4 c1/0.5 c2/1\nw.n t1 c1\nw.n t2 c2\n"
+				  "w.n t3 c1/0.2 c2/0.8\n";
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	add_split(&f, "w.n m1 s1\nw.n m2 s1\nw.n m3 s2\nw.n m4 s1\n",
+		  "w.n t1 s1\nw.n t2 s2\nw.n t3 s1\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	expect_answer(mapped, "t1", "s1", 5.0 / 6.0);
+	expect_answer(mapped, "t2", "s1", 2.0 / 3.0);
+	expect_answer(mapped, "t3", "s1", 0.7);
+	ck_assert_uint_eq(r.mapping, 4);
+	ck_assert_uint_eq(r.test, 3);
+	ck_assert_double_eq_tol(r.correct, 2.0, TOL);
+	free(mapped);
+	unload(&f);
+}
+END_TEST
+
 /* ------------------------------------------- reference-wsi.md section 6 */
 
 /*
@@ -1532,6 +1567,7 @@ static Suite *supervised_suite(void)
 	Suite *s = suite_create("supervised");
 	TCase *tc = tcase_create("mapping");
 	tcase_add_test(tc, spec004_mapping);
+	tcase_add_test(tc, fractional_with_ones);
 	tcase_add_test(tc, reference_worked_example);
 	tcase_add_test(tc, tie_bytewise);
 	tcase_add_test(tc, raw_weights);

@@ -217,6 +217,47 @@ END_TEST
  * The splits are built once: x, 1c1w, 1c1inst, x again give 2/3, 1/3, 0,
  * 2/3.
  */
+/*
+ * The baseline of one cluster per instance names its clusters "cl1" ...
+ * "cl6" (the instances in bytewise order of their ids: a1 a2 a3 a4 b1 b2);
+ * here gold senses are named cl2, cl1 and cl5 too.  The figures do not
+ * depend on the names (the key is the one above, renamed): V 7/9, paired
+ * F 1/3, clusters 3 as in "baselines"; B-cubed: every cluster a single
+ * instance, P = 1; a.n's instances hold 1 of the 2 of their class, R = 1/2,
+ * b.v's 1 of 1: R = (4 x 1/2 + 2 x 1) / 6 = 2/3.  A clustering read after
+ * it gets x's figures (clustering_figures): V 2/3, paired F 2/3, B-cubed P
+ * 5/6, R 1; and 1c1inst again the same figures as the first time.
+ */
+START_TEST(baseline_cl_names)
+{
+	static const char gold2[] =
+		"a.n a1 cl2\na.n a2 cl2\na.n a3 cl1\na.n a4 cl1\nb.v b1 cl5\nb.v b2 t2\n";
+	struct tageval_error err = { 0 };
+	struct tageval_wsi_report *r = NULL;
+	ck_assert_int_eq(tageval_wsi_report_new_buffer(gold2, strlen(gold2), "gold2", &r, &err),
+			 TAGEVAL_OK);
+	struct tageval_wsi_figures wf;
+	struct tageval_clustering_figures cf;
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(tageval_wsi_report_baseline(r, TAGEVAL_WSI_1C1INST, 1, 1, &err),
+				 TAGEVAL_OK);
+		figures(r, NULL, &wf, &cf);
+		ck_assert_double_eq_tol(wf.v_measure, 7.0 / 9.0, TOL);
+		ck_assert_double_eq_tol(wf.paired_fscore, 1.0 / 3.0, TOL);
+		ck_assert_double_eq_tol(wf.clusters, 3.0, TOL);
+		ck_assert_double_eq_tol(cf.bcubed_precision, 1.0, TOL);
+		ck_assert_double_eq_tol(cf.bcubed_recall, 2.0 / 3.0, TOL);
+		read_clusters(r, x);
+		figures(r, NULL, &wf, &cf);
+		ck_assert_double_eq_tol(wf.v_measure, 2.0 / 3.0, TOL);
+		ck_assert_double_eq_tol(wf.paired_fscore, 2.0 / 3.0, TOL);
+		ck_assert_double_eq_tol(cf.bcubed_precision, 5.0 / 6.0, TOL);
+		ck_assert_double_eq_tol(cf.bcubed_recall, 1.0, TOL);
+	}
+	tageval_wsi_report_free(r);
+}
+END_TEST
+
 START_TEST(supervised_files)
 {
 	struct tageval_error err = { 0 };
@@ -371,6 +412,7 @@ static Suite *wsi_report_suite(void)
 	TCase *tc = tcase_create("figures");
 	tcase_add_test(tc, clustering_figures);
 	tcase_add_test(tc, baselines);
+	tcase_add_test(tc, baseline_cl_names);
 	tcase_add_test(tc, replaced);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("supervised");
