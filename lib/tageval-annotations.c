@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tageval-agreement.h"
 #include "tageval-intern.h"
@@ -68,6 +69,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	for (size_t c = 0; c < a->namecap; c++)
 		free(a->names[c]);
 	free(a->names);
+	free(a->fileid);
 	tageval_dist_free(a->dist);
 	free(a);
 }
@@ -649,11 +651,72 @@ static int run_annotator(void *a, struct tv_reader *r, struct tageval_error *err
 	return read_annotator(a, r, err);
 }
 
+/* The identity of the regular file @path: 1, or 0 (standard input, not a
+ * regular file, or stat failed). */
+static int file_id(const char *path, struct tv_fileid *id)
+{
+	struct stat st;
+	memset(id, 0, sizeof *id);
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	id->size = (uint64_t)st.st_size;
+	id->mtime_s = (uint64_t)st.st_mtim.tv_sec;
+	id->mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+	id->ctime_s = (uint64_t)st.st_ctim.tv_sec;
+	id->ctime_ns = (uint64_t)st.st_ctim.tv_nsec;
+	id->known = 1;
+	return 1;
+}
+
+static int same_file(const struct tv_fileid *x, const struct tv_fileid *y)
+{
+	return x->known && y->known && x->dev == y->dev && x->ino == y->ino && x->size == y->size &&
+	       x->mtime_s == y->mtime_s && x->mtime_ns == y->mtime_ns &&
+	       x->ctime_s == y->ctime_s && x->ctime_ns == y->ctime_ns;
+}
+
+/* A new annotator whose records are those of annotator @k (the same file,
+ * unchanged, read again would give them: its items and tags are known). */
+static int copy_annotator(struct tageval_annotations *a, size_t k, struct tageval_error *err)
+{
+	size_t c = a->nann;
+	size_t cap = a->nann, cap2 = a->nann, n = a->nrec[k];
+	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
+	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
+		return tv_nomem(err);
+	struct tv_rec *r = malloc((n ? n : 1) * sizeof *r);
+	if (r == NULL)
+		return tv_nomem(err);
+	if (n)
+		memcpy(r, a->rec[k], n * sizeof *r);
+	a->rec[c] = r;
+	a->nrec[c] = n;
+	a->nann++;
+	return TAGEVAL_OK;
+}
+
 int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 			     struct tageval_error *err)
 {
 	TV_NEED(err, a, "ann");
-	return tv_read_path(__func__, path, run_annotator, a, err);
+	struct tv_fileid id, after;
+	int known = path != NULL && file_id(path, &id);
+	for (size_t k = 0; known && k < a->nann && k < a->fileidcap; k++)
+		if (same_file(&a->fileid[k], &id))
+			return copy_annotator(a, k, err);
+	int rc = tv_read_path(__func__, path, run_annotator, a, err);
+	if (rc != TAGEVAL_OK || !known)
+		return rc;
+	/* remembered when the file did not change while it was read */
+	size_t c = a->nann - 1, cap = a->fileidcap;
+	if (tv_grow((void **)&a->fileid, &a->fileidcap, c + 1, sizeof *a->fileid))
+		return tv_nomem(err);
+	memset(a->fileid + cap, 0, (a->fileidcap - cap) * sizeof *a->fileid);
+	if (file_id(path, &after) && same_file(&id, &after))
+		a->fileid[c] = id;
+	return TAGEVAL_OK;
 }
 
 int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *data,
