@@ -16,6 +16,13 @@
  * nothing, and an integer term of magnitude up to 2^31 (a count, a score of
  * 0 or 1) goes to a plain 64-bit integer (|ints| < 2^31 * 2^29 = 2^60
  * between carries), which joins the chunks at each carry.
+ *
+ * Before all that, a sum is kept as two doubles, head + tail, as long as
+ * they hold it exactly (tv_twosum_step in tageval-fsum.h): counts, masses
+ * and most sums of a few terms never leave them, and their result is one
+ * addition.  The first term that would round moves the sum into the chunks
+ * (to_chunks), which an empty sum does not even zero before that.  Carries
+ * and results walk only the chunks in use ([TV_FSUM_CHUNKS - nlo, hi)).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +35,11 @@
 
 void tv_fsum_init(struct tv_fsum *f)
 {
-	memset(f, 0, sizeof *f);
+	/* the chunks are zeroed when first used (to_chunks) */
+	f->head = f->tail = 0.0;
+	f->chunked = f->nonfinite = f->nlo = f->hi = 0;
+	f->pending = 0;
+	f->ints = 0;
 }
 
 /* Propagates the carries of chunks [lo, top): each in [0, 2^32), the carry
@@ -88,8 +99,23 @@ static void add_int(int64_t *c, int64_t v)
 	}
 }
 
+static void chunk_add(struct tv_fsum *f, double x);
+
+/* From two doubles to the chunks: from now on every term goes there. */
+static void to_chunks(struct tv_fsum *f)
+{
+	double h = f->head, t = f->tail;
+	memset(f->c, 0, sizeof f->c);
+	f->head = f->tail = 0.0;
+	f->chunked = 1;
+	chunk_add(f, h);
+	chunk_add(f, t);
+}
+
 void tv_fsum_carry(struct tv_fsum *f)
 {
+	if (!f->chunked)
+		return;
 	size_t lo, hi;
 	range_of(f, &lo, &hi);
 	f->pending = 0;
@@ -103,6 +129,16 @@ void tv_fsum_carry(struct tv_fsum *f)
 }
 
 void tv_fsum_add(struct tv_fsum *f, double x)
+{
+	if (!f->chunked) {
+		if (tv_twosum_step(&f->head, &f->tail, x))
+			return;
+		to_chunks(f);
+	}
+	chunk_add(f, x);
+}
+
+static void chunk_add(struct tv_fsum *f, double x)
 {
 	if (x == 0.0)
 		return;
@@ -151,6 +187,13 @@ void tv_fsum_add(struct tv_fsum *f, double x)
 
 void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g)
 {
+	if (!g->chunked) {
+		tv_fsum_add(f, g->head);
+		tv_fsum_add(f, g->tail);
+		return;
+	}
+	if (!f->chunked)
+		to_chunks(f);
 	tv_fsum_carry(f);
 	f->nonfinite |= g->nonfinite;
 	size_t lo, hi;
@@ -200,6 +243,8 @@ static unsigned bit_length(uint64_t v)
 
 double tv_fsum_result(const struct tv_fsum *f)
 {
+	if (!f->chunked)
+		return f->head + f->tail;
 	if (f->nonfinite)
 		return NAN;
 	size_t lo, hi;
@@ -312,7 +357,8 @@ int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
 	}
 	struct tv_fsum *f = &pool->f[pool->n];
 	tv_fsum_init(f);
-	tv_fsum_add(f, s->v);
+	tv_fsum_add(f, s->head);
+	tv_fsum_add(f, s->tail);
 	tv_fsum_add(f, x);
 	s->big = (uint32_t)++pool->n;
 	return 0;
@@ -322,7 +368,7 @@ int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct 
 		     const struct tv_fsum_pool *tpool)
 {
 	if (!t->big)
-		return tv_lsum_add(s, pool, t->v);
+		return tv_lsum_add(s, pool, t->head) || tv_lsum_add(s, pool, t->tail) ? -1 : 0;
 	if (!s->big && tv_lsum_spill(s, pool, 0.0))
 		return -1;
 	tv_fsum_add_fsum(&pool->f[s->big - 1], &tpool->f[t->big - 1]);
@@ -331,7 +377,7 @@ int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct 
 
 double tv_lsum_result(const struct tv_lsum *s, const struct tv_fsum_pool *pool)
 {
-	return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->v;
+	return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
 }
 
 void tv_fsum_pool_clear(struct tv_fsum_pool *pool)

@@ -10,21 +10,47 @@
 
 /*
  * An exactly rounded sum (as Python's math.fsum), whatever the order of
- * the terms: see tageval-fsum.c.  552 bytes; zeroed by tv_fsum_init (or
+ * the terms: see tageval-fsum.c.  568 bytes; emptied by tv_fsum_init (or
  * by calloc / memset).  A NaN or infinite term makes the result NaN.
  */
 #define TV_FSUM_CHUNKS 67
 #define TV_FSUM_LAZY (1u << 29)
 
 struct tv_fsum {
-	int64_t c[TV_FSUM_CHUNKS];
-	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
-	uint32_t pending;
+	/* while !chunked, the exact sum is head + tail (two doubles), the
+	 * chunks unused (not even zeroed): see tv_twosum_step */
+	double head, tail;
+	uint8_t chunked;
 	uint8_t nonfinite;
-	/* the chunks outside [TV_FSUM_CHUNKS - nlo, hi) are 0 (zeroed: none used),
-	 * so that carries and results walk only the chunks in use */
+	/* the chunks outside [TV_FSUM_CHUNKS - nlo, hi) are 0 (none used), so
+	 * that carries and results walk only the chunks in use */
 	uint8_t nlo, hi;
+	uint32_t pending;
+	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
+	int64_t c[TV_FSUM_CHUNKS];
 };
+
+/*
+ * Adds @x to the exact sum *@head + *@tail, keeping it exact as two
+ * doubles: 1, or 0 when that would round (then nothing is changed).  Knuth's
+ * TwoSum gives the rounding error e of head + x exactly (barring overflow,
+ * which shows as a non-finite number and is refused); e is added to the
+ * tail the same way, and the step is refused unless that addition is exact.
+ * The sum rounded once is then head + tail, a single rounding of the exact
+ * sum: the bits tv_fsum_result gives.
+ */
+static inline int tv_twosum_step(double *head, double *tail, double x)
+{
+	double h = *head, t = h + x, xv = t - h;
+	double e = (h - (t - xv)) + (x - xv);
+	double l = *tail, u = l + e, ev = u - l;
+	double e2 = (l - (u - ev)) + (e - ev);
+	if (e2 != 0.0 || t - t != 0.0)
+		return 0;
+	*head = t;
+	*tail = u;
+	return 1;
+}
 
 void tv_fsum_init(struct tv_fsum *f);
 void tv_fsum_add(struct tv_fsum *f, double x);
@@ -42,16 +68,16 @@ int tv_fsum_sign(const double *t, size_t n);
 /* ------------------------------------------------------------ lazy sums */
 
 /*
- * A sum of many terms kept as a plain double while every partial sum is
- * exact (a count, masses of 1/2, ...), so that a sum per tag costs 16 bytes;
+ * A sum of many terms kept as two doubles while they hold it exactly
+ * (tv_twosum_step: counts, masses, ...), so that a sum per tag costs 24 bytes;
  * at its first rounding it moves into a struct tv_fsum of a pool, and its
  * result is the same bits as a tv_fsum of the same terms would give.
  * Zeroed: the empty sum.  The pool's sums are addressed by index (the pool
  * grows), and a pool is cleared or freed with its sums.
  */
 struct tv_lsum {
-	double v;     /* the exact sum while big == 0 */
-	uint32_t big; /* 0, or 1 + the index of its tv_fsum in the pool */
+	double head, tail; /* the exact sum while big == 0 (tv_twosum_step) */
+	uint32_t big;      /* 0, or 1 + the index of its tv_fsum in the pool */
 };
 
 struct tv_fsum_pool {
@@ -69,13 +95,8 @@ static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, doub
 		tv_fsum_add(&pool->f[s->big - 1], x);
 		return 0;
 	}
-	/* Knuth's TwoSum: the rounding error of v + x, exactly (no overflow) */
-	double t = s->v + x, xv = t - s->v;
-	double e = (s->v - (t - xv)) + (x - xv);
-	if (e == 0.0 && t - t == 0.0) {
-		s->v = t;
+	if (tv_twosum_step(&s->head, &s->tail, x))
 		return 0;
-	}
 	return tv_lsum_spill(s, pool, x);
 }
 
