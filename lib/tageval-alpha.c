@@ -166,8 +166,21 @@ static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
 		for (size_t j = 0; j < n; j++)
 			w->ue[w->nue++] = (struct unit_ent){ e[j].leaf, (uint32_t)i, e[j].p };
 	}
-	if (*multi)
+	if (*multi && w->nue > 16) {
 		qsort(w->ue, w->nue, sizeof *w->ue, by_leaf_ann);
+	} else if (*multi) {
+		/* a few entries: insertion sort (the pairs are distinct, so the
+		 * order is the same) */
+		for (size_t i = 1; i < w->nue; i++) {
+			struct unit_ent x = w->ue[i];
+			size_t j = i;
+			while (j > 0 && by_leaf_ann(&w->ue[j - 1], &x) > 0) {
+				w->ue[j] = w->ue[j - 1];
+				j--;
+			}
+			w->ue[j] = x;
+		}
+	}
 	for (size_t i = 0; i < w->nue; i++) {
 		uint32_t l = w->ue[i].leaf;
 		if (w->stamp[l] != w->gen) {

@@ -128,13 +128,10 @@ void tv_fsum_carry(struct tv_fsum *f)
 	set_range(f, lo, top + 1);
 }
 
-void tv_fsum_add(struct tv_fsum *f, double x)
+void tv_fsum_add_chunks(struct tv_fsum *f, double x)
 {
-	if (!f->chunked) {
-		if (tv_twosum_step(&f->head, &f->tail, x))
-			return;
+	if (!f->chunked)
 		to_chunks(f);
-	}
 	chunk_add(f, x);
 }
 

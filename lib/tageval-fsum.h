@@ -53,7 +53,8 @@ static inline int tv_twosum_step(double *head, double *tail, double x)
 }
 
 void tv_fsum_init(struct tv_fsum *f);
-void tv_fsum_add(struct tv_fsum *f, double x);
+/* tv_fsum_add once the sum is in its chunks, or for a term that would round. */
+void tv_fsum_add_chunks(struct tv_fsum *f, double x);
 /* Adds the terms of @g to @f. */
 void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g);
 /* Propagates the pending carries (done by tv_fsum_add when needed). */
@@ -64,6 +65,13 @@ double tv_fsum_result(const struct tv_fsum *f);
 double tv_fsum_array(const double *x, size_t n);
 /* The sign (-1, 0, 1) of the exact sum of @t[0..n): a cheap filter, else tv_fsum_array. */
 int tv_fsum_sign(const double *t, size_t n);
+
+static inline void tv_fsum_add(struct tv_fsum *f, double x)
+{
+	if (!f->chunked && tv_twosum_step(&f->head, &f->tail, x))
+		return;
+	tv_fsum_add_chunks(f, x);
+}
 
 /* ------------------------------------------------------------ lazy sums */
 
