@@ -1782,8 +1782,8 @@ static double inter_distance(int d, size_t inter, size_t na, size_t nb)
 	return 1.0 - jac * m;
 }
 
-/* The distance @d of two sets given as sorted leaf ids. */
-static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+/* The leaves two sets given as sorted leaf ids have in common. */
+static size_t set_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 {
 	size_t i = 0, j = 0, inter = 0;
 	while (i < na && j < nb) {
@@ -1797,7 +1797,7 @@ static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *
 			j++;
 		}
 	}
-	return inter_distance(d, inter, na, nb);
+	return inter;
 }
 
 /* The set of annotation @r: its id in @st (new ones added); 1 when it has a
@@ -1956,17 +1956,19 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 		n += (double)m;
 		for (size_t i = 0; i < m; i++)
 			st.count[sid[i]] += 1.0;
-		for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
-			double sum = 0.0; /* pairs in the order of the annotators */
-			for (size_t i = 0; i < m; i++)
-				for (size_t j = 0; j < i; j++)
-					if (sid[i] != sid[j])
-						sum += 2.0 * set_distance(d, st.leaves + st.off[sid[i]],
-									  st.len[sid[i]],
-									  st.leaves + st.off[sid[j]],
-									  st.len[sid[j]]);
-			tv_fsum_add(&d_o[d], sum / (double)(m - 1));
-		}
+		double sum[TAGEVAL_DISTANCES] = { 0.0 }; /* pairs in the order of the annotators */
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < i; j++) {
+				if (sid[i] == sid[j])
+					continue;
+				size_t na = st.len[sid[i]], nb = st.len[sid[j]];
+				size_t inter = set_common(st.leaves + st.off[sid[i]], na,
+							  st.leaves + st.off[sid[j]], nb);
+				for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+					sum[d] += 2.0 * inter_distance(d, inter, na, nb);
+			}
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+			tv_fsum_add(&d_o[d], sum[d] / (double)(m - 1));
 	}
 	out->items = units;
 	out->annotations = (size_t)n;
