@@ -557,9 +557,12 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
 	if (added) {
-		uint32_t lex;
-		if (tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL) ||
-		    tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+		/* the lexelt of the previous new item, most often the same */
+		uint32_t lex = item > 0 ? a->item_lexelt[item - 1] : TV_NONE;
+		if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), l->field[0]) != 0) &&
+		    tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL))
+			return tv_nomem(err);
+		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
 			    sizeof *a->item_lexelt))
 			return tv_nomem(err);
 		a->item_lexelt[item] = lex;
