@@ -46,8 +46,13 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	tv_intern_clear(&a->items);
 	tv_intern_clear(&a->lexelts);
 	free(a->item_lexelt);
-	for (size_t c = 0; c < a->nann; c++)
-		free(a->rec[c]);
+	for (size_t c = 0; c < a->nann; c++) {
+		int shared = 0; /* the records of a file given twice (copy_annotator) */
+		for (size_t k = 0; k < c && !shared; k++)
+			shared = a->rec[k] == a->rec[c];
+		if (!shared)
+			free(a->rec[c]);
+	}
 	free(a->rec);
 	free(a->nrec);
 	free(a->pool);
@@ -710,21 +715,18 @@ static int same_file(const struct tv_fileid *x, const struct tv_fileid *y)
 }
 
 /* A new annotator whose records are those of annotator @k (the same file,
- * unchanged, read again would give them: its items and tags are known). */
+ * unchanged, read again would give them: its items and tags are known).
+ * The two share the array of records, which nothing writes once its file is
+ * read (tageval_annotations_free frees it once). */
 static int copy_annotator(struct tageval_annotations *a, size_t k, struct tageval_error *err)
 {
 	size_t c = a->nann;
-	size_t cap = a->nann, cap2 = a->nann, n = a->nrec[k];
+	size_t cap = a->nann, cap2 = a->nann;
 	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
 	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
 		return tv_nomem(err);
-	struct tv_rec *r = malloc((n ? n : 1) * sizeof *r);
-	if (r == NULL)
-		return tv_nomem(err);
-	if (n)
-		memcpy(r, a->rec[k], n * sizeof *r);
-	a->rec[c] = r;
-	a->nrec[c] = n;
+	a->rec[c] = a->rec[k];
+	a->nrec[c] = a->nrec[k];
 	a->nann++;
 	return TAGEVAL_OK;
 }
