@@ -336,6 +336,29 @@ static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
 	return 0;
 }
 
+/* unit_nominal for a caller that needs only its two numbers (not the
+ * unit's masses in w->s and w->touched): when every annotation is one leaf
+ * of mass 1, the sum of S(c)^2 is the number of ordered pairs of
+ * annotations (each with itself too) of the same leaf, the integer
+ * unit_masses would give. */
+static int unit_nominal_term(const struct tageval_annotations *a, struct alpha_ws *w,
+			     const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	size_t one = 0;
+	while (one < m && (r[one]->n & TV_REC_INLINE))
+		one++;
+	if (one < m || m > 16)
+		return unit_nominal(a, w, r, m, out, self);
+	size_t same = 0;
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < m; j++)
+			same += r[i]->first == r[j]->first;
+	double md = (double)m;
+	*self = 0.0;
+	*out = md * md - (double)same;
+	return 0;
+}
+
 static int ws_init(struct alpha_ws *w, size_t ntags, size_t nann)
 {
 	size_t n = ntags ? ntags : 1;
@@ -448,7 +471,7 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 			}
 		}
 		double term, within;
-		if (unit_nominal(a, w, r, m, &term, &within))
+		if (unit_nominal_term(a, w, r, m, &term, &within))
 			return -1;
 		tv_fsum_add(d_o, term / (double)(m - 1));
 		tv_fsum_add(self, within);
@@ -826,7 +849,7 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 		return 0;
 	cs->items++;
 	double term, pairs = (double)m * (double)(m - 1), ignored;
-	if (unit_nominal(a, w, r, m, &term, &ignored))
+	if (unit_nominal_term(a, w, r, m, &term, &ignored))
 		return -1;
 	tv_fsum_add(&cs->pa, 1.0 - term / pairs);
 	if (cs->numeric)
