@@ -275,9 +275,9 @@ struct item_sum {
  * Running sums over a set of items (with integer weights for the bootstrap).
  * The fractional ones are exact (tv_fsum), so that the order of the items
  * does not change a bit: sum_a, sum_do, selfsq, and the marginals of each
- * touched leaf (msum[pos * (m + 1)]: all annotators, then one per
- * annotator; lazy sums, a plain double while the sum is exact, as counts
- * are), which finish() copies into marg and margc.
+ * touched leaf (msum[pos * m + c], one per annotator c; lazy sums, two
+ * doubles while they hold the sum exactly, as counts are), which finish()
+ * copies into margc, and their exact sum into marg.
  */
 struct acc {
 	size_t m, ntags;
@@ -287,7 +287,7 @@ struct acc {
 	double *margc;   /* [annotator * ntags + tag] */
 	uint32_t *stamp, *touched;
 	uint32_t *pos;   /* [tag]: its place in touched */
-	struct tv_lsum *msum; /* 16 bytes each while a count (or exact) */
+	struct tv_lsum *msum; /* 24 bytes each while exact */
 	size_t msumcap;
 	struct tv_fsum_pool big; /* the sums of msum that were rounded */
 	int oom;
@@ -528,7 +528,7 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 	tv_fsum_add(&ac->sum_a, w * s->a);
 	tv_fsum_add(&ac->sum_do, w * s->dobs);
 	tv_fsum_add(&ac->selfsq, w * s->selfsq);
-	size_t stride = ac->m + 1;
+	size_t stride = ac->m;
 	for (size_t c = 0; c < ac->m; c++) {
 		const struct tv_rec *r = rec_of(a, c, s->item);
 		if (r == NULL)
@@ -549,9 +549,8 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 				ac->pos[l] = (uint32_t)ac->ntouched;
 				ac->touched[ac->ntouched++] = l;
 			}
-			struct tv_lsum *ms = ac->msum + ac->pos[l] * stride;
-			if (tv_lsum_add(&ms[0], &ac->big, w * e[i].p) ||
-			    tv_lsum_add(&ms[1 + c], &ac->big, w * e[i].p)) {
+			struct tv_lsum *ms = ac->msum + (size_t)ac->pos[l] * stride;
+			if (tv_lsum_add(&ms[c], &ac->big, w * e[i].p)) {
 				ac->oom = 1;
 				return;
 			}
@@ -569,7 +568,7 @@ static int acc_merge(struct acc *to, const struct acc *from)
 	tv_fsum_add_fsum(&to->sum_a, &from->sum_a);
 	tv_fsum_add_fsum(&to->sum_do, &from->sum_do);
 	tv_fsum_add_fsum(&to->selfsq, &from->selfsq);
-	size_t stride = to->m + 1;
+	size_t stride = to->m;
 	for (size_t i = 0; i < from->ntouched; i++) {
 		uint32_t l = from->touched[i];
 		if (to->stamp[l] != to->gen) {
@@ -599,17 +598,24 @@ static int by_mixkey(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The marginals of the touched tags from their exact sums: all annotators
- * (ac->marg), each one (ac->margc). */
+/* The marginals of the touched tags from their exact sums: each annotator
+ * (ac->margc), all of them (ac->marg, the exact sum of those sums). */
 static void set_marginals(struct acc *ac)
 {
-	size_t stride = ac->m + 1;
+	size_t stride = ac->m;
 	for (size_t i = 0; i < ac->ntouched; i++) {
 		uint32_t l = ac->touched[i];
-		ac->marg[l] = tv_lsum_result(&ac->msum[i * stride], &ac->big);
-		for (size_t c = 0; c < ac->m; c++)
-			ac->margc[c * ac->ntags + l] =
-				tv_lsum_result(&ac->msum[i * stride + 1 + c], &ac->big);
+		struct tv_lsum all;
+		memset(&all, 0, sizeof all);
+		for (size_t c = 0; c < ac->m; c++) {
+			const struct tv_lsum *ms = &ac->msum[i * stride + c];
+			ac->margc[c * ac->ntags + l] = tv_lsum_result(ms, &ac->big);
+			if (tv_lsum_add_lsum(&all, &ac->big, ms, &ac->big)) {
+				ac->oom = 1;
+				return;
+			}
+		}
+		ac->marg[l] = tv_lsum_result(&all, &ac->big);
 	}
 }
 

@@ -30,21 +30,31 @@ struct tv_fsum {
 	int64_t c[TV_FSUM_CHUNKS];
 };
 
+/* The rounding error of a + b, whose rounded sum is @s, exactly (Dekker's
+ * Fast2Sum, the larger of the two first; barring overflow, which gives a
+ * non-finite number). */
+static inline double tv_sum_error(double a, double b, double s)
+{
+	int a_big = __builtin_fabs(a) >= __builtin_fabs(b);
+	double big = a_big ? a : b, small = a_big ? b : a;
+	return small - (s - big);
+}
+
 /*
  * Adds @x to the exact sum *@head + *@tail, keeping it exact as two
- * doubles: 1, or 0 when that would round (then nothing is changed).  Knuth's
- * TwoSum gives the rounding error e of head + x exactly (barring overflow,
- * which shows as a non-finite number and is refused); e is added to the
- * tail the same way, and the step is refused unless that addition is exact.
- * The sum rounded once is then head + tail, a single rounding of the exact
- * sum: the bits tv_fsum_result gives.
+ * doubles: 1, or 0 when that would round (then nothing is changed).  The
+ * rounding error e of head + x is exact (tv_sum_error; an overflow shows as
+ * a non-finite number and is refused); e is added to the tail the same way,
+ * and the step is refused unless that addition is exact.  The sum rounded
+ * once is then head + tail, a single rounding of the exact sum: the bits
+ * tv_fsum_result gives.
  */
 static inline int tv_twosum_step(double *head, double *tail, double x)
 {
-	double h = *head, t = h + x, xv = t - h;
-	double e = (h - (t - xv)) + (x - xv);
-	double l = *tail, u = l + e, ev = u - l;
-	double e2 = (l - (u - ev)) + (e - ev);
+	double h = *head, t = h + x;
+	double e = tv_sum_error(h, x, t);
+	double l = *tail, u = l + e;
+	double e2 = tv_sum_error(l, e, u);
 	if (e2 != 0.0 || t - t != 0.0)
 		return 0;
 	*head = t;
