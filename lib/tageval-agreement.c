@@ -275,8 +275,9 @@ struct item_sum {
  * Running sums over a set of items (with integer weights for the bootstrap).
  * The fractional ones are exact (tv_fsum), so that the order of the items
  * does not change a bit: sum_a, sum_do, selfsq, and the marginals of each
- * touched leaf (msum[pos * (m + 1)]: all annotators, then one per
- * annotator), which finish() copies into marg and margc.
+ * touched leaf (msum[pos * m + c], one per annotator c; lazy sums, two
+ * doubles while they hold the sum exactly, as counts are), which finish()
+ * copies into margc, and their exact sum into marg.
  */
 struct acc {
 	size_t m, ntags;
@@ -286,8 +287,9 @@ struct acc {
 	double *margc;   /* [annotator * ntags + tag] */
 	uint32_t *stamp, *touched;
 	uint32_t *pos;   /* [tag]: its place in touched */
-	struct tv_fsum *msum;
+	struct tv_lsum *msum; /* 24 bytes each while exact */
 	size_t msumcap;
+	struct tv_fsum_pool big; /* the sums of msum that were rounded */
 	int oom;
 	size_t ntouched;
 	uint32_t gen;
@@ -370,6 +372,7 @@ static void acc_free(struct acc *ac)
 	free(ac->touched);
 	free(ac->pos);
 	free(ac->msum);
+	tv_fsum_pool_free(&ac->big);
 }
 
 /* Clears the sums; the dense vectors are reset where they were touched. */
@@ -382,6 +385,7 @@ static void acc_reset(struct acc *ac)
 			ac->margc[c * ac->ntags + l] = 0.0;
 	}
 	ac->ntouched = 0;
+	tv_fsum_pool_clear(&ac->big);
 	if (++ac->gen == 0) {
 		memset(ac->stamp, 0, ac->ntags * sizeof *ac->stamp);
 		ac->gen = 1;
@@ -524,7 +528,7 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 	tv_fsum_add(&ac->sum_a, w * s->a);
 	tv_fsum_add(&ac->sum_do, w * s->dobs);
 	tv_fsum_add(&ac->selfsq, w * s->selfsq);
-	size_t stride = ac->m + 1;
+	size_t stride = ac->m;
 	for (size_t c = 0; c < ac->m; c++) {
 		const struct tv_rec *r = rec_of(a, c, s->item);
 		if (r == NULL)
@@ -545,11 +549,44 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 				ac->pos[l] = (uint32_t)ac->ntouched;
 				ac->touched[ac->ntouched++] = l;
 			}
-			struct tv_fsum *ms = ac->msum + ac->pos[l] * stride;
-			tv_fsum_add(&ms[0], w * e[i].p);
-			tv_fsum_add(&ms[1 + c], w * e[i].p);
+			struct tv_lsum *ms = ac->msum + (size_t)ac->pos[l] * stride;
+			if (tv_lsum_add(&ms[c], &ac->big, w * e[i].p)) {
+				ac->oom = 1;
+				return;
+			}
 		}
 	}
+}
+
+/* Adds the sums of @from to @to (exact sums: the same bits as accumulating
+ * @from's items into @to).  -1: out of memory. */
+static int acc_merge(struct acc *to, const struct acc *from)
+{
+	to->items += from->items;
+	to->annotations += from->annotations;
+	to->complete += from->complete;
+	tv_fsum_add_fsum(&to->sum_a, &from->sum_a);
+	tv_fsum_add_fsum(&to->sum_do, &from->sum_do);
+	tv_fsum_add_fsum(&to->selfsq, &from->selfsq);
+	size_t stride = to->m;
+	for (size_t i = 0; i < from->ntouched; i++) {
+		uint32_t l = from->touched[i];
+		if (to->stamp[l] != to->gen) {
+			if (tv_grow((void **)&to->msum, &to->msumcap, (to->ntouched + 1) * stride,
+				    sizeof *to->msum))
+				return -1;
+			memset(to->msum + to->ntouched * stride, 0, stride * sizeof *to->msum);
+			to->stamp[l] = to->gen;
+			to->pos[l] = (uint32_t)to->ntouched;
+			to->touched[to->ntouched++] = l;
+		}
+		struct tv_lsum *d = to->msum + (size_t)to->pos[l] * stride;
+		const struct tv_lsum *e = from->msum + i * stride;
+		for (size_t j = 0; j < stride; j++)
+			if (tv_lsum_add_lsum(&d[j], &to->big, &e[j], &from->big))
+				return -1;
+	}
+	return 0;
 }
 
 /* 1 - x is treated as 0 below this: sums of probabilities carry rounding. */
@@ -561,16 +598,24 @@ static int by_mixkey(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The marginals of the touched tags from their exact sums: all annotators
- * (ac->marg), each one (ac->margc). */
+/* The marginals of the touched tags from their exact sums: each annotator
+ * (ac->margc), all of them (ac->marg, the exact sum of those sums). */
 static void set_marginals(struct acc *ac)
 {
-	size_t stride = ac->m + 1;
+	size_t stride = ac->m;
 	for (size_t i = 0; i < ac->ntouched; i++) {
 		uint32_t l = ac->touched[i];
-		ac->marg[l] = tv_fsum_result(&ac->msum[i * stride]);
-		for (size_t c = 0; c < ac->m; c++)
-			ac->margc[c * ac->ntags + l] = tv_fsum_result(&ac->msum[i * stride + 1 + c]);
+		struct tv_lsum all;
+		memset(&all, 0, sizeof all);
+		for (size_t c = 0; c < ac->m; c++) {
+			const struct tv_lsum *ms = &ac->msum[i * stride + c];
+			ac->margc[c * ac->ntags + l] = tv_lsum_result(ms, &ac->big);
+			if (tv_lsum_add_lsum(&all, &ac->big, ms, &ac->big)) {
+				ac->oom = 1;
+				return;
+			}
+		}
+		ac->marg[l] = tv_lsum_result(&all, &ac->big);
 	}
 }
 
@@ -815,15 +860,14 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 }
 
 /*
- * Accumulates the items order[from .. to) of one lexelt into @lex and
- * @pooled, their sums into used[*nused ...] for the bootstrap (or, without
- * it, @one), and counts in ag->single the items only one annotator
- * annotated.
+ * Accumulates the items order[from .. to) of one lexelt into @lex, their
+ * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
+ * counts in ag->single the items only one annotator annotated.
  */
 static void lexelt_items(const struct tageval_annotations *a, const struct tv_geom *g,
 			 struct sweep_ws *ws, const uint32_t *order, uint32_t from, uint32_t to,
-			 struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
-			 struct item_sum *used, struct item_sum *one, size_t *nused)
+			 struct tageval_agreement *ag, struct acc *lex, struct item_sum *used,
+			 struct item_sum *one, size_t *nused)
 {
 	size_t m = a->nann;
 	for (uint32_t k = from; k < to; k++) {
@@ -841,13 +885,12 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 		struct item_sum *sum = used ? &used[*nused] : one;
 		summarise(a, g, ws, t, sum);
 		accumulate(a, lex, sum, 1.0);
-		accumulate(a, pooled, sum, 1.0);
 		(*nused)++;
 	}
 }
 
 /* The figures of each lexelt into ag->lex (its name into ag->lexname), its
- * items accumulated into @pooled too (see lexelt_items); -1: out of memory. */
+ * sums then added to @pooled (see lexelt_items); -1: out of memory. */
 static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
 		       struct sweep_ws *ws, const uint32_t *start, const uint32_t *order,
 		       struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
@@ -859,10 +902,9 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom
 		if (ag->lexname[l] == NULL)
 			return -1;
 		acc_reset(lex);
-		lexelt_items(a, g, ws, order, start[l], start[l + 1], ag, lex, pooled, used, &one,
-			     nused);
+		lexelt_items(a, g, ws, order, start[l], start[l + 1], ag, lex, used, &one, nused);
 		finish(a, g, ws, lex, &ag->lex[l]);
-		if (lex->oom)
+		if (lex->oom || acc_merge(pooled, lex))
 			return -1;
 	}
 	return 0;

@@ -70,6 +70,14 @@ struct tageval_annotations {
 	 * annotator read from a file of its own */
 	char **names;
 	size_t namecap;
+	/* tageval_annotations_read(): the file each annotator was read from
+	 * (known 0: none, or not a regular file), so that the same unchanged
+	 * file given again is not read again: its records are copied */
+	struct tv_fileid {
+		uint64_t dev, ino, size, mtime_s, mtime_ns, ctime_s, ctime_ns;
+		int known;
+	} *fileid;
+	size_t fileidcap;
 };
 
 #endif

@@ -73,7 +73,8 @@ struct alpha_ws {
 	uint32_t *pos;      /* [leaf] its index in used[], TV_NONE before first use */
 	uint32_t *used;     /* the leaves used, in order of first use */
 	size_t nused;
-	struct tv_fsum *nc; /* [pos] n_c */
+	struct tv_lsum *nc; /* [pos] n_c (lazy sums: 24 bytes while exact) */
+	struct tv_fsum_pool ncbig;
 	/* one unit */
 	double *s;          /* [leaf] S_u(c) */
 	uint32_t *stamp, gen;
@@ -166,8 +167,21 @@ static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
 		for (size_t j = 0; j < n; j++)
 			w->ue[w->nue++] = (struct unit_ent){ e[j].leaf, (uint32_t)i, e[j].p };
 	}
-	if (*multi)
+	if (*multi && w->nue > 16) {
 		qsort(w->ue, w->nue, sizeof *w->ue, by_leaf_ann);
+	} else if (*multi) {
+		/* a few entries: insertion sort (the pairs are distinct, so the
+		 * order is the same) */
+		for (size_t i = 1; i < w->nue; i++) {
+			struct unit_ent x = w->ue[i];
+			size_t j = i;
+			while (j > 0 && by_leaf_ann(&w->ue[j - 1], &x) > 0) {
+				w->ue[j] = w->ue[j - 1];
+				j--;
+			}
+			w->ue[j] = x;
+		}
+	}
 	for (size_t i = 0; i < w->nue; i++) {
 		uint32_t l = w->ue[i].leaf;
 		if (w->stamp[l] != w->gen) {
@@ -322,6 +336,29 @@ static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
 	return 0;
 }
 
+/* unit_nominal for a caller that needs only its two numbers (not the
+ * unit's masses in w->s and w->touched): when every annotation is one leaf
+ * of mass 1, the sum of S(c)^2 is the number of ordered pairs of
+ * annotations (each with itself too) of the same leaf, the integer
+ * unit_masses would give. */
+static int unit_nominal_term(const struct tageval_annotations *a, struct alpha_ws *w,
+			     const struct tv_rec *const *r, size_t m, double *out, double *self)
+{
+	size_t one = 0;
+	while (one < m && (r[one]->n & TV_REC_INLINE))
+		one++;
+	if (one < m || m > 16)
+		return unit_nominal(a, w, r, m, out, self);
+	size_t same = 0;
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < m; j++)
+			same += r[i]->first == r[j]->first;
+	double md = (double)m;
+	*self = 0.0;
+	*out = md * md - (double)same;
+	return 0;
+}
+
 static int ws_init(struct alpha_ws *w, size_t ntags, size_t nann)
 {
 	size_t n = ntags ? ntags : 1;
@@ -351,6 +388,7 @@ static void ws_done(struct alpha_ws *w)
 	free(w->pos);
 	free(w->used);
 	free(w->nc);
+	tv_fsum_pool_free(&w->ncbig);
 	free(w->s);
 	free(w->stamp);
 	free(w->touched);
@@ -424,15 +462,16 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 				if (w->pos[l] == TV_NONE) {
 					if (tv_grow((void **)&w->nc, &cap, w->nused + 1, sizeof *w->nc))
 						return -1;
-					tv_fsum_init(&w->nc[w->nused]);
+					memset(&w->nc[w->nused], 0, sizeof *w->nc);
 					w->pos[l] = (uint32_t)w->nused;
 					w->used[w->nused++] = l;
 				}
-				tv_fsum_add(&w->nc[w->pos[l]], e[j].p);
+				if (tv_lsum_add(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
+					return -1;
 			}
 		}
 		double term, within;
-		if (unit_nominal(a, w, r, m, &term, &within))
+		if (unit_nominal_term(a, w, r, m, &term, &within))
 			return -1;
 		tv_fsum_add(d_o, term / (double)(m - 1));
 		tv_fsum_add(self, within);
@@ -524,7 +563,7 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 	struct tv_fsum f;
 	tv_fsum_init(&f);
 	for (size_t i = 0; i < w.nused; i++) {
-		ncv[i] = tv_fsum_result(&w.nc[i]);
+		ncv[i] = tv_lsum_result(&w.nc[i], &w.ncbig);
 		tv_fsum_add(&f, -ncv[i] * ncv[i]);
 	}
 	tv_fsum_add(&f, n * n);
@@ -722,7 +761,8 @@ struct chance_sums {
 	struct tv_fsum pa, pa_sq;       /* sum of a_t; sum of the squared-difference term */
 	struct tv_fsum lin, quad;       /* Cohen: sums of the item disagreements */
 	size_t *ng;                     /* [annotator] items annotated */
-	struct tv_fsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
+	struct tv_lsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
+	struct tv_fsum_pool big;        /* the sums of marg that were rounded */
 	size_t stride, cap;
 	int pool;                       /* column stride - 1: S_t over items with r_t >= 2 */
 	int numeric;                    /* every label so far a number */
@@ -747,8 +787,7 @@ static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
 {
 	if (tv_grow((void **)&cs->marg, &cs->cap, (w->nused + 1) * cs->stride, sizeof *cs->marg))
 		return -1;
-	for (size_t j = 0; j < cs->stride; j++)
-		tv_fsum_init(&cs->marg[w->nused * cs->stride + j]);
+	memset(&cs->marg[w->nused * cs->stride], 0, cs->stride * sizeof *cs->marg);
 	w->pos[l] = (uint32_t)w->nused;
 	w->used[w->nused++] = l;
 	if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
@@ -797,20 +836,20 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 				return 1;
 			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
 				return -1;
-			struct tv_fsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
-			tv_fsum_add(&row[0], e[j].p / (double)m);
-			tv_fsum_add(&row[1 + who[i]], e[j].p);
-			if (m == 2 && a->nann == 2)
-				tv_fsum_add(&row[1 + a->nann + who[i]], e[j].p);
-			if (cs->pool && m >= 2)
-				tv_fsum_add(&row[cs->stride - 1], e[j].p);
+			struct tv_lsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
+			if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m) ||
+			    tv_lsum_add(&row[1 + who[i]], &cs->big, e[j].p) ||
+			    (m == 2 && a->nann == 2 &&
+			     tv_lsum_add(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
+			    (cs->pool && m >= 2 && tv_lsum_add(&row[cs->stride - 1], &cs->big, e[j].p)))
+				return -1;
 		}
 	}
 	if (m < 2)
 		return 0;
 	cs->items++;
 	double term, pairs = (double)m * (double)(m - 1), ignored;
-	if (unit_nominal(a, w, r, m, &term, &ignored))
+	if (unit_nominal_term(a, w, r, m, &term, &ignored))
 		return -1;
 	tv_fsum_add(&cs->pa, 1.0 - term / pairs);
 	if (cs->numeric)
@@ -821,6 +860,12 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 			return -1;
 	}
 	return 0;
+}
+
+/* Column @col of the marginals of the @i-th used leaf. */
+static double marg_at(const struct chance_sums *cs, size_t i, size_t col)
+{
+	return tv_lsum_result(&cs->marg[i * cs->stride + col], &cs->big);
 }
 
 /* The distinct values of the used leaves with the mass of column @col of
@@ -841,7 +886,7 @@ static size_t value_masses(const struct alpha_ws *w, const struct chance_sums *c
 	for (size_t i = 0; i < w->nused; i++) {
 		struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
 		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
-		tv_fsum_add(&scratch[g - vals], tv_fsum_result(&cs->marg[i * cs->stride + col]));
+		tv_fsum_add(&scratch[g - vals], marg_at(cs, i, col));
 	}
 	for (size_t g = 0; g < ng; g++)
 		vals[g].n = tv_fsum_result(&scratch[g]);
@@ -938,13 +983,12 @@ static void nominal_coefficients(const struct tageval_annotations *a, const stru
 	tv_fsum_init(&pp);
 	tv_fsum_init(&pc);
 	for (size_t i = 0; i < w->nused; i++) {
-		const struct tv_fsum *row = cs->marg + i * cs->stride;
-		double pi = tv_fsum_result(&row[0]) / n;
+		double pi = marg_at(cs, i, 0) / n;
 		tv_fsum_add(&pp, pi * (1.0 - pi));
 		/* Conger: the annotators' classification probabilities */
 		double sum = 0.0, sumsq = 0.0;
 		for (size_t g = 0; g < a->nann; g++) {
-			double p = tv_fsum_result(&row[1 + g]) / (double)cs->ng[g];
+			double p = marg_at(cs, i, 1 + g) / (double)cs->ng[g];
 			sum += p;
 			sumsq += p * p;
 		}
@@ -977,6 +1021,7 @@ static void chance_done(struct chance_run *cr)
 	free(cr->who);
 	free(cr->cs.ng);
 	free(cr->cs.marg);
+	tv_fsum_pool_free(&cr->cs.big);
 	free(cr->cs.va);
 	free(cr->cs.vb);
 	ws_done(&cr->w);
@@ -1371,18 +1416,17 @@ int tageval_agreement_standard_errors(const struct tageval_annotations *a, size_
 	tv_fsum_init(&fpe);
 	tv_fsum_init(&fpc);
 	for (size_t i = 0; i < w->nused; i++) {
-		const struct tv_fsum *row = cs->marg + i * cs->stride;
-		pi[i] = tv_fsum_result(&row[0]) / n;
-		tv_fsum_add(&fa, tv_fsum_result(&row[cs->stride - 1]));
+		pi[i] = marg_at(cs, i, 0) / n;
+		tv_fsum_add(&fa, marg_at(cs, i, cs->stride - 1));
 		if (two) {
-			rm[i] = tv_fsum_result(&row[3]) / (double)cs->both;
-			cmg[i] = tv_fsum_result(&row[4]) / (double)cs->both;
+			rm[i] = marg_at(cs, i, 3) / (double)cs->both;
+			cmg[i] = marg_at(cs, i, 4) / (double)cs->both;
 			tv_fsum_add(&fpc, rm[i] * cmg[i]);
 		}
 	}
 	double N = tv_fsum_result(&fa);
 	for (size_t i = 0; i < w->nused; i++) {
-		pool[i] = tv_fsum_result(&cs->marg[i * cs->stride + cs->stride - 1]) / N;
+		pool[i] = marg_at(cs, i, cs->stride - 1) / N;
 		tv_fsum_add(&fpe, pool[i] * pool[i]);
 	}
 	double pa = tv_fsum_result(&cs->pa) / n2, pe = tv_fsum_result(&fpe);
@@ -1626,7 +1670,9 @@ int tageval_agreement_per_category(const struct tageval_annotations *a,
 	TV_NEED(err, a, "ann");
 	struct alpha_ws w;
 	memset(&w, 0, sizeof w);
-	struct tv_fsum *sums = NULL; /* [pos * 3]: annotations, agreeing, pairs */
+	struct tv_lsum *sums = NULL; /* [pos * 3]: annotations, agreeing, pairs */
+	struct tv_fsum_pool big;     /* the sums of sums that were rounded */
+	memset(&big, 0, sizeof big);
 	size_t cap = 0;
 	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
 	struct tageval_category_agreement *ca = calloc(1, sizeof *ca);
@@ -1662,22 +1708,26 @@ int tageval_agreement_per_category(const struct tageval_annotations *a,
 					rc = tv_nomem(err);
 					goto out;
 				}
-				for (int j = 0; j < 3; j++)
-					tv_fsum_init(&sums[w.nused * 3 + j]);
+				memset(&sums[w.nused * 3], 0, 3 * sizeof *sums);
 				w.pos[l] = (uint32_t)w.nused;
 				w.used[w.nused++] = l;
 			}
-			struct tv_fsum *f = sums + (size_t)w.pos[l] * 3;
+			struct tv_lsum *f = sums + (size_t)w.pos[l] * 3;
 			double sk = w.s[l];
-			tv_fsum_add(&f[0], sk);
-			tv_fsum_add(&f[1], sk * sk);
-			tv_fsum_add(&f[2], (double)(m - 1) * sk);
+			if (tv_lsum_add(&f[0], &big, sk) || tv_lsum_add(&f[1], &big, sk * sk) ||
+			    tv_lsum_add(&f[2], &big, (double)(m - 1) * sk)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
 		}
 		if (ca->undefined)
 			break;
 		for (size_t i = 0; i < w.nue; i++)
-			tv_fsum_add(&sums[(size_t)w.pos[w.ue[i].leaf] * 3 + 1],
-				    -w.ue[i].p * w.ue[i].p);
+			if (tv_lsum_add(&sums[(size_t)w.pos[w.ue[i].leaf] * 3 + 1], &big,
+					-w.ue[i].p * w.ue[i].p)) {
+				rc = tv_nomem(err);
+				goto out;
+			}
 	}
 	if (items == 0 && !ca->undefined)
 		ca->undefined = TAGEVAL_UNDEFINED_NO_ITEMS;
@@ -1689,14 +1739,14 @@ int tageval_agreement_per_category(const struct tageval_annotations *a,
 		goto out;
 	}
 	for (size_t i = 0; i < w.nused; i++) {
-		const struct tv_fsum *f = sums + i * 3;
-		double pairs = tv_fsum_result(&f[2]);
+		const struct tv_lsum *f = sums + i * 3;
+		double pairs = tv_lsum_result(&f[2], &big);
 		if (!(pairs > 0.0))
 			continue; /* a label of weight 0 only */
 		struct tageval_category_figure *c = &ca->cat[ca->n++];
 		c->label = tv_inventory_name(a->inv, w.used[i]);
-		c->annotations = tv_fsum_result(&f[0]);
-		c->agreeing = tv_fsum_result(&f[1]);
+		c->annotations = tv_lsum_result(&f[0], &big);
+		c->agreeing = tv_lsum_result(&f[1], &big);
 		c->pairs = pairs;
 		c->agreement = c->agreeing / pairs;
 	}
@@ -1705,6 +1755,7 @@ int tageval_agreement_per_category(const struct tageval_annotations *a,
 out:
 	free(r);
 	free(sums);
+	tv_fsum_pool_free(&big);
 	ws_done(&w);
 	if (rc) {
 		tageval_category_agreement_free(ca);
@@ -1754,8 +1805,8 @@ static double inter_distance(int d, size_t inter, size_t na, size_t nb)
 	return 1.0 - jac * m;
 }
 
-/* The distance @d of two sets given as sorted leaf ids. */
-static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+/* The leaves two sets given as sorted leaf ids have in common. */
+static size_t set_common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 {
 	size_t i = 0, j = 0, inter = 0;
 	while (i < na && j < nb) {
@@ -1769,7 +1820,7 @@ static double set_distance(int d, const uint32_t *a, size_t na, const uint32_t *
 			j++;
 		}
 	}
-	return inter_distance(d, inter, na, nb);
+	return inter;
 }
 
 /* The set of annotation @r: its id in @st (new ones added); 1 when it has a
@@ -1928,17 +1979,19 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 		n += (double)m;
 		for (size_t i = 0; i < m; i++)
 			st.count[sid[i]] += 1.0;
-		for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
-			double sum = 0.0; /* pairs in the order of the annotators */
-			for (size_t i = 0; i < m; i++)
-				for (size_t j = 0; j < i; j++)
-					if (sid[i] != sid[j])
-						sum += 2.0 * set_distance(d, st.leaves + st.off[sid[i]],
-									  st.len[sid[i]],
-									  st.leaves + st.off[sid[j]],
-									  st.len[sid[j]]);
-			tv_fsum_add(&d_o[d], sum / (double)(m - 1));
-		}
+		double sum[TAGEVAL_DISTANCES] = { 0.0 }; /* pairs in the order of the annotators */
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < i; j++) {
+				if (sid[i] == sid[j])
+					continue;
+				size_t na = st.len[sid[i]], nb = st.len[sid[j]];
+				size_t inter = set_common(st.leaves + st.off[sid[i]], na,
+							  st.leaves + st.off[sid[j]], nb);
+				for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+					sum[d] += 2.0 * inter_distance(d, inter, na, nb);
+			}
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+			tv_fsum_add(&d_o[d], sum[d] / (double)(m - 1));
 	}
 	out->items = units;
 	out->annotations = (size_t)n;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tageval-agreement.h"
 #include "tageval-intern.h"
@@ -45,8 +46,13 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	tv_intern_clear(&a->items);
 	tv_intern_clear(&a->lexelts);
 	free(a->item_lexelt);
-	for (size_t c = 0; c < a->nann; c++)
-		free(a->rec[c]);
+	for (size_t c = 0; c < a->nann; c++) {
+		int shared = 0; /* the records of a file given twice (copy_annotator) */
+		for (size_t k = 0; k < c && !shared; k++)
+			shared = a->rec[k] == a->rec[c];
+		if (!shared)
+			free(a->rec[c]);
+	}
 	free(a->rec);
 	free(a->nrec);
 	free(a->pool);
@@ -68,6 +74,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	for (size_t c = 0; c < a->namecap; c++)
 		free(a->names[c]);
 	free(a->names);
+	free(a->fileid);
 	tageval_dist_free(a->dist);
 	free(a);
 }
@@ -555,9 +562,12 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
 	if (added) {
-		uint32_t lex;
-		if (tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL) ||
-		    tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+		/* the lexelt of the previous new item, most often the same */
+		uint32_t lex = item > 0 ? a->item_lexelt[item - 1] : TV_NONE;
+		if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), l->field[0]) != 0) &&
+		    tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL))
+			return tv_nomem(err);
+		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
 			    sizeof *a->item_lexelt))
 			return tv_nomem(err);
 		a->item_lexelt[item] = lex;
@@ -622,10 +632,37 @@ static int each_add_line(void *ctx, struct tv_line *l, struct tageval_error *err
 	return add_line(rd->a, rd->c, l, err);
 }
 
+/*
+ * The entries annotator @c added to the pool from @start on, laid out again
+ * in the order of its items (they came in the order of its lines): every
+ * pass over the items then reads the pool in order, where a shuffled file
+ * made each read a cache miss.  Only the layout changes; without the
+ * memory for it, nothing does.
+ */
+static void pool_in_item_order(struct tageval_annotations *a, size_t c, size_t start)
+{
+	size_t n = a->npool - start, k = 0;
+	if (n == 0)
+		return;
+	struct tv_leafp *tmp = malloc(n * sizeof *tmp);
+	if (tmp == NULL)
+		return;
+	for (size_t t = 0; t < a->nrec[c]; t++) {
+		struct tv_rec *r = &a->rec[c][t];
+		if (r->n == 0 || (r->n & TV_REC_INLINE))
+			continue;
+		memcpy(tmp + k, a->pool + r->first, r->n * sizeof *tmp);
+		r->first = (uint32_t)(start + k);
+		k += r->n;
+	}
+	memcpy(a->pool + start, tmp, k * sizeof *tmp);
+	free(tmp);
+}
+
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 			  struct tageval_error *err)
 {
-	size_t c = a->nann;
+	size_t c = a->nann, start = a->npool;
 	size_t cap = a->nann, cap2 = a->nann;
 	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
 	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
@@ -641,6 +678,8 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
+	if (rc == TAGEVAL_OK)
+		pool_in_item_order(a, c, start);
 	return rc;
 }
 
@@ -649,11 +688,69 @@ static int run_annotator(void *a, struct tv_reader *r, struct tageval_error *err
 	return read_annotator(a, r, err);
 }
 
+/* The identity of the regular file @path: 1, or 0 (standard input, not a
+ * regular file, or stat failed). */
+static int file_id(const char *path, struct tv_fileid *id)
+{
+	struct stat st;
+	memset(id, 0, sizeof *id);
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	id->size = (uint64_t)st.st_size;
+	id->mtime_s = (uint64_t)st.st_mtim.tv_sec;
+	id->mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+	id->ctime_s = (uint64_t)st.st_ctim.tv_sec;
+	id->ctime_ns = (uint64_t)st.st_ctim.tv_nsec;
+	id->known = 1;
+	return 1;
+}
+
+static int same_file(const struct tv_fileid *x, const struct tv_fileid *y)
+{
+	return x->known && y->known && x->dev == y->dev && x->ino == y->ino && x->size == y->size &&
+	       x->mtime_s == y->mtime_s && x->mtime_ns == y->mtime_ns &&
+	       x->ctime_s == y->ctime_s && x->ctime_ns == y->ctime_ns;
+}
+
+/* A new annotator whose records are those of annotator @k (the same file,
+ * unchanged, read again would give them: its items and tags are known).
+ * The two share the array of records, which nothing writes once its file is
+ * read (tageval_annotations_free frees it once). */
+static int copy_annotator(struct tageval_annotations *a, size_t k, struct tageval_error *err)
+{
+	size_t c = a->nann;
+	size_t cap = a->nann, cap2 = a->nann;
+	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
+	    tv_grow((void **)&a->nrec, &cap2, c + 1, sizeof *a->nrec))
+		return tv_nomem(err);
+	a->rec[c] = a->rec[k];
+	a->nrec[c] = a->nrec[k];
+	a->nann++;
+	return TAGEVAL_OK;
+}
+
 int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 			     struct tageval_error *err)
 {
 	TV_NEED(err, a, "ann");
-	return tv_read_path(__func__, path, run_annotator, a, err);
+	struct tv_fileid id, after;
+	int known = path != NULL && file_id(path, &id);
+	for (size_t k = 0; known && k < a->nann && k < a->fileidcap; k++)
+		if (same_file(&a->fileid[k], &id))
+			return copy_annotator(a, k, err);
+	int rc = tv_read_path(__func__, path, run_annotator, a, err);
+	if (rc != TAGEVAL_OK || !known)
+		return rc;
+	/* remembered when the file did not change while it was read */
+	size_t c = a->nann - 1, cap = a->fileidcap;
+	if (tv_grow((void **)&a->fileid, &a->fileidcap, c + 1, sizeof *a->fileid))
+		return tv_nomem(err);
+	memset(a->fileid + cap, 0, (a->fileidcap - cap) * sizeof *a->fileid);
+	if (file_id(path, &after) && same_file(&id, &after))
+		a->fileid[c] = id;
+	return TAGEVAL_OK;
 }
 
 int tageval_annotations_read_buffer(struct tageval_annotations *a, const char *data,

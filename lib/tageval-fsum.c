@@ -16,8 +16,16 @@
  * nothing, and an integer term of magnitude up to 2^31 (a count, a score of
  * 0 or 1) goes to a plain 64-bit integer (|ints| < 2^31 * 2^29 = 2^60
  * between carries), which joins the chunks at each carry.
+ *
+ * Before all that, a sum is kept as two doubles, head + tail, as long as
+ * they hold it exactly (tv_twosum_step in tageval-fsum.h): counts, masses
+ * and most sums of a few terms never leave them, and their result is one
+ * addition.  The first term that would round moves the sum into the chunks
+ * (to_chunks), which an empty sum does not even zero before that.  Carries
+ * and results walk only the chunks in use ([TV_FSUM_CHUNKS - nlo, hi)).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tageval-fsum.h"
@@ -27,17 +35,47 @@
 
 void tv_fsum_init(struct tv_fsum *f)
 {
-	memset(f, 0, sizeof *f);
+	/* the chunks are zeroed when first used (to_chunks) */
+	f->head = f->tail = 0.0;
+	f->chunked = f->nonfinite = f->nlo = f->hi = 0;
+	f->pending = 0;
+	f->ints = 0;
 }
 
-/* Propagates the carries: every chunk but the last in [0, 2^32). */
-static void normalize(int64_t *c)
+/* Propagates the carries of chunks [lo, top): each in [0, 2^32), the carry
+ * out of them into chunk @top, which keeps the sign. */
+static void normalize(int64_t *c, size_t lo, size_t top)
 {
-	for (size_t i = 0; i + 1 < TV_FSUM_CHUNKS; i++) {
+	for (size_t i = lo; i < top; i++) {
 		int64_t low = (int64_t)((uint64_t)c[i] & MASK32);
 		c[i + 1] += (c[i] - low) / (int64_t)4294967296;
 		c[i] = low;
 	}
+}
+
+/* The chunks in use [*lo, *hi) of @f, its integer terms included. */
+static void range_of(const struct tv_fsum *f, size_t *lo, size_t *hi)
+{
+	*lo = TV_FSUM_CHUNKS - (size_t)f->nlo;
+	*hi = f->hi;
+	if (f->ints != 0) {
+		if (*lo > 33)
+			*lo = 33;
+		if (*hi < 36)
+			*hi = 36;
+	}
+}
+
+/* The chunk that takes the carry out of chunks [lo, hi): the one above them. */
+static size_t top_of(size_t hi)
+{
+	return hi < TV_FSUM_CHUNKS ? hi : TV_FSUM_CHUNKS - 1;
+}
+
+static void set_range(struct tv_fsum *f, size_t lo, size_t hi)
+{
+	f->nlo = (uint8_t)(TV_FSUM_CHUNKS - lo);
+	f->hi = (uint8_t)hi;
 }
 
 /* Adds the integer @v (|v| < 2^63) to the chunks: 1 is bit 1074, i.e.
@@ -61,15 +99,43 @@ static void add_int(int64_t *c, int64_t v)
 	}
 }
 
-void tv_fsum_carry(struct tv_fsum *f)
+static void chunk_add(struct tv_fsum *f, double x);
+
+/* From two doubles to the chunks: from now on every term goes there. */
+static void to_chunks(struct tv_fsum *f)
 {
-	add_int(f->c, f->ints);
-	f->ints = 0;
-	normalize(f->c);
-	f->pending = 0;
+	double h = f->head, t = f->tail;
+	memset(f->c, 0, sizeof f->c);
+	f->head = f->tail = 0.0;
+	f->chunked = 1;
+	chunk_add(f, h);
+	chunk_add(f, t);
 }
 
-void tv_fsum_add(struct tv_fsum *f, double x)
+void tv_fsum_carry(struct tv_fsum *f)
+{
+	if (!f->chunked)
+		return;
+	size_t lo, hi;
+	range_of(f, &lo, &hi);
+	f->pending = 0;
+	if (lo >= hi)
+		return;
+	add_int(f->c, f->ints);
+	f->ints = 0;
+	size_t top = top_of(hi);
+	normalize(f->c, lo, top);
+	set_range(f, lo, top + 1);
+}
+
+void tv_fsum_add_chunks(struct tv_fsum *f, double x)
+{
+	if (!f->chunked)
+		to_chunks(f);
+	chunk_add(f, x);
+}
+
+static void chunk_add(struct tv_fsum *f, double x)
 {
 	if (x == 0.0)
 		return;
@@ -93,6 +159,11 @@ void tv_fsum_add(struct tv_fsum *f, double x)
 		p = e - 1;
 	}
 	unsigned i = p >> 5, sh = p & 31u;
+	/* chunks i .. i + 2 (i <= 63) join the range in use */
+	if (TV_FSUM_CHUNKS - i > f->nlo)
+		f->nlo = (uint8_t)(TV_FSUM_CHUNKS - i);
+	if (i + 3 > f->hi)
+		f->hi = (uint8_t)(i + 3);
 	uint64_t lo = (m & MASK32) << sh; /* < 2^63 */
 	uint64_t hi = (m >> 32) << sh;    /* < 2^52 */
 	int64_t d0 = (int64_t)(lo & MASK32);
@@ -113,15 +184,36 @@ void tv_fsum_add(struct tv_fsum *f, double x)
 
 void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g)
 {
+	if (!g->chunked) {
+		tv_fsum_add(f, g->head);
+		tv_fsum_add(f, g->tail);
+		return;
+	}
+	if (!f->chunked)
+		to_chunks(f);
 	tv_fsum_carry(f);
-	int64_t c[TV_FSUM_CHUNKS];
-	memcpy(c, g->c, sizeof c);
-	add_int(c, g->ints);
-	normalize(c);
-	for (size_t i = 0; i < TV_FSUM_CHUNKS; i++)
-		f->c[i] += c[i];
-	f->pending = 1;
 	f->nonfinite |= g->nonfinite;
+	size_t lo, hi;
+	range_of(g, &lo, &hi);
+	if (lo >= hi)
+		return;
+	size_t top = top_of(hi);
+	int64_t c[TV_FSUM_CHUNKS];
+	memcpy(c + lo, g->c + lo, (hi - lo) * sizeof *c);
+	if (top >= hi)
+		c[top] = 0;
+	add_int(c, g->ints);
+	normalize(c, lo, top);
+	for (size_t i = lo; i <= top; i++)
+		f->c[i] += c[i];
+	size_t flo, fhi;
+	range_of(f, &flo, &fhi);
+	if (flo >= fhi) {
+		flo = lo;
+		fhi = top + 1;
+	}
+	set_range(f, lo < flo ? lo : flo, top + 1 > fhi ? top + 1 : fhi);
+	f->pending = 1;
 }
 
 /* Bits [pos, pos + 64) of the normalized magnitude @c. */
@@ -148,23 +240,35 @@ static unsigned bit_length(uint64_t v)
 
 double tv_fsum_result(const struct tv_fsum *f)
 {
+	if (!f->chunked)
+		return f->head + f->tail;
 	if (f->nonfinite)
 		return NAN;
+	size_t lo, hi;
+	range_of(f, &lo, &hi);
+	if (lo >= hi)
+		return 0.0;
+	size_t top = top_of(hi);
+	/* a copy of the chunks in use; below them two zeros (the window of 64
+	 * bits can reach them), above them zeros up to two past the top */
 	int64_t c[TV_FSUM_CHUNKS];
-	memcpy(c, f->c, sizeof c);
+	size_t z = lo >= 2 ? lo - 2 : 0, zend = top + 3 < TV_FSUM_CHUNKS ? top + 3 : TV_FSUM_CHUNKS;
+	memset(c + z, 0, (lo - z) * sizeof *c);
+	memcpy(c + lo, f->c + lo, (hi - lo) * sizeof *c);
+	memset(c + hi, 0, (zend - hi) * sizeof *c);
 	add_int(c, f->ints);
-	normalize(c);
+	normalize(c, lo, top);
 	double sign = 1.0;
-	if (c[TV_FSUM_CHUNKS - 1] < 0) {
-		for (size_t i = 0; i < TV_FSUM_CHUNKS; i++)
+	if (c[top] < 0) {
+		for (size_t i = lo; i <= top; i++)
 			c[i] = -c[i];
-		normalize(c);
+		normalize(c, lo, top);
 		sign = -1.0;
 	}
-	size_t h = TV_FSUM_CHUNKS;
-	while (h > 0 && c[h - 1] == 0)
+	size_t h = top + 1;
+	while (h > lo && c[h - 1] == 0)
 		h--;
-	if (h == 0)
+	if (h == lo)
 		return 0.0;
 	h--;
 	/* the magnitude has L bits: bit L - 1 is its highest */
@@ -185,7 +289,7 @@ double tv_fsum_result(const struct tv_fsum *f)
 		unsigned i = pos >> 5, off = pos & 31u;
 		if (off && ((uint64_t)c[i] & ((UINT64_C(1) << off) - 1)))
 			sticky = 1;
-		for (unsigned j = 0; j < i && !sticky; j++)
+		for (size_t j = lo; j < i && !sticky; j++)
 			sticky = c[j] != 0;
 	}
 	/* 53 bits of significand, then the 11 bits that are rounded away */
@@ -232,4 +336,54 @@ int tv_fsum_sign(const double *t, size_t n)
 	}
 	double r = tv_fsum_array(t, n);
 	return (r > 0.0) - (r < 0.0);
+}
+
+/* ------------------------------------------------------------ lazy sums */
+
+int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
+{
+	if (pool->n == pool->cap) {
+		size_t cap = pool->cap ? 2 * pool->cap : 16;
+		if (cap > UINT32_MAX - 1 || cap > SIZE_MAX / sizeof *pool->f)
+			return -1;
+		struct tv_fsum *f = realloc(pool->f, cap * sizeof *f);
+		if (f == NULL)
+			return -1;
+		pool->f = f;
+		pool->cap = cap;
+	}
+	struct tv_fsum *f = &pool->f[pool->n];
+	tv_fsum_init(f);
+	tv_fsum_add(f, s->head);
+	tv_fsum_add(f, s->tail);
+	tv_fsum_add(f, x);
+	s->big = (uint32_t)++pool->n;
+	return 0;
+}
+
+int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct tv_lsum *t,
+		     const struct tv_fsum_pool *tpool)
+{
+	if (!t->big)
+		return tv_lsum_add(s, pool, t->head) || tv_lsum_add(s, pool, t->tail) ? -1 : 0;
+	if (!s->big && tv_lsum_spill(s, pool, 0.0))
+		return -1;
+	tv_fsum_add_fsum(&pool->f[s->big - 1], &tpool->f[t->big - 1]);
+	return 0;
+}
+
+double tv_lsum_result(const struct tv_lsum *s, const struct tv_fsum_pool *pool)
+{
+	return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
+}
+
+void tv_fsum_pool_clear(struct tv_fsum_pool *pool)
+{
+	pool->n = 0;
+}
+
+void tv_fsum_pool_free(struct tv_fsum_pool *pool)
+{
+	free(pool->f);
+	memset(pool, 0, sizeof *pool);
 }

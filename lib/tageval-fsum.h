@@ -10,21 +10,61 @@
 
 /*
  * An exactly rounded sum (as Python's math.fsum), whatever the order of
- * the terms: see tageval-fsum.c.  536 bytes; zeroed by tv_fsum_init (or
+ * the terms: see tageval-fsum.c.  568 bytes; emptied by tv_fsum_init (or
  * by calloc / memset).  A NaN or infinite term makes the result NaN.
  */
 #define TV_FSUM_CHUNKS 67
 #define TV_FSUM_LAZY (1u << 29)
 
 struct tv_fsum {
-	int64_t c[TV_FSUM_CHUNKS];
-	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
+	/* while !chunked, the exact sum is head + tail (two doubles), the
+	 * chunks unused (not even zeroed): see tv_twosum_step */
+	double head, tail;
+	uint8_t chunked;
+	uint8_t nonfinite;
+	/* the chunks outside [TV_FSUM_CHUNKS - nlo, hi) are 0 (none used), so
+	 * that carries and results walk only the chunks in use */
+	uint8_t nlo, hi;
 	uint32_t pending;
-	uint32_t nonfinite;
+	int64_t ints;       /* the integer terms of magnitude <= 2^31, apart: cheap */
+	int64_t c[TV_FSUM_CHUNKS];
 };
 
+/* The rounding error of a + b, whose rounded sum is @s, exactly (Dekker's
+ * Fast2Sum, the larger of the two first; barring overflow, which gives a
+ * non-finite number). */
+static inline double tv_sum_error(double a, double b, double s)
+{
+	int a_big = __builtin_fabs(a) >= __builtin_fabs(b);
+	double big = a_big ? a : b, small = a_big ? b : a;
+	return small - (s - big);
+}
+
+/*
+ * Adds @x to the exact sum *@head + *@tail, keeping it exact as two
+ * doubles: 1, or 0 when that would round (then nothing is changed).  The
+ * rounding error e of head + x is exact (tv_sum_error; an overflow shows as
+ * a non-finite number and is refused); e is added to the tail the same way,
+ * and the step is refused unless that addition is exact.  The sum rounded
+ * once is then head + tail, a single rounding of the exact sum: the bits
+ * tv_fsum_result gives.
+ */
+static inline int tv_twosum_step(double *head, double *tail, double x)
+{
+	double h = *head, t = h + x;
+	double e = tv_sum_error(h, x, t);
+	double l = *tail, u = l + e;
+	double e2 = tv_sum_error(l, e, u);
+	if (e2 != 0.0 || t - t != 0.0)
+		return 0;
+	*head = t;
+	*tail = u;
+	return 1;
+}
+
 void tv_fsum_init(struct tv_fsum *f);
-void tv_fsum_add(struct tv_fsum *f, double x);
+/* tv_fsum_add once the sum is in its chunks, or for a term that would round. */
+void tv_fsum_add_chunks(struct tv_fsum *f, double x);
 /* Adds the terms of @g to @f. */
 void tv_fsum_add_fsum(struct tv_fsum *f, const struct tv_fsum *g);
 /* Propagates the pending carries (done by tv_fsum_add when needed). */
@@ -35,5 +75,56 @@ double tv_fsum_result(const struct tv_fsum *f);
 double tv_fsum_array(const double *x, size_t n);
 /* The sign (-1, 0, 1) of the exact sum of @t[0..n): a cheap filter, else tv_fsum_array. */
 int tv_fsum_sign(const double *t, size_t n);
+
+static inline void tv_fsum_add(struct tv_fsum *f, double x)
+{
+	if (!f->chunked && tv_twosum_step(&f->head, &f->tail, x))
+		return;
+	tv_fsum_add_chunks(f, x);
+}
+
+/* ------------------------------------------------------------ lazy sums */
+
+/*
+ * A sum of many terms kept as two doubles while they hold it exactly
+ * (tv_twosum_step: counts, masses, ...), so that a sum per tag costs 24 bytes;
+ * at its first rounding it moves into a struct tv_fsum of a pool, and its
+ * result is the same bits as a tv_fsum of the same terms would give.
+ * Zeroed: the empty sum.  The pool's sums are addressed by index (the pool
+ * grows), and a pool is cleared or freed with its sums.
+ */
+struct tv_lsum {
+	double head, tail; /* the exact sum while big == 0 (tv_twosum_step) */
+	uint32_t big;      /* 0, or 1 + the index of its tv_fsum in the pool */
+};
+
+struct tv_fsum_pool {
+	struct tv_fsum *f;
+	size_t n, cap;
+};
+
+/* Moves @s into a new sum of @pool, then adds @x: -1 out of memory. */
+int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x);
+
+/* Adds @x to @s: 0, or -1 out of memory (then @s is unchanged). */
+static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
+{
+	if (s->big) {
+		tv_fsum_add(&pool->f[s->big - 1], x);
+		return 0;
+	}
+	if (tv_twosum_step(&s->head, &s->tail, x))
+		return 0;
+	return tv_lsum_spill(s, pool, x);
+}
+
+/* Adds the terms of @t (in @tpool) to @s (in @pool): -1 out of memory. */
+int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct tv_lsum *t,
+		     const struct tv_fsum_pool *tpool);
+/* The sum rounded to nearest, ties to even (tv_fsum_result). */
+double tv_lsum_result(const struct tv_lsum *s, const struct tv_fsum_pool *pool);
+/* Forgets the pool's sums (the lazy sums that used them must be zeroed). */
+void tv_fsum_pool_clear(struct tv_fsum_pool *pool);
+void tv_fsum_pool_free(struct tv_fsum_pool *pool);
 
 #endif

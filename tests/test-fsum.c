@@ -202,6 +202,106 @@ START_TEST(test_sign)
 }
 END_TEST
 
+/*
+ * The two doubles a sum starts in (head + tail) and its move into the
+ * chunks.  2^53 + 1 is a tie between 2^53 and 2^53 + 2 (the doubles there
+ * are 2 apart), rounded to the even 2^53: head 2^53, tail 1, exact.  A
+ * second 1 makes the tail 2 (exact), and the sum 2^53 + 2, a double.  With
+ * 2^-60 instead, the tail 1 + 2^-60 would need 61 bits: the sum moves into
+ * the chunks, and 2^53 + 1 + 2^-60, just above the tie, rounds up to
+ * 2^53 + 2 (a sum in doubles alone would give 2^53).
+ */
+START_TEST(test_two_doubles)
+{
+	struct tv_fsum f;
+	tv_fsum_init(&f);
+	tv_fsum_add(&f, 0x1p53);
+	tv_fsum_add(&f, 1.0);
+	tv_fsum_add(&f, 1.0);
+	ck_assert_int_eq(f.chunked, 0);
+	ck_assert(tv_fsum_result(&f) == 0x1p53 + 2.0);
+	tv_fsum_init(&f);
+	tv_fsum_add(&f, 0x1p53);
+	tv_fsum_add(&f, 1.0);
+	ck_assert_int_eq(f.chunked, 0);
+	ck_assert(tv_fsum_result(&f) == 0x1p53); /* the tie, to even */
+	tv_fsum_add(&f, 0x1p-60);
+	ck_assert_int_eq(f.chunked, 1);
+	ck_assert(tv_fsum_result(&f) == 0x1p53 + 2.0);
+	/* the chunks from the smallest subnormal to 2^1023: 2^-1074 + 2^1023
+	 * + 1 (a tail 2^-1074 + 1 cannot be exact: into the chunks), then
+	 * - 2^1023 - 1 leaves 2^-1074 */
+	tv_fsum_init(&f);
+	tv_fsum_add(&f, 0x1p-1074);
+	tv_fsum_add(&f, 0x1p1023);
+	tv_fsum_add(&f, 1.0);
+	ck_assert_int_eq(f.chunked, 1);
+	tv_fsum_add(&f, -0x1p1023);
+	tv_fsum_add(&f, -1.0);
+	ck_assert(tv_fsum_result(&f) == 0x1p-1074);
+	/* a sum of two doubles added to one in the chunks, and the reverse:
+	 * (2^53 + 1) + (2^53 + 1 + 2^-60) = 2^54 + 2 + 2^-60, whose doubles
+	 * are 4 apart: 2^54 + 2 is a tie between 2^54 and 2^54 + 4, and the
+	 * 2^-60 above it rounds up to 2^54 + 4 */
+	struct tv_fsum g, h;
+	tv_fsum_init(&g);
+	tv_fsum_add(&g, 0x1p53);
+	tv_fsum_add(&g, 1.0);
+	tv_fsum_init(&h);
+	tv_fsum_add(&h, 0x1p53);
+	tv_fsum_add(&h, 1.0);
+	tv_fsum_add(&h, 0x1p-60);
+	struct tv_fsum x = g, y = h;
+	tv_fsum_add_fsum(&x, &h);
+	tv_fsum_add_fsum(&y, &g);
+	ck_assert(tv_fsum_result(&x) == 0x1p54 + 4.0);
+	ck_assert(tv_fsum_result(&y) == 0x1p54 + 4.0);
+}
+END_TEST
+
+/*
+ * Lazy sums: ten times the double 0.1 (0.1000000000000000055511151231257827)
+ * is exactly 1.000000000000000055511151231257827, which rounds to 1 (the
+ * next double is 1 + 2^-52 = 1.0000000000000002220); added in doubles the
+ * ten give 0.9999999999999999.  One lazy sum counts (1 a million times:
+ * 1e6, never leaving its two doubles), the other takes the tenths; both
+ * added to a third, 1e6 + 1 = 1000001.
+ */
+START_TEST(test_lazy_sums)
+{
+	struct tv_fsum_pool pool;
+	memset(&pool, 0, sizeof pool);
+	struct tv_lsum count, tenths, both;
+	memset(&count, 0, sizeof count);
+	memset(&tenths, 0, sizeof tenths);
+	memset(&both, 0, sizeof both);
+	double naive = 0.0;
+	for (int i = 0; i < 10; i++) {
+		ck_assert_int_eq(tv_lsum_add(&tenths, &pool, 0.1), 0);
+		naive += 0.1;
+	}
+	ck_assert(naive != 1.0);
+	ck_assert(tv_lsum_result(&tenths, &pool) == 1.0);
+	for (int i = 0; i < 1000000; i++)
+		ck_assert_int_eq(tv_lsum_add(&count, &pool, 1.0), 0);
+	ck_assert_int_eq(count.big, 0);
+	ck_assert(tv_lsum_result(&count, &pool) == 1e6);
+	ck_assert_int_eq(tv_lsum_add_lsum(&both, &pool, &count, &pool), 0);
+	ck_assert_int_eq(tv_lsum_add_lsum(&both, &pool, &tenths, &pool), 0);
+	ck_assert(tv_lsum_result(&both, &pool) == 1000001.0);
+	/* 2^53 + 1 + 2^-60 as in test_two_doubles: moved into the pool */
+	struct tv_lsum big;
+	memset(&big, 0, sizeof big);
+	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0x1p53), 0);
+	ck_assert_int_eq(tv_lsum_add(&big, &pool, 1.0), 0);
+	ck_assert_int_eq(big.big, 0);
+	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0x1p-60), 0);
+	ck_assert_uint_ne(big.big, 0);
+	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
+	tv_fsum_pool_free(&pool);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fsum");
@@ -211,6 +311,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_overflowing_weights);
 	tcase_add_test(tc, test_scorer_order);
 	tcase_add_test(tc, test_sign);
+	tcase_add_test(tc, test_two_doubles);
+	tcase_add_test(tc, test_lazy_sums);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -39,11 +39,14 @@
 #                             --flat --coefficients=alpha_ratio: every
 #                             pair of them; refused from N = 10001, beyond
 #                             20,000 distinct values)
+#   many-labels DIR/a, DIR/b  N items, a tags item i "l<i>", b
+#                             "l<i + N/2>": 1.5N distinct labels, each on
+#                             one or two items (hkappa: memory per label)
 #
 # Only awk and sh; no randomness, so N alone fixes the files.
 set -eu
 if [ $# -ne 3 ]; then
-	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio N DIR" >&2
+	echo "usage: gen-scaling.sh ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio|many-labels N DIR" >&2
 	exit 2
 fi
 case_=$1 n=$2 dir=$3
@@ -117,8 +120,17 @@ alpha-ratio)
 		}
 	}'
 	;;
+many-labels)
+	awk -v n="$n" -v dir="$dir" 'BEGIN {
+		h = int(n / 2)
+		for (i = 0; i < n; i++) {
+			printf "w %d l%d\n", i, i > (dir "/a")
+			printf "w %d l%d\n", i, i + h > (dir "/b")
+		}
+	}'
+	;;
 *)
-	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised, supervised-weights, supervised-weights3, alpha-sets or alpha-ratio)" >&2
+	echo "gen-scaling.sh: unknown case \"$case_\" (ties, report, supervised, supervised-weights, supervised-weights3, alpha-sets, alpha-ratio or many-labels)" >&2
 	exit 2
 	;;
 esac

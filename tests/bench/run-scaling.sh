@@ -27,6 +27,8 @@
 #   alpha-ratio hkappa --flat --coefficients=alpha_ratio A B: 2N distinct
 #               values (default N 20000: both beyond the limit of 20,000
 #               distinct values, refused with exit 1 likewise)
+#   many-labels hkappa --flat --coefficients=all A B: N items of 1.5N
+#               distinct labels (default N 100000; the memory per label)
 #
 # Environment: BENCH_DIR, BENCH_RUNS (default 3), BENCH_GNU_TIME as in
 # bench-lib.sh.  Exit status: 0 (whether or not the target is met), 1 if a
@@ -37,7 +39,7 @@ here=$(cd -- "$(dirname -- "$0")" && pwd)
 . "$here/bench-lib.sh"
 
 usage() {
-	printf 'usage: %s BUILDDIR ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio [N]\n' "$prog" >&2
+	printf 'usage: %s BUILDDIR ties|report|supervised|supervised-weights|supervised-weights3|alpha-sets|alpha-ratio|many-labels [N]\n' "$prog" >&2
 	exit 2
 }
 
@@ -50,6 +52,7 @@ ties) tool=fscore default=200000 ;;
 report) tool=wsd-report default=100000 ;;
 supervised | supervised-weights | supervised-weights3) tool=wsi-supervised default=100000 ;;
 alpha-sets | alpha-ratio) tool=hkappa default=20000 bench_ok_status=1 ;;
+many-labels) tool=hkappa default=100000 ;;
 *) usage ;;
 esac
 bench_args 1 '' "$1" "${3:-$default}"
@@ -66,6 +69,7 @@ command_of() {
 	supervised | supervised-weights | supervised-weights3) cmd=("$exe" "$d/clusters" "$d/gold") ;;
 	alpha-sets) cmd=("$exe" --flat --distance=masi "$d/a" "$d/b") ;;
 	alpha-ratio) cmd=("$exe" --flat --coefficients=alpha_ratio "$d/a" "$d/b") ;;
+	many-labels) cmd=("$exe" --flat --coefficients=all "$d/a" "$d/b") ;;
 	esac
 }
 
