@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * gen-annotations - writes a large synthetic double annotation for
- * benchmarking hkappa: DIR/ann1, DIR/ann2 (two annotators, the Senseval key
- * format with optional weights) and DIR/senses (a sense map in parent form).
+ * benchmarking hkappa: DIR/ann1, DIR/ann2, DIR/ann3 (three annotators, the
+ * Senseval key format with optional weights) and DIR/senses (a sense map in
+ * parent form).
  *
  * The output is a pure function of --items and --seed.  The tag set is one
  * three-level hierarchy of TOPS x MIDDLES x LEAVES tags (5 x 2 x 5: 50
@@ -11,8 +12,8 @@
  * item has a "true" leaf; each annotator writes it, or a general tag above
  * it, or two tags, sometimes weighted, and now and then a different leaf.
  *
- * ann1 lists every item, lexelt by lexelt; ann2 leaves out about 2% of the
- * items and lists the others in a shuffled order.  Every item draws all its
+ * ann1 lists every item, lexelt by lexelt; ann2 and ann3 leave out the same
+ * 2% of the items and list the others, each in a shuffled order of its own.  Every item draws all its
  * choices from its own random stream (seeded from the seed and the item's
  * number), so ann2 can be written in any order without keeping the items in
  * memory: the only large allocation is the permutation (4 bytes per item).
@@ -159,7 +160,7 @@ static int other_sense(const struct lexelt *lx, struct gen_rng *r, int leaf)
 
 /* ----------------------------------------------------------------- items */
 
-/* One annotation of item @g by annotator @who (0 or 1).  The item's stream
+/* One annotation of item @g by annotator @who (0, 1 or 2).  The item's stream
  * gives the true leaf and whether ann2 skips the item; the annotator's own
  * stream, its errors and the form of its line. */
 struct annotation {
@@ -177,7 +178,7 @@ static void annotate(uint64_t seed, uint64_t g, int who, struct annotation *out,
 	struct gen_rng mine;
 	gen_rng_init(&mine, seed, STREAM_ITEM, g ^ ((uint64_t)(who + 1) << 62), RNG_IF_ZERO);
 	int leaf = truth;
-	/* annotator 0 errs on 4% of the items, annotator 1 on 6% */
+	/* annotator 0 errs on 4% of the items, annotators 1 and 2 on 6% */
 	if (gen_rng_below(&mine, 100) < (who ? 6u : 4u))
 		leaf = other_sense(lx, &mine, truth);
 	char a[16], b[16];
@@ -229,18 +230,21 @@ static void write_ann1(const char *dir, uint64_t seed, uint64_t n_items)
 	gen_file_close(&f);
 }
 
-static void write_ann2(const char *dir, uint64_t seed, uint64_t n_items)
+/* Annotator @who (1 or 2) as file @name: the items in a shuffled order of
+ * its own, those the item's stream marks missing left out. */
+static void write_shuffled(const char *dir, const char *name, uint64_t seed, uint64_t n_items,
+			   int who)
 {
 	uint32_t *perm = gen_identity(PROG, n_items);
 	struct gen_rng r;
-	gen_rng_init(&r, seed, STREAM_SHUFFLE, 0, RNG_IF_ZERO);
+	gen_rng_init(&r, seed, STREAM_SHUFFLE, (uint64_t)who - 1, RNG_IF_ZERO);
 	gen_shuffle(perm, n_items, &r);
 	struct gen_file f;
-	FILE *fp = gen_file_open(&f, PROG, dir, "ann2");
+	FILE *fp = gen_file_open(&f, PROG, dir, name);
 	for (uint64_t i = 0; i < n_items; i++) {
 		struct annotation an;
 		int missing;
-		annotate(seed, perm[i], 1, &an, &missing);
+		annotate(seed, perm[i], who, &an, &missing);
 		if (missing)
 			continue;
 		int l = lexelt_of(perm[i]);
@@ -259,9 +263,9 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: " PROG " [--items N] [--seed S] DIR\n"
-		"Writes DIR/ann1 (N items, default 1000000), DIR/ann2 (about 98%% of\n"
-		"them, shuffled) and DIR/senses (50 leaf tags in a 3-level map, parent\n"
-		"form) for benchmarking hkappa.  The output depends only on N and S\n"
+		"Writes DIR/ann1 (N items, default 1000000), DIR/ann2 and DIR/ann3\n"
+		"(about 98%% of them, each shuffled) and DIR/senses (50 leaf tags in a\n"
+		"3-level map, parent form) for benchmarking hkappa.  The output depends only on N and S\n"
 		"(default 1).\n");
 }
 
@@ -274,6 +278,7 @@ int main(int argc, char **argv)
 	write_senses(gen_file_open(&f, PROG, a.dir, "senses"));
 	gen_file_close(&f);
 	write_ann1(a.dir, a.seed, a.count);
-	write_ann2(a.dir, a.seed, a.count);
+	write_shuffled(a.dir, "ann2", a.seed, a.count, 1);
+	write_shuffled(a.dir, "ann3", a.seed, a.count, 2);
 	return 0;
 }

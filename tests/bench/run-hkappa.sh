@@ -4,8 +4,8 @@
 # run-hkappa.sh BUILDDIR [N] - times hkappa on a synthetic double annotation
 # of N items (default 1000000) under several option sets.
 #
-# gen-annotations writes DIR/ann1 (N items over 200 lexelts), DIR/ann2 (about
-# 98% of them, shuffled) and DIR/senses (50 leaf tags under 5 x 2 general
+# gen-annotations writes DIR/ann1 (N items over 200 lexelts), DIR/ann2 and
+# DIR/ann3 (about 98% of them, each shuffled) and DIR/senses (50 leaf tags under 5 x 2 general
 # tags, parent form).  The script prints their wc -l and wc -c, then, for wc -l
 # (the cost of reading the files) and for each option set, runs the command
 # once untimed (page cache), then BENCH_RUNS times, and prints the best wall
@@ -38,6 +38,7 @@ bench_need "$hkappa" HKAPPA
 bench_dirs tageval-bench
 ann1=$data/ann1
 ann2=$data/ann2
+ann3=$data/ann3
 senses=$data/senses
 
 bench_timer rss
@@ -46,10 +47,11 @@ bench_timer rss
 printf 'tageval benchmark: %s\n' "$hkappa"
 bench_generate gen-annotations items --items
 printf 'generated in %s s\n\n' "$gen_wall"
-bench_files 7 ann1 "$ann1" ann2 "$ann2" senses "$senses"
+bench_files 7 ann1 "$ann1" ann2 "$ann2" ann3 "$ann3" senses "$senses"
 ann1_lines=${file_lines[ann1]}
 ann1_bytes=${file_bytes[ann1]}
 ann2_bytes=${file_bytes[ann2]}
+ann3_bytes=${file_bytes[ann3]}
 senses_bytes=${file_bytes[senses]}
 input_bytes=$((ann1_bytes + ann2_bytes + senses_bytes))
 bench_print_method ''
@@ -60,11 +62,13 @@ bench_print_method ''
 # ann1 a second time as its corpus (its input counts ann1 twice), and the
 # bootstrap recomputes every figure once per replicate.  The last adds every
 # coefficient of --coefficients (the generated tags are not numbers, so the
-# numeric ones stop early: see tests/bench/README for numeric ratings).
+# numeric ones stop early: see tests/bench/README for numeric ratings); the
+# very last, the same with a third annotator (issue 14's benchmark: 1,000,000
+# items x 3 annotators, every coefficient).
 names=("wc -l ann1 ann2 (baseline)" "default" "--flat" "--per-lexelt"
 	"--format=json --per-lexelt" "--downward=ann1" "--bootstrap=10"
-	"--flat --coefficients=all")
-targeted=(0 1 1 1 1 0 0 1)
+	"--flat --coefficients=all" "... all, ann1 ann2 ann3")
+targeted=(0 1 1 1 1 0 0 1 1)
 
 options_cmd() {
 	case $1 in
@@ -76,9 +80,11 @@ options_cmd() {
 	5) cmd=("$hkappa" --downward="$ann1" "$ann1" "$ann2" "$senses") ;;
 	6) cmd=("$hkappa" --bootstrap=10 "$ann1" "$ann2" "$senses") ;;
 	7) cmd=("$hkappa" --flat --coefficients=all "$ann1" "$ann2") ;;
+	8) cmd=("$hkappa" --flat --coefficients=all "$ann1" "$ann2" "$ann3") ;;
 	esac
 	input=$input_bytes
 	[ "$1" = 0 ] || [ "$1" = 2 ] || [ "$1" = 7 ] && input=$((ann1_bytes + ann2_bytes))
+	[ "$1" = 8 ] && input=$((ann1_bytes + ann2_bytes + ann3_bytes))
 	[ "$1" = 5 ] && input=$((input_bytes + ann1_bytes))
 	return 0
 }
@@ -87,6 +93,7 @@ options_cmd() {
 kappa_of() {
 	awk '
 	/^kappa / { print "kappa " $2; found = 1; exit }
+	/^pooled kappa / { print "kappa " $NF; found = 1; exit }
 	/ total$/ { print $1 " lines"; found = 1; exit }
 	/^\{/ { if (match($0, /"kappa":[-0-9.e]+/)) {
 		print "kappa " substr($0, RSTART + 8, RLENGTH - 8); found = 1; exit } }
@@ -117,6 +124,8 @@ done
 printf '\ninput: ann1 %s + ann2 %s + senses %s = %s bytes (%.1f MiB)\n' \
 	"$ann1_bytes" "$ann2_bytes" "$senses_bytes" "$input_bytes" \
 	"$(bench_mib "$input_bytes")"
+printf '(--flat rows: the annotation files only; the last row: ann1 + ann2 + ann3 %s bytes)\n' \
+	"$((ann1_bytes + ann2_bytes + ann3_bytes))"
 printf 'targets (checked only at N = 1000000, not for --downward and --bootstrap):\n'
 printf '  wall < 0.5 s and peak RSS < 2x input, per option set\n'
 
