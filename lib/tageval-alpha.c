@@ -2232,16 +2232,19 @@ static void wk_masses(const struct tageval_annotations *a, struct wk_run *wr, si
 static double wk_item_agreement(const struct tageval_annotations *a, const struct wk_run *wr,
 				size_t m)
 {
-	/* a plain sum: its terms come in the order of the annotators and of
-	 * each annotation's entries, whatever the order of the lines (the
-	 * sums over the items are exact) */
-	double f = 0.0;
+	/* an exact sum: the order of the touched labels and of a record's
+	 * entries follows the tag ids, which follow the order of the lines, so
+	 * a plain sum would round differently when the lines are reordered;
+	 * each term is symmetric in its two labels for the same reason */
+	struct tv_fsum f;
+	tv_fsum_init(&f);
 	for (size_t i = 0; i < wr->ntouched; i++) {
 		uint32_t k = wr->touched[i];
-		f += wr->s[k] * wr->s[k];
+		tv_fsum_add(&f, wr->s[k] * wr->s[k]);
 		for (size_t j = i + 1; j < wr->ntouched; j++) {
 			uint32_t l = wr->touched[j];
-			f += 2.0 * (1.0 - wk_d(wr->dist, wr->nused, k, l)) * wr->s[k] * wr->s[l];
+			tv_fsum_add(&f, 2.0 * (1.0 - wk_d(wr->dist, wr->nused, k, l)) *
+						(wr->s[k] * wr->s[l]));
 		}
 	}
 	for (size_t g = 0; g < m; g++) {
@@ -2251,10 +2254,12 @@ static double wk_item_agreement(const struct tageval_annotations *a, const struc
 		for (size_t x = 0; x < ne; x++)
 			for (size_t y = 0; y < ne; y++) {
 				size_t k = wr->pos[e[x].leaf], l = wr->pos[e[y].leaf];
-				f -= (1.0 - wk_d(wr->dist, wr->nused, k, l)) * e[x].p * e[y].p;
+				tv_fsum_add(&f, -(1.0 - wk_d(wr->dist, wr->nused, k, l)) *
+							(e[x].p * e[y].p));
 			}
 	}
-	return f / ((double)m * (double)(m - 1));
+	double sum = tv_fsum_result(&f);
+	return sum / ((double)m * (double)(m - 1));
 }
 
 /* Gwet's AC2 with w = 1 - D and its standard error (hkappa(1)): pi, p_a,
@@ -2331,11 +2336,13 @@ static int wk_ac2(const struct tageval_annotations *a, struct wk_run *wr, double
 		if (m == 0)
 			continue;
 		wk_masses(a, wr, m);
-		double fe = 0.0; /* in the order of the annotations, as above */
+		struct tv_fsum ffe; /* exact: the touched labels' order follows the lines' */
+		tv_fsum_init(&ffe);
 		for (size_t i = 0; i < wr->ntouched; i++) {
 			uint32_t k = wr->touched[i];
-			fe += wr->s[k] * (1.0 - pi[k]);
+			tv_fsum_add(&ffe, wr->s[k] * (1.0 - pi[k]));
 		}
+		double fe = tv_fsum_result(&ffe);
 		double at = m >= 2 ? wk_item_agreement(a, wr, m) : 0.0;
 		double pet = factor * fe / (double)m;
 		double ct = (n / n2) * (at - (m >= 2 ? pe : 0.0)) / (1.0 - pe) -
