@@ -578,6 +578,36 @@ out:
 	tageval_inventory_free(inv);
 }
 
+/*
+ * The annotations of scen_agreement with --weights' distances, D(a, b) = 1:
+ * Cohen's kappa, p_o 3/4, p_e 1/2 * 1/4 + 1/2 * 3/4 = 1/2, kappa 1/2 (its
+ * standard error asked at 95 %); Gwet's AC2 with w the identity: pi a 3/8,
+ * b 5/8, T_w = 2, p_e = 2/2 * 2 * 3/8 * 5/8 = 15/32, AC2 = (3/4 - 15/32) /
+ * (17/32) = 9/17; then tageval_agreement_kappa_distances(): 1/2 again.
+ */
+static void scen_agreement_weighted(struct run *r)
+{
+	static const char a1[] = "w.n 1 a\nw.n 2 b\nw.n 3 a\nw.n 4 b\n";
+	static const char a2[] = "w.n 1 a\nw.n 2 b\nw.n 3 b\nw.n 4 b\n";
+	static const struct tageval_label_distance pairs[] = { { "b", "a", 1.0 } };
+	struct tageval_inventory *inv = NULL;
+	struct tageval_annotations *ann = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_annotations_new(inv, &ann));
+	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
+	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	struct tageval_weighted_figures wf;
+	TRY(tageval_agreement_weighted(ann, pairs, 1, 0.95, &wf, &r->err));
+	r->fig[0] = wf.kappa.value;
+	r->fig[1] = wf.ac2;
+	struct tageval_weighted_kappa wk;
+	TRY(tageval_agreement_kappa_distances(ann, pairs, 1, &wk, &r->err));
+	r->fig[2] = wk.value;
+out:
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+}
+
 /* Gold and clusters in one-to-one correspondence (s1 = c1, s2 = c2). */
 static const char wsi_gold[] = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s1\nw.n w.n.4 s2\n"
 			       "w.n w.n.5 s1\nw.n w.n.6 s2\n";
@@ -944,6 +974,7 @@ static const struct scenario scenarios[] = {
 	{ "mixed, conjunctive, minimal", scen_mixed_conjunctive, 3, { 2.0, 2.0, 3.0 } },
 	{ "hierarchy", scen_hierarchy, 4, { 0.6, 2.0, 1.0, 5.0 } },
 	{ "agreement", scen_agreement, 3, { 0.75, 7.0 / 15.0, 1.0 } },
+	{ "agreement weighted", scen_agreement_weighted, 3, { 0.5, 9.0 / 17.0, 0.5 } },
 	{ "wsi", scen_wsi, 3, { 1.0, 1.0, 6.0 } },
 	{ "clustering crisp", scen_clustering_crisp, 4, { 1.0, 1.0, 1.0, 0.0 } },
 	{ "clustering fuzzy", scen_clustering_fuzzy, 4, { 1.0, 0.75, 11.0 / 24.0, 1.0 } },
