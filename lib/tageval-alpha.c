@@ -2496,6 +2496,8 @@ static int wk_compute(const struct tageval_annotations *a,
 				}
 				if (!a->inv->dag && inner_tag(a, l)) {
 					free(seen);
+					/* no figure: no count half made */
+					wk->items = out->rated = out->items = 0;
 					wk->undefined = out->kappa_se_undefined =
 						TAGEVAL_UNDEFINED_INNER_TAG;
 					out->ac2_undefined = out->ac2_se_undefined =
