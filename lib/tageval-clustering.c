@@ -1148,7 +1148,7 @@ static int crisp_keys(struct scratch *t, const struct tageval_wsi *w, const uint
 		if (i + 16 < n)
 			__builtin_prefetch(&w->in[items[i + 16]]);
 		const struct tv_winst *in = &w->in[items[i]];
-		uint32_t k = tv_wsi_crisp_sys(w, in), c = tv_wsi_crisp_gold(w, in);
+		uint32_t k = tv_wsi_crisp_sys(w, items[i]), c = tv_wsi_crisp_gold(w, in);
 		if (t->kstamp[k] != t->gen) {
 			t->kstamp[k] = t->gen;
 			t->klocal[k] = (uint32_t)nk++;
@@ -1325,15 +1325,16 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 			if (add_labels(t, 1, w, gl, gw, NULL, in->gold_n ? in->gold_n : 1,
 				       in->gflags, &gp, &ngl))
 				return tv_nomem(err);
-			if (in->sys_n) {
-				if (in->sflags & TV_WF_ZERO)
+			uint32_t nsys = tv_wsi_sys_n(w, items[i]);
+			if (nsys) {
+				if (w->sflags[items[i]] & TV_WF_ZERO)
 					return line_error(err, w->sys_name,
 							  tv_wsi_sys_line(w, items[i]),
 							  tv_intern_str(&w->ids, items[i]),
 							  "has only weights of 0");
 				struct tv_wlabel one;
-				const struct tv_wlabel *sl = tv_wsi_sys(w->sys_pool, in, &one);
-				if (add_labels(t, 0, w, NULL, NULL, sl, in->sys_n, in->sflags, &sp,
+				const struct tv_wlabel *sl = tv_wsi_sys(w, items[i], &one);
+				if (add_labels(t, 0, w, NULL, NULL, sl, nsys, w->sflags[items[i]], &sp,
 					       &nsl))
 					return tv_nomem(err);
 			}

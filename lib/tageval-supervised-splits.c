@@ -103,18 +103,18 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		for (uint32_t j = 0; j < in->gold_n; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		s->g[p] = (struct grouped){ TV_NONE, in->sys_n, 0 };
+		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
+		s->g[p] = (struct grouped){ TV_NONE, sys_n, 0 };
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
 		ngold += in->gold_n;
-		if (in->sys_first == TV_NONE || in->sys_n == 0) {
+		if (sys_first == TV_NONE || sys_n == 0) {
 			s->g[p].sys_first = TV_NONE;
-			s->g[p].cl = in->cl_j; /* a single cluster of weight 1 */
+			s->g[p].cl = w->cl_j[inst]; /* a single cluster of weight 1 */
 		} else {
 			s->g[p].sys_first = (uint32_t)nsys;
-			memcpy(s->gsys + nsys, w->sys_pool + in->sys_first,
-			       in->sys_n * sizeof *s->gsys);
-			nsys += in->sys_n;
+			memcpy(s->gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *s->gsys);
+			nsys += sys_n;
 		}
 	}
 	if (s->gfirst)
@@ -148,17 +148,18 @@ int tv_supervised_reload(struct tageval_supervised *s)
 	size_t nsys = 0;
 	/* as tageval_supervised_new() copies them */
 	for (size_t p = 0; p < w->n; p++) {
-		const struct tv_winst *in = &w->in[s->order[p]];
+		uint32_t inst = s->order[p];
+		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
 		struct grouped *g = &s->g[p];
-		g->sys_n = in->sys_n;
+		g->sys_n = sys_n;
 		g->cl = 0;
-		if (in->sys_first == TV_NONE || in->sys_n == 0) {
+		if (sys_first == TV_NONE || sys_n == 0) {
 			g->sys_first = TV_NONE;
-			g->cl = in->cl_j;
+			g->cl = w->cl_j[inst];
 		} else {
 			g->sys_first = (uint32_t)nsys;
-			memcpy(gsys + nsys, w->sys_pool + in->sys_first, in->sys_n * sizeof *gsys);
-			nsys += in->sys_n;
+			memcpy(gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *gsys);
+			nsys += sys_n;
 		}
 	}
 	return TAGEVAL_OK;

@@ -126,7 +126,7 @@ static int table_marginals(struct table *t, const struct tageval_wsi *w, const u
 		if (i + 16 < n)
 			__builtin_prefetch(&w->in[items[i + 16]]);
 		const struct tv_winst *in = &w->in[items[i]];
-		uint32_t k = jar ? in->cl_j : tv_wsi_cl_p(w, items[i]);
+		uint32_t k = jar ? tv_wsi_cl_j(w, items[i]) : tv_wsi_cl_p(w, items[i]);
 		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
 		t->keys[i] = (uint64_t)k << 32 | c; /* the cells' passes read these */
 		if (t->kstamp[k] != t->gen) {

@@ -48,6 +48,9 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	tv_intern_clear(&w->labels);
 	tv_intern_clear(&w->xids);
 	free(w->in);
+	free(w->cl_j);
+	free(w->sys_line);
+	free(w->sflags);
 	free(w->gold_pool);
 	free(w->gold_wpool);
 	free(w->extra);
@@ -132,15 +135,16 @@ uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *w, const struct tv_winst *i
 	return lab[best];
 }
 
-uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, const struct tv_winst *in)
+uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, uint32_t idx)
 {
-	if (in->sys_n == 0)
+	uint32_t n = tv_wsi_sys_n(w, idx), first = tv_wsi_sys_first(w, idx);
+	if (n == 0)
 		return w->unanswered;
-	if (in->sys_first == TV_NONE)
-		return in->cl_j;
-	const struct tv_wlabel *lab = w->sys_pool + in->sys_first;
+	if (first == TV_NONE)
+		return w->cl_j[idx];
+	const struct tv_wlabel *lab = w->sys_pool + first;
 	size_t best = 0;
-	for (size_t i = 1; i < in->sys_n; i++)
+	for (size_t i = 1; i < n; i++)
 		if (lab[i].w > lab[best].w)
 			best = i;
 	return lab[best].label;
@@ -148,7 +152,7 @@ uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, const struct tv_winst *in
 
 static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 {
-	uint32_t *p = sys ? &w->in[i].sys_line : &w->in[i].gold_line;
+	uint32_t *p = sys ? &w->sys_line[i] : &w->in[i].gold_line;
 	if (line < TV_LINE_BIG) {
 		*p = (uint32_t)line;
 		return TAGEVAL_OK;
@@ -162,7 +166,7 @@ static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 
 static uint64_t get_line(const struct tageval_wsi *w, uint32_t i, int sys)
 {
-	uint32_t v = sys ? w->in[i].sys_line : w->in[i].gold_line;
+	uint32_t v = sys ? w->sys_line[i] : w->in[i].gold_line;
 	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
 		if (w->big[k].inst == i && w->big[k].sys == sys)
 			return w->big[k].line;
@@ -199,13 +203,13 @@ static int set_class_l(struct tageval_wsi *w, uint32_t i, uint32_t c)
 static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 {
 	if (w->cl_p == NULL) {
-		if (c == w->in[i].cl_j)
+		if (c == tv_wsi_cl_j(w, i))
 			return TAGEVAL_OK;
 		w->cl_p = malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
 		if (w->cl_p == NULL)
 			return TAGEVAL_ENOMEM;
-		for (size_t k = 0; k < w->n; k++)
-			w->cl_p[k] = w->in[k].cl_j;
+		for (uint32_t k = 0; k < w->n; k++)
+			w->cl_p[k] = tv_wsi_cl_j(w, k);
 	}
 	w->cl_p[i] = c;
 	return TAGEVAL_OK;
@@ -278,7 +282,6 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return tv_nomem(err);
 	in->gold_first = (uint32_t)w->ngold;
 	in->gold_n = (uint32_t)nlab;
-	in->cl_j = w->unanswered;
 	size_t nweighted = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
@@ -340,20 +343,20 @@ static int by_pos(const void *a, const void *b)
 }
 
 /* The SemEval-2007 cluster: the label of largest weight, or the set of tied ones. */
-static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct tv_winst *in,
+static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, uint32_t idx,
 			struct tageval_error *err)
 {
 	struct tv_wlabel one;
-	const struct tv_wlabel *lab = tv_wsi_sys(w->sys_pool, in, &one);
+	const struct tv_wlabel *lab = tv_wsi_sys(w, idx, &one);
+	uint32_t nlab = tv_wsi_sys_n(w, idx);
 	double best = lab[0].w;
 	size_t ntied = 0, first = 0;
-	for (size_t i = 0; i < in->sys_n; i++)
+	for (size_t i = 0; i < nlab; i++)
 		if (lab[i].w > best)
 			best = lab[i].w;
-	for (size_t i = 0; i < in->sys_n; i++)
+	for (size_t i = 0; i < nlab; i++)
 		if (lab[i].w == best && ntied++ == 0)
 			first = i;
-	uint32_t idx = (uint32_t)(in - w->in);
 	if (ntied == 1)
 		return set_cl_p(w, idx, lab[first].label) ? tv_nomem(err) : TAGEVAL_OK;
 	/* a label tied with an earlier one of the same name counts once: sorting
@@ -363,7 +366,7 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	if (t == NULL)
 		return tv_nomem(err);
 	size_t k = 0;
-	for (size_t i = 0; i < in->sys_n; i++)
+	for (size_t i = 0; i < nlab; i++)
 		if (lab[i].w == best)
 			t[k++] = (struct tied){ lab[i].label, (uint32_t)i };
 	qsort(t, ntied, sizeof *t, by_label_pos);
@@ -402,6 +405,26 @@ static int cluster_2007(struct tageval_wsi *w, const struct tv_line *l, struct t
 	return rc || set_cl_p(w, idx, c) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
+/* The system side of the gold instances (w->n of each), none answered. */
+static int sys_arrays(struct tageval_wsi *w)
+{
+	size_t m = w->n ? w->n : 1;
+	w->cl_j = malloc(m * sizeof *w->cl_j);
+	w->sys_line = calloc(m, sizeof *w->sys_line);
+	w->sflags = calloc(m, sizeof *w->sflags);
+	if (w->cl_j == NULL || w->sys_line == NULL || w->sflags == NULL) {
+		free(w->cl_j);
+		free(w->sys_line);
+		free(w->sflags);
+		w->cl_j = w->sys_line = NULL;
+		w->sflags = NULL;
+		return TAGEVAL_ENOMEM;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		w->cl_j[i] = w->unanswered;
+	return TAGEVAL_OK;
+}
+
 /* A system line's labels and weights appended to sys_pool (split into
  * w->tok by system_line()). */
 static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
@@ -414,6 +437,7 @@ static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nl
 		if (intern_kind(w, KIND_LABEL, l->field[i + 2], w->tok[i].len, &lab))
 			return tv_nomem(err);
 		w->sys_pool[w->nsys].label = lab;
+		w->sys_pool[w->nsys].nline = i == 0 ? (uint32_t)nlab : 0;
 		w->sys_pool[w->nsys].w = w->tok[i].w;
 		w->nsys++;
 	}
@@ -485,44 +509,45 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 		w->ignored++;
 		return extra_line(w, l, nlab, flags, err);
 	}
-	struct tv_winst *in = &w->in[idx];
-	const char *gw = tv_intern_str(&w->words, in->word);
+	const char *gw = tv_intern_str(&w->words, w->in[idx].word);
 	if (strcmp(gw, l->field[0]) != 0) {
 		tv_quote(q, sizeof q, inst, ilen);
 		tv_quote(q2, sizeof q2, gw, strlen(gw));
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
 	}
-	if (in->sys_n != 0) {
+	if (tv_wsi_sys_n(w, idx) != 0) {
 		tv_quote(q, sizeof q, inst, ilen);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
 				tv_wsi_sys_line(w, idx));
 	}
-	in->sys_first = (uint32_t)w->nsys;
-	in->sys_n = (uint32_t)nlab;
 	if (set_line(w, idx, 1, l->lineno))
 		return tv_nomem(err);
-	in->sflags = (uint8_t)flags;
+	w->sflags[idx] = (uint8_t)(flags | TV_WF_ANSWERED);
 	w->answered++;
 	w->counts.system_multi += nlab > 1;
 	w->counts.system_weighted += nweighted > 0;
 	if (nlab == 1 && weight0 == 1.0) {
-		/* the usual case: the cluster stays in the instance */
-		if (intern_kind(w, KIND_LABEL, l->field[2], len0, &in->cl_j))
+		/* the usual case: the cluster is cl_j alone */
+		if (intern_kind(w, KIND_LABEL, l->field[2], len0, &w->cl_j[idx]))
 			return tv_nomem(err);
-		in->sys_first = TV_NONE;
 	} else {
+		/* several labels or a weight: in sys_pool, cl_j saying where */
+		w->cl_j[idx] = (uint32_t)w->nsys;
+		w->sflags[idx] |= TV_WF_POOLED;
 		if (pool_labels(w, l, nlab, err))
 			return TAGEVAL_ENOMEM;
-		in->cl_j = w->sys_pool[in->sys_first].label;
 	}
-	return cluster_2007(w, l, in, err);
+	return cluster_2007(w, l, idx, err);
 }
 
 static void prefetch_instance(void *w, uint32_t idx)
 {
-	__builtin_prefetch(&((struct tageval_wsi *)w)->in[idx]);
+	const struct tageval_wsi *x = w;
+	__builtin_prefetch(&x->in[idx]);
+	if (x->cl_j != NULL) /* a system line: its side too */
+		__builtin_prefetch(&x->cl_j[idx]);
 }
 
 static int each_gold_line(void *w, struct tv_line *l, struct tageval_error *err)
@@ -557,6 +582,8 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	if (gold ? w->have_gold : (!w->have_gold || w->have_system))
 		return tv_error(err, TAGEVAL_EINVAL, r->name, 0,
 				"the gold key is read once, then the clusters once");
+	if (!gold && w->cl_j == NULL)
+		return tv_nomem(err); /* sys_arrays() failed after the gold key */
 	int rc = read_lines(w, r, gold, err);
 	char **name = gold ? &w->gold_name : &w->sys_name;
 	free(*name);
@@ -567,7 +594,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
-		 * (it grew by doubling; 40 bytes each) */
+		 * (it grew by doubling; 24 bytes each), then the system side's */
 		struct tv_winst *in = NULL;
 		if (w->n > 0 && w->n < w->cap)
 			in = realloc(w->in, w->n * sizeof *in);
@@ -575,6 +602,8 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 			w->in = in;
 			w->cap = w->n;
 		}
+		if (sys_arrays(w) && rc == TAGEVAL_OK)
+			rc = tv_nomem(err);
 	} else
 		w->have_system = 1;
 	return rc;
@@ -635,14 +664,11 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	}
 	tv_intern_clear(&w->labels);
 	w->labels = labels;
-	for (size_t i = 0; i < w->n; i++) {
-		struct tv_winst *in = &w->in[i];
-		in->sys_first = 0;
-		in->sys_n = 0;
-		in->cl_j = w->unanswered;
-		in->sys_line = 0;
-		in->sflags = 0;
-	}
+	/* the system side's arrays kept for the next clusters */
+	for (size_t i = 0; i < w->n; i++)
+		w->cl_j[i] = w->unanswered;
+	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
+	memset(w->sflags, 0, w->n * sizeof *w->sflags);
 	free(w->cl_p);
 	w->cl_p = NULL;
 	w->nsys = 0;
@@ -663,6 +689,15 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	w->sys_name = NULL;
 	w->have_system = 0;
 	return TAGEVAL_OK;
+}
+
+/* Instance i's baseline cluster, as system_line() reads "word id label":
+ * one label of weight 1. */
+static void set_baseline(struct tageval_wsi *w, uint32_t i, uint32_t lab)
+{
+	w->cl_j[i] = lab;
+	w->sflags[i] = TV_WF_ANSWERED;
+	w->answered++;
 }
 
 /* "cl" or "rand" and the decimal digits of @v into @buf (room for 48), as
@@ -754,12 +789,7 @@ static int baseline_instance(struct tageval_wsi *w, const uint32_t *order)
 			rc = TAGEVAL_ENOMEM;
 			break;
 		}
-		struct tv_winst *in = &w->in[order[i]];
-		in->sys_first = TV_NONE;
-		in->sys_n = 1;
-		in->sflags = 0;
-		in->cl_j = lab;
-		w->answered++;
+		set_baseline(w, order[i], lab);
 	}
 	w->vlabels = next;
 	free(old);
@@ -791,7 +821,6 @@ int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 	char label[48];
 	uint32_t one = TV_NONE; /* the label of method 0, interned at the first instance */
 	for (size_t i = 0; i < w->n && rc == TAGEVAL_OK; i++) {
-		struct tv_winst *in = &w->in[order[i]];
 		uint32_t lab = TV_NONE;
 		size_t len = 0;
 		if (method == 0) {
@@ -820,12 +849,7 @@ int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		}
 		if (method == 0)
 			one = lab;
-		/* as system_line() reads "word id label": one label of weight 1 */
-		in->sys_first = TV_NONE;
-		in->sys_n = 1;
-		in->sflags = 0;
-		in->cl_j = lab;
-		w->answered++;
+		set_baseline(w, order[i], lab);
 	}
 	free(rand_id);
 	tv_rng_free(rng);

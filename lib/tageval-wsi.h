@@ -6,8 +6,10 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* One gold instance and what the system said of it: 40 bytes, the bulk of
- * what a large key costs (with its id in the interning table).  The
+/* One gold instance: 24 bytes, the bulk of what a large key costs (with its
+ * id in the interning table).  What a system said of it is in arrays of
+ * their own in struct tageval_wsi (cl_j, sys_line, sflags: 9 bytes), sized
+ * for the gold key's instances and reused by each clusters file.  The
  * SemEval-2007 readings (class_l, cl_p), rarely different from the
  * SemEval-2010 ones, live in arrays of their own that exist only once some
  * line makes them differ; line numbers of 2^32 - 1 and more in a list. */
@@ -16,12 +18,8 @@ struct tv_winst {
 	uint32_t class_j;    /* first gold label, weight cut off */
 	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
 	uint32_t gold_n;
-	uint32_t sys_first;  /* system labels in sys_pool; sys_n == 0: unanswered */
-	uint32_t sys_n;
-	uint32_t cl_j;       /* first system label (SemEval-2010) */
 	uint32_t gold_line;  /* TV_LINE_BIG: see tv_wsi_gold_line() */
-	uint32_t sys_line;
-	uint8_t gflags, sflags; /* TV_WF_* of the gold and the system line */
+	uint8_t gflags;      /* TV_WF_* of the gold line */
 };
 
 #define TV_LINE_BIG UINT32_MAX
@@ -37,6 +35,8 @@ struct tv_wbigline {
 #define TV_WF_WEIGHTED 1u /* every label has an explicit /weight */
 #define TV_WF_SOMEW 2u    /* some label has one */
 #define TV_WF_ZERO 4u     /* every label weighted, all weights 0 */
+#define TV_WF_ANSWERED 8u /* in sflags: the instance has a system line */
+#define TV_WF_POOLED 16u  /* in sflags: its labels are in sys_pool from cl_j on */
 
 /* A system line for an instance the gold key lacks, under one of its words:
  * its labels are in sys_pool (the fuzzy metrics count such instances). */
@@ -55,12 +55,15 @@ struct tv_wtok {
 
 struct tv_wlabel {
 	uint32_t label;
+	uint32_t nline; /* in sys_pool, a system line's first label: the line's
+			 * number of labels (the padding otherwise) */
 	double w;
 };
 
 /* A single gold label or a single unweighted cluster label is kept in the
- * instance itself (class_j, cl_j) rather than in a pool: *_first is then
- * TV_NONE.  These give the labels either way.  Graded reading
+ * instance itself (class_j) or in cl_j rather than in a pool: the first
+ * index is then TV_NONE.  tv_wsi_gold() and tv_wsi_sys() (below) give the
+ * labels either way.  Graded reading
  * (reference-wsi2013.md 2.2): a line's memberships are its weights divided
  * by the largest when gflags/sflags has TV_WF_WEIGHTED, else all 1; so a
  * single label's membership is 1 whatever its weight (TV_WF_ZERO: all 0). */
@@ -69,22 +72,22 @@ static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_
 	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
 }
 
-static inline const struct tv_wlabel *tv_wsi_sys(const struct tv_wlabel *pool,
-						 const struct tv_winst *in, struct tv_wlabel *one)
-{
-	if (in->sys_first != TV_NONE)
-		return pool + in->sys_first;
-	one->label = in->cl_j;
-	one->w = 1.0;
-	return one;
-}
-
 struct tageval_wsi {
 	struct tv_intern ids;     /* instance id -> index */
 	struct tv_intern words;
 	struct tv_intern labels;  /* labels, tie sets, the "unanswered" cluster */
 	struct tv_winst *in;
 	size_t n, cap;
+	/* the system side of the gold instances, n of each, allocated once the
+	 * gold key is read; read them with tv_wsi_cl_j(), tv_wsi_sys_n(),
+	 * tv_wsi_sys(): */
+	uint32_t *cl_j;           /* a single label of weight 1 (SemEval-2010's
+				   * cluster); the unanswered cluster when no line;
+				   * TV_WF_POOLED: where the line's labels are in
+				   * sys_pool (the first is the cluster) */
+	uint32_t *sys_line;       /* TV_LINE_BIG: see tv_wsi_sys_line() */
+	uint8_t *sflags;          /* TV_WF_* of the system line, TV_WF_ANSWERED,
+				   * TV_WF_POOLED */
 	uint32_t *gold_pool;
 	double *gold_wpool;       /* the weights of gold_pool's labels (1 when none given) */
 	size_t ngold, goldcap, gwcap;
@@ -125,6 +128,15 @@ static inline size_t tv_wsi_nlabels(const struct tageval_wsi *w)
 	return w->vlabels > w->labels.n ? w->vlabels : w->labels.n;
 }
 
+/* Instance i's SemEval-2010 cluster: its first system label (the
+ * unanswered cluster when none). */
+static inline uint32_t tv_wsi_cl_j(const struct tageval_wsi *w, uint32_t i)
+{
+	if (w->sflags[i] & TV_WF_POOLED)
+		return w->sys_pool[w->cl_j[i]].label;
+	return w->cl_j[i];
+}
+
 static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
 {
 	return w->class_l ? w->class_l[i] : w->in[i].class_j;
@@ -132,7 +144,35 @@ static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
 
 static inline uint32_t tv_wsi_cl_p(const struct tageval_wsi *w, uint32_t i)
 {
-	return w->cl_p ? w->cl_p[i] : w->in[i].cl_j;
+	return w->cl_p ? w->cl_p[i] : tv_wsi_cl_j(w, i);
+}
+
+/* Where instance i's system labels are in sys_pool (TV_NONE: its single
+ * label is cl_j[i], or it is unanswered). */
+static inline uint32_t tv_wsi_sys_first(const struct tageval_wsi *w, uint32_t i)
+{
+	return (w->sflags[i] & TV_WF_POOLED) ? w->cl_j[i] : TV_NONE;
+}
+
+/* The number of instance i's system labels (0: unanswered). */
+static inline uint32_t tv_wsi_sys_n(const struct tageval_wsi *w, uint32_t i)
+{
+	if (w->sflags[i] & TV_WF_POOLED)
+		return w->sys_pool[w->cl_j[i]].nline;
+	return (w->sflags[i] & TV_WF_ANSWERED) != 0;
+}
+
+/* Instance i's system labels (tv_wsi_sys_n() of them), in sys_pool or,
+ * a single label of weight 1, in *one. */
+static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, uint32_t i,
+						 struct tv_wlabel *one)
+{
+	uint32_t first = tv_wsi_sys_first(w, i);
+	if (first != TV_NONE)
+		return w->sys_pool + first;
+	one->label = w->cl_j[i];
+	one->w = 1.0;
+	return one;
 }
 
 /* The line numbers of instance i's gold and system lines. */
@@ -141,7 +181,7 @@ uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 
 /* A line's label of largest weight, the first on ties (the crisp reading). */
 uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *wsi, const struct tv_winst *in);
-uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *wsi, const struct tv_winst *in);
+uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *wsi, uint32_t i);
 
 /* Forgets the clusters read, keeping the gold key, so that another
  * clustering can be read: the labels get the ids a fresh object would give

@@ -202,6 +202,43 @@ START_TEST(replaced)
 }
 END_TEST
 
+/*
+ * A graded clustering and a crisp one in turn: z is x with a1 and a3 given
+ * two weighted labels, the first (and heaviest) x's, so that its crisp
+ * reading is x's: V 2/3, clusters (2 + 1) / 2 = 1.5; two lines of several
+ * labels, both weighted.  x read after it has x's figures
+ * (clustering_figures: V 2/3, paired F 2/3, B-cubed P 5/6, R 1) and no
+ * graded line; z again z's.  (The lines of several labels are kept apart
+ * from the others; reading another clustering forgets where.)
+ */
+START_TEST(replaced_graded)
+{
+	static const char z[] = "a.n a1 c1/0.9 c2/0.1\na.n a2 c1\na.n a3 c2/0.8 c1/0.2\n"
+				"a.n a4 c2\nb.v b1 k1\nb.v b2 k1\n";
+	struct tageval_wsi_report *r = open_gold();
+	struct tageval_wsi_figures wf;
+	struct tageval_clustering_figures cf;
+	struct tageval_wsi_counts counts;
+	const char *seq[] = { z, x, z, x };
+	for (int i = 0; i < 4; i++) {
+		read_clusters(r, seq[i]);
+		tageval_wsi_counts(tageval_wsi_report_wsi(r), &counts);
+		ck_assert_uint_eq(counts.system_multi, i % 2 ? 0 : 2);
+		ck_assert_uint_eq(counts.system_weighted, i % 2 ? 0 : 2);
+		ck_assert_uint_eq(tageval_wsi_answered(tageval_wsi_report_wsi(r)), 6);
+		figures(r, NULL, &wf, &cf);
+		ck_assert_double_eq_tol(wf.v_measure, 2.0 / 3.0, TOL);
+		ck_assert_double_eq_tol(wf.clusters, 1.5, TOL);
+		if (i % 2) {
+			ck_assert_double_eq_tol(wf.paired_fscore, 2.0 / 3.0, TOL);
+			ck_assert_double_eq_tol(cf.bcubed_precision, 5.0 / 6.0, TOL);
+			ck_assert_double_eq_tol(cf.bcubed_recall, 1.0, TOL);
+		}
+	}
+	tageval_wsi_report_free(r);
+}
+END_TEST
+
 /* ------------------------------------------------------------- supervised */
 
 /*
@@ -414,6 +451,7 @@ static Suite *wsi_report_suite(void)
 	tcase_add_test(tc, baselines);
 	tcase_add_test(tc, baseline_cl_names);
 	tcase_add_test(tc, replaced);
+	tcase_add_test(tc, replaced_graded);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("supervised");
 	tcase_add_test(tc, supervised_files);
