@@ -796,18 +796,22 @@ static int baseline_instance(struct tageval_wsi *w, const uint32_t *order)
 	return rc;
 }
 
+/* The system read is the baseline called @name: @rc, or TAGEVAL_ENOMEM. */
+static int baseline_named(struct tageval_wsi *w, int rc, const char *name)
+{
+	free(w->sys_name);
+	w->sys_name = strdup(name);
+	if (w->sys_name == NULL)
+		rc = TAGEVAL_ENOMEM;
+	w->have_system = 1;
+	return rc;
+}
+
 int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name)
 {
-	if (method == 1) {
-		int rc = baseline_instance(w, order);
-		free(w->sys_name);
-		w->sys_name = strdup(name);
-		if (w->sys_name == NULL)
-			rc = TAGEVAL_ENOMEM;
-		w->have_system = 1;
-		return rc;
-	}
+	if (method == 1)
+		return baseline_named(w, baseline_instance(w, order), name);
 	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;
 	if (method == 2 && rng == NULL)
 		return TAGEVAL_ENOMEM;
@@ -853,12 +857,7 @@ int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 	}
 	free(rand_id);
 	tv_rng_free(rng);
-	free(w->sys_name);
-	w->sys_name = strdup(name);
-	if (w->sys_name == NULL)
-		rc = TAGEVAL_ENOMEM;
-	w->have_system = 1;
-	return rc;
+	return baseline_named(w, rc, name);
 }
 
 /* ------------------------------------------------------------ instances by word */
