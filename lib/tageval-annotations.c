@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tageval-agreement.h"
 #include "tageval-intern.h"
@@ -714,6 +715,18 @@ static int same_file(const struct tv_fileid *x, const struct tv_fileid *y)
 	       x->ctime_s == y->ctime_s && x->ctime_ns == y->ctime_ns;
 }
 
+/* A file changed within the last two seconds could be changed again
+ * within the same tick of the file system's clock and keep its times and
+ * size (git's "racy" files): such a file is read again when given again. */
+static int racy(const struct tv_fileid *id)
+{
+	struct timespec now;
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return 1;
+	uint64_t t = (uint64_t)now.tv_sec;
+	return id->mtime_s + 2 >= t || id->ctime_s + 2 >= t;
+}
+
 /* A new annotator whose records are those of annotator @k (the same file,
  * unchanged, read again would give them: its items and tags are known).
  * The two share the array of records, which nothing writes once its file is
@@ -748,7 +761,7 @@ int tageval_annotations_read(struct tageval_annotations *a, const char *path,
 	if (tv_grow((void **)&a->fileid, &a->fileidcap, c + 1, sizeof *a->fileid))
 		return tv_nomem(err);
 	memset(a->fileid + cap, 0, (a->fileidcap - cap) * sizeof *a->fileid);
-	if (file_id(path, &after) && same_file(&id, &after))
+	if (file_id(path, &after) && same_file(&id, &after) && !racy(&id))
 		a->fileid[c] = id;
 	return TAGEVAL_OK;
 }

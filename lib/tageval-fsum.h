@@ -118,7 +118,8 @@ static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, doub
 	return tv_lsum_spill(s, pool, x);
 }
 
-/* Adds the terms of @t (in @tpool) to @s (in @pool): -1 out of memory. */
+/* Adds the terms of @t (in @tpool) to @s (in @pool): -1 out of memory (then
+ * @s may hold part of @t: the caller gives up the sum). */
 int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct tv_lsum *t,
 		     const struct tv_fsum_pool *tpool);
 /* The sum rounded to nearest, ties to even (tv_fsum_result). */

@@ -264,6 +264,9 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				tv_wsi_gold_line(w, idx));
 	}
 	size_t nlab = l->nfield - 2;
+	/* gold_first and gold_n are 32 bits, TV_NONE kept apart */
+	if (nlab >= (size_t)TV_NONE - w->ngold)
+		return tv_nomem(err);
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
 	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool) ||
 	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab, sizeof *w->gold_wpool))
@@ -430,7 +433,9 @@ static int sys_arrays(struct tageval_wsi *w)
 static int pool_labels(struct tageval_wsi *w, const struct tv_line *l, size_t nlab,
 		       struct tageval_error *err)
 {
-	if (tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
+	/* positions in the pool and counts are 32 bits, TV_NONE kept apart */
+	if (nlab >= (size_t)TV_NONE - w->nsys ||
+	    tv_grow((void **)&w->sys_pool, &w->syscap, w->nsys + nlab, sizeof *w->sys_pool))
 		return tv_nomem(err);
 	for (size_t i = 0; i < nlab; i++) {
 		uint32_t lab;
@@ -533,11 +538,13 @@ static int system_line(struct tageval_wsi *w, const struct tv_line *l, struct ta
 		if (intern_kind(w, KIND_LABEL, l->field[2], len0, &w->cl_j[idx]))
 			return tv_nomem(err);
 	} else {
-		/* several labels or a weight: in sys_pool, cl_j saying where */
-		w->cl_j[idx] = (uint32_t)w->nsys;
-		w->sflags[idx] |= TV_WF_POOLED;
+		/* several labels or a weight: in sys_pool, cl_j saying where
+		 * (marked once they are there) */
+		uint32_t first = (uint32_t)w->nsys;
 		if (pool_labels(w, l, nlab, err))
 			return TAGEVAL_ENOMEM;
+		w->cl_j[idx] = first;
+		w->sflags[idx] |= TV_WF_POOLED;
 	}
 	return cluster_2007(w, l, idx, err);
 }

@@ -428,7 +428,12 @@ TAGEVAL_EXPORT int tageval_annotations_set_level(struct tageval_annotations *ann
 						 const struct tageval_inventory *map,
 						 size_t level, struct tageval_error *err);
 
-/** Reads the file of one more annotator ("-" = standard input). */
+/**
+ * Reads the file of one more annotator ("-" = standard input).  A regular
+ * file given again, unchanged (device, inode, size, modification and change
+ * times) and last changed more than two seconds before it was read, is not
+ * read again: the new annotator gets the records of the first.
+ */
 TAGEVAL_EXPORT int tageval_annotations_read(struct tageval_annotations *ann, const char *path,
 					    struct tageval_error *err);
 TAGEVAL_EXPORT int tageval_annotations_read_buffer(struct tageval_annotations *ann,
