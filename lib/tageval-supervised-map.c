@@ -941,7 +941,8 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	size_t ns = m->ns;
 	int dense = m->dense, count_ones = m->ones;
 	double *rowsum = m->rowsum, *S = m->S;
-	uint32_t *ones = x->ones, *rowones = x->ones + m->nk * ns;
+	/* x->ones is NULL unless some word counts its 1s: no offset from NULL */
+	uint32_t *ones = x->ones, *rowones = ones ? ones + m->nk * ns : NULL;
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
@@ -1056,7 +1057,7 @@ static int sum_ones(struct scratch *x, struct wordmap *m)
 {
 	size_t nk = m->nk, ns = m->ns, ntr = x->ntr;
 	double *rowsum = m->rowsum;
-	const uint32_t *ones = x->ones, *rowones = x->ones + nk * ns;
+	const uint32_t *ones = x->ones, *rowones = ones ? ones + nk * ns : NULL;
 	size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
 	if (tv_grow((void **)&x->tr2, &x->tr2cap, ntr > nk * ns ? ntr : nk * ns,
 		    sizeof *x->tr2) ||
