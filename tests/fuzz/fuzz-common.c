@@ -114,38 +114,18 @@ static size_t count_lines(const struct fuzz_part *part)
 	return lines;
 }
 
-char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
+/* The lines of @data[0..size) in reverse order into @buf (room for
+ * size + 2): the length written. */
+static size_t reverse_plain(const char *data, size_t size, char *buf)
 {
-	char *buf = malloc(p->size + 2);
-	if (buf == NULL)
-		abort();
-	size_t o = 0, end = p->size;
-	if (p->size >= 2 && (unsigned char)p->data[0] == 0x1f &&
-	    (unsigned char)p->data[1] == 0x8b) {
-		/* gzip: its text is read as a whole, its bytes are no lines */
-		memcpy(buf, p->data, p->size);
-		out->data = buf;
-		out->size = p->size;
-		return buf;
-	}
-	if (p->size >= 3 && memcmp(p->data, "\xef\xbb\xbf", 3) == 0) {
-		/* a byte-order mark stays at the start of the text */
-		memcpy(buf, p->data, 3);
-		struct fuzz_part rest = { p->data + 3, p->size - 3 };
-		char *r = fuzz_reverse_lines(&rest, out);
-		memcpy(buf + 3, out->data, out->size);
-		out->data = buf;
-		out->size = 3 + out->size;
-		free(r);
-		return buf;
-	}
+	size_t o = 0, end = size;
 	while (end > 0) {
 		size_t start = end;
-		if (p->data[end - 1] == '\n' && end == p->size)
+		if (data[end - 1] == '\n' && end == size)
 			start = --end; /* the file's last line feed */
-		while (start > 0 && p->data[start - 1] != '\n')
+		while (start > 0 && data[start - 1] != '\n')
 			start--;
-		memcpy(buf + o, p->data + start, end - start);
+		memcpy(buf + o, data + start, end - start);
 		o += end - start;
 		buf[o++] = '\n';
 		end = start > 0 ? start - 1 : 0;
@@ -159,8 +139,28 @@ char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
 		buf[0] = '\n';
 		o++;
 	}
+	return o;
+}
+
+char *fuzz_reverse_lines(const struct fuzz_part *p, struct fuzz_part *out)
+{
+	char *buf = malloc(p->size + 2);
+	if (buf == NULL)
+		abort();
 	out->data = buf;
-	out->size = o;
+	if (p->size >= 2 && (unsigned char)p->data[0] == 0x1f &&
+	    (unsigned char)p->data[1] == 0x8b) {
+		/* gzip: its text is read as a whole, its bytes are no lines */
+		memcpy(buf, p->data, p->size);
+		out->size = p->size;
+	} else if (p->size >= 3 && memcmp(p->data, "\xef\xbb\xbf", 3) == 0) {
+		/* the byte-order mark stays at the start of the text; only that
+		 * one: a second mark belongs to the first line, and moves with it */
+		memcpy(buf, p->data, 3);
+		out->size = 3 + reverse_plain(p->data + 3, p->size - 3, buf + 3);
+	} else {
+		out->size = reverse_plain(p->data, p->size, buf);
+	}
 	return buf;
 }
 
