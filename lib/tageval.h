@@ -786,6 +786,35 @@ TAGEVAL_EXPORT int tageval_agreement_weighted(const struct tageval_annotations *
 					      struct tageval_weighted_figures *out,
 					      struct tageval_error *err);
 
+/**
+ * tageval_agreement_weighted() with the distances of a file of lines
+ * "label1 label2 distance" (hkappa(1) --weights, tageval-formats(5)
+ * "Distances between labels"), read at @path ("-": standard input) as
+ * every file (gzip, a UTF-8 byte-order mark, CR LF, "!!" comments; a line
+ * whose first field starts with '#' is a comment too).  A distance is a
+ * decimal number (a minus sign is read, then refused as out of range).
+ * Errors: those of the file (TAGEVAL_EIO, TAGEVAL_EFORMAT: too few or too
+ * many fields, an invalid distance; file and line), and those of
+ * tageval_agreement_weighted() with err->file the file and err->line the
+ * line of the pair at fault (a distance out of range, a pair listed
+ * twice), or err->file the file and no line for a pair the annotations
+ * need that the file does not give; the limit on the pairs of tags is the
+ * annotations' (no file).  The labels are stored once each: memory linear
+ * in the file's distinct labels plus about 32 bytes a pair (and the pass
+ * of tageval_agreement_weighted()).  On an error, the figures are NaN
+ * with no reason.
+ */
+TAGEVAL_EXPORT int tageval_agreement_weighted_read(const struct tageval_annotations *ann,
+						   const char *path, double confidence,
+						   struct tageval_weighted_figures *out,
+						   struct tageval_error *err);
+/** The same from the @size bytes at @data, named @name in messages. */
+TAGEVAL_EXPORT int tageval_agreement_weighted_read_buffer(const struct tageval_annotations *ann,
+							  const char *data, size_t size,
+							  const char *name, double confidence,
+							  struct tageval_weighted_figures *out,
+							  struct tageval_error *err);
+
 /** The coefficients of tageval_agreement_standard_errors(). */
 enum tageval_se_coefficient {
 	TAGEVAL_SE_KAPPA = 0,            /**< the pooled kappa (Fleiss' with complete data) */

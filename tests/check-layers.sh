@@ -22,7 +22,7 @@ layer_of() {
 	tageval-intern.c) echo 1 ;;
 	tageval-reader.c | tageval-lines.c) echo 2 ;;
 	tageval-inventory.c | tageval-hierarchy.c | tageval-wsi-metrics.c | tageval-graded.c | tageval-wsd.c) echo 3 ;;
-	tageval-key.c | tageval-filter.c | tageval-agreement.c | tageval-alpha.c | tageval-annotations.c | tageval-wsi-read.c | tageval-wsi-eval.c | tageval-clustering.c) echo 4 ;;
+	tageval-key.c | tageval-filter.c | tageval-agreement.c | tageval-alpha.c | tageval-annotations.c | tageval-wsi-read.c | tageval-wsi-eval.c | tageval-clustering.c | tageval-weights.c) echo 4 ;;
 	tageval-score.c) echo 5 ;;
 	tageval-report*.c | tageval-supervised-splits.c | tageval-supervised-map.c | tageval-wsi-report.c) echo 6 ;;
 	*) echo "" ;;

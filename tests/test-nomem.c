@@ -608,6 +608,36 @@ out:
 	tageval_inventory_free(inv);
 }
 
+/*
+ * The file of --weights read by the library (tageval_agreement_weighted_read_buffer),
+ * with a byte-order mark, CR LF, comments of both kinds: the annotations of
+ * test-weights.c, (a,a) (a,b) (a,c) (b,b) (c,b), D(a,b) 0.5, D(a,c) 1,
+ * D(b,c) 0.25: kappa 1/8, AC2 19/124 (the arithmetic is in test-weights.c),
+ * 3 categories; standard errors asked at 95 %.
+ */
+static void scen_weights_file(struct run *r)
+{
+	static const char a1[] = "w 1 a\nw 2 a\nw 3 a\nw 4 b\nw 5 c\n";
+	static const char a2[] = "w 1 a\nw 2 b\nw 3 c\nw 4 b\nw 5 b\n";
+	static const char wf_text[] = "\xef\xbb\xbf# letters\r\na b 0.5 !! half\r\n"
+				      "\nc a 1\nb c 0.25\na z 0.3\n";
+	struct tageval_inventory *inv = NULL;
+	struct tageval_annotations *ann = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_annotations_new(inv, &ann));
+	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
+	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	struct tageval_weighted_figures wf;
+	TRY(tageval_agreement_weighted_read_buffer(ann, wf_text, LEN(wf_text), "w", 0.95, &wf,
+						   &r->err));
+	r->fig[0] = wf.kappa.value;
+	r->fig[1] = wf.ac2;
+	r->fig[2] = (double)wf.categories;
+out:
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+}
+
 /* Gold and clusters in one-to-one correspondence (s1 = c1, s2 = c2). */
 static const char wsi_gold[] = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s1\nw.n w.n.4 s2\n"
 			       "w.n w.n.5 s1\nw.n w.n.6 s2\n";
@@ -975,6 +1005,7 @@ static const struct scenario scenarios[] = {
 	{ "hierarchy", scen_hierarchy, 4, { 0.6, 2.0, 1.0, 5.0 } },
 	{ "agreement", scen_agreement, 3, { 0.75, 7.0 / 15.0, 1.0 } },
 	{ "agreement weighted", scen_agreement_weighted, 3, { 0.5, 9.0 / 17.0, 0.5 } },
+	{ "weights file", scen_weights_file, 3, { 1.0 / 8.0, 19.0 / 124.0, 3.0 } },
 	{ "wsi", scen_wsi, 3, { 1.0, 1.0, 6.0 } },
 	{ "clustering crisp", scen_clustering_crisp, 4, { 1.0, 1.0, 1.0, 0.0 } },
 	{ "clustering fuzzy", scen_clustering_fuzzy, 4, { 1.0, 0.75, 11.0 / 24.0, 1.0 } },

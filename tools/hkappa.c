@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -908,107 +907,6 @@ static int print_text(const struct tageval_agreement *ag, const struct tageval_a
 	return 0;
 }
 
-/* --weights FILE ("-": standard input): lines "label1 label2 distance",
- * blank lines and lines starting with '#' ignored; the pairs checked by the
- * library.  Computes the weighted kappa and AC2, with their standard errors
- * at @confidence (0: none), into @wf: 0, or the exit status after the
- * message. */
-static int weighted_figures(const char *path, const struct tageval_annotations *ann,
-			    double confidence, struct tageval_weighted_figures *wf)
-{
-	const char *name = tools_file_name(path);
-	int from_stdin = strcmp(path, "-") == 0;
-	FILE *fp = from_stdin ? stdin : fopen(path, "r");
-	if (fp == NULL) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, name, strerror(errno));
-		return 1;
-	}
-	struct tageval_label_distance *pairs = NULL;
-	size_t *lines = NULL, npairs = 0, cap = 0;
-	char **bufs = NULL;
-	char *line = NULL;
-	size_t lcap = 0, lineno = 0;
-	int status = 0;
-	ssize_t len;
-	while ((len = getline(&line, &lcap, fp)) >= 0) {
-		lineno++;
-		if ((size_t)len != strlen(line)) {
-			fprintf(stderr, "%s: %s:%zu: a NUL byte in the line\n", prog, name, lineno);
-			status = 1;
-			goto out;
-		}
-		char *f[4], *save = NULL;
-		size_t nf = 0;
-		for (char *t = strtok_r(line, " \t\r\n", &save); t && nf < 4;
-		     t = strtok_r(NULL, " \t\r\n", &save))
-			f[nf++] = t;
-		if (nf == 0 || f[0][0] == '#')
-			continue;
-		double d;
-		if (nf != 3) {
-			fprintf(stderr, "%s: %s:%zu: %s fields, \"label1 label2 distance\" expected\n",
-				prog, name, lineno, nf < 3 ? "too few" : "too many");
-			status = 1;
-			goto out;
-		}
-		if (tools_parse_real(f[2], &d)) {
-			fprintf(stderr, "%s: %s:%zu: invalid distance \"%s\" (a number from 0 to 1)\n",
-				prog, name, lineno, f[2]);
-			status = 1;
-			goto out;
-		}
-		if (npairs == cap) {
-			size_t nc = cap ? 2 * cap : 64;
-			void *p1 = realloc(pairs, nc * sizeof *pairs);
-			if (p1)
-				pairs = p1;
-			void *p2 = realloc(lines, nc * sizeof *lines);
-			if (p2)
-				lines = p2;
-			void *p3 = realloc(bufs, nc * sizeof *bufs);
-			if (p3)
-				bufs = p3;
-			if (p1 == NULL || p2 == NULL || p3 == NULL) {
-				status = tools_out_of_memory(prog);
-				goto out;
-			}
-			cap = nc;
-		}
-		/* the line keeps the labels: a new buffer for the next */
-		bufs[npairs] = line;
-		pairs[npairs] = (struct tageval_label_distance){ f[0], f[1], d };
-		lines[npairs++] = lineno;
-		line = NULL;
-		lcap = 0;
-	}
-	if (ferror(fp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
-		status = 1;
-		goto out;
-	}
-	struct tageval_error err;
-	if (tageval_agreement_weighted(ann, pairs, npairs, confidence, wf, &err)) {
-		/* the weights file's errors (a pair at fault, or missing); the
-		 * limit on the pairs of tags is the annotations' */
-		if (strstr(err.message, "pairs of tags within the items") == NULL)
-			snprintf(err.file, sizeof err.file, "%s", name);
-		if (err.line)
-			err.line = lines[err.line - 1];
-		tools_print_error(prog, &err);
-		status = 1;
-	}
-out:
-	for (size_t i = 0; i < npairs; i++)
-		free(bufs[i]);
-	free(bufs);
-	free(pairs);
-	free(lines);
-	free(line);
-	if (!from_stdin)
-		fclose(fp);
-	return status;
-}
-
 struct options {
 	struct tageval_agreement_options agreement;
 	int flat, per_lexelt, json, pairs, leave_one_out;
@@ -1446,13 +1344,12 @@ static int run(const struct options *opt)
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->weights) {
-		/* the standard errors only for --ci=analytic */
-		int r = weighted_figures(o->weights, ann,
-					 o->ci == 1 ? o->agreement.confidence : 0.0, &ev.wf);
-		if (r) {
-			status = r;
-			goto out;
-		}
+		/* the file of distances ("-": standard input), read and checked
+		 * by the library; the standard errors only for --ci=analytic */
+		if (tageval_agreement_weighted_read(ann, o->weights,
+						    o->ci == 1 ? o->agreement.confidence : 0.0,
+						    &ev.wf, &err))
+			goto fail;
 		ev.weighted = 1;
 	}
 	if (o->pairs && pair_figures(ann, o, &ev.pairs, &err))

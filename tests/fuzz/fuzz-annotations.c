@@ -4,11 +4,15 @@
  * and two to four annotators' files.  Input: flags, then MAP, ANN1, ANN2,
  * ANN4.  Flags: bit 0 flat (no map: the files are ANN1 to ANN5), bit 1 a
  * bootstrap of 8 replicates, bit 2 the files in the long form (a line per
- * annotation: item annotator tags; hkappa --long).  Every file read
- * backwards must give the same pooled figures.
+ * annotation: item annotator tags; hkappa --long), bit 3 the last file
+ * (of two or more) a file of distances, hkappa --weights, read by
+ * tageval_agreement_weighted_read_buffer() (ANN5 then has no room: up to
+ * six files).  Every file read backwards must give the same pooled figures
+ * (and the same weighted figures, or the same status).
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz-common.h"
 
@@ -30,13 +34,49 @@ static void check_figures(const struct tageval_agreement_figures *f, const char 
 			  f->complete, f->annotations);
 }
 
+/* The weighted figures of a file of distances: its status, and the figures. */
+struct weighted {
+	int rc;
+	double fig[6];
+	int undefined[4];
+};
+
+/* Reads the file of distances @part with the annotations of @ann. */
+static void weighted_figures(const struct tageval_annotations *ann,
+			     const struct fuzz_part *part, struct weighted *w)
+{
+	struct tageval_error err;
+	struct tageval_weighted_figures wf;
+	w->rc = tageval_agreement_weighted_read_buffer(ann, part->data, part->size, "weights",
+						       0.95, &wf, &err);
+	fuzz_check_error(w->rc, FUZZ_BIT(TAGEVAL_EFORMAT) | FUZZ_BIT(TAGEVAL_EINVAL), &err, part,
+			 "weights");
+	/* a pair at fault is named by the file's line */
+	if (w->rc == TAGEVAL_EINVAL && (strcmp(err.file, "weights") != 0 || err.line == 0))
+		fuzz_fail("weights: a pair's error without its line: %s", err.message);
+	if (w->rc)
+		return;
+	if (wf.kappa.undefined == TAGEVAL_DEFINED && !fuzz_in_range(wf.kappa.value, -1e300, 1.0))
+		fuzz_fail("weights: kappa %g", wf.kappa.value);
+	if (wf.ac2_undefined == TAGEVAL_DEFINED && !fuzz_in_range(wf.ac2, -1e300, 1.0))
+		fuzz_fail("weights: AC2 %g", wf.ac2);
+	const double fig[] = { wf.kappa.value, wf.kappa.observed, wf.kappa.chance,
+			       wf.ac2, wf.ac2_observed, wf.ac2_chance };
+	memcpy(w->fig, fig, sizeof fig);
+	const int undefined[] = { wf.kappa.undefined, wf.kappa_se_undefined, wf.ac2_undefined,
+				  wf.ac2_se_undefined };
+	memcpy(w->undefined, undefined, sizeof undefined);
+}
+
 /* Reads the files of @in and computes the agreement: the status, and the
- * pooled figures in @pooled. */
-static int compute(const struct fuzz_input *in, struct tageval_agreement_figures *pooled)
+ * pooled figures in @pooled (with flag 3, the weighted figures in @w). */
+static int compute(const struct fuzz_input *in, struct tageval_agreement_figures *pooled,
+		   struct weighted *w)
 {
 	static const char *const names[] = { "map", "ann1", "ann2", "ann3", "ann4", "ann5" };
 	const unsigned format = FUZZ_BIT(TAGEVAL_EFORMAT);
 	int flat = in->flags & 1;
+	size_t nfiles = in->n - (w != NULL); /* the last: the distances */
 	struct tageval_error err;
 	struct tageval_inventory *inv = tageval_inventory_new();
 	struct tageval_annotations *ann = NULL;
@@ -51,7 +91,7 @@ static int compute(const struct fuzz_input *in, struct tageval_agreement_figures
 		fuzz_check_error(rc, format, &err, &in->part[0], names[0]);
 		first = 1;
 	}
-	for (size_t i = first; i < in->n && rc == TAGEVAL_OK; i++) {
+	for (size_t i = first; i < nfiles && rc == TAGEVAL_OK; i++) {
 		const char *name = names[flat ? i + 1 : i];
 		rc = in->flags & 4 ? tageval_annotations_read_long_buffer(ann, in->part[i].data,
 									  in->part[i].size, name,
@@ -62,9 +102,9 @@ static int compute(const struct fuzz_input *in, struct tageval_agreement_figures
 	}
 	if (rc)
 		goto out;
-	if (!(in->flags & 4) && tageval_annotations_annotators(ann) != in->n - first)
+	if (!(in->flags & 4) && tageval_annotations_annotators(ann) != nfiles - first)
 		fuzz_fail("%zu annotators read from %zu files", tageval_annotations_annotators(ann),
-			  in->n - first);
+			  nfiles - first);
 	struct tageval_agreement_options o;
 	tageval_agreement_options_init(&o);
 	o.bootstrap = in->flags & 2 ? 8 : 0;
@@ -76,6 +116,8 @@ static int compute(const struct fuzz_input *in, struct tageval_agreement_figures
 		goto out;
 	*pooled = *tageval_agreement_pooled(ag);
 	check_figures(pooled, "pooled");
+	if (w)
+		weighted_figures(ann, &in->part[in->n - 1], w);
 	for (size_t i = 0; i < tageval_agreement_lexelts(ag); i++) {
 		if (tageval_agreement_lexelt_name(ag, i) == NULL)
 			fuzz_fail("lexelt %zu has no name", i);
@@ -103,17 +145,34 @@ out:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_input in, back;
-	fuzz_split(data, size, 5, &in);
+	fuzz_split(data, size, size > 0 && (data[0] & 8) ? 6 : 5, &in);
 	struct tageval_agreement_figures a, b;
-	if (compute(&in, &a) != TAGEVAL_OK)
+	struct weighted wa, wb;
+	int weights = (in.flags & 8) && in.n >= 2;
+	if (compute(&in, &a, weights ? &wa : NULL) != TAGEVAL_OK)
 		return 0;
 	/* lines in any order: every file read backwards gives the same figures */
 	char *buf[FUZZ_MAX_PARTS] = { NULL };
 	back = in;
 	for (size_t i = 0; i < in.n; i++)
 		buf[i] = fuzz_reverse_lines(&in.part[i], &back.part[i]);
-	if (compute(&back, &b) != TAGEVAL_OK)
+	if (compute(&back, &b, weights ? &wb : NULL) != TAGEVAL_OK)
 		fuzz_fail("the files read backwards fail");
+	if (weights) {
+		/* the errors of a file read whole (a pair out of range, twice,
+		 * missing) do not depend on the order; one of a line read may
+		 * give way to another such line (too few fields, a bad distance) */
+		if ((wa.rc == TAGEVAL_OK) != (wb.rc == TAGEVAL_OK))
+			fuzz_fail("weights backwards: status %d, forwards %d", wb.rc, wa.rc);
+		for (size_t i = 0; wa.rc == TAGEVAL_OK && i < 6; i++)
+			if (!(fuzz_same(wa.fig[i], wb.fig[i]) ||
+			      (isnan(wa.fig[i]) && isnan(wb.fig[i]))))
+				fuzz_fail("weights backwards: figure %zu is %.17g, forwards %.17g",
+					  i, wb.fig[i], wa.fig[i]);
+		for (size_t i = 0; wa.rc == TAGEVAL_OK && i < 4; i++)
+			if (wa.undefined[i] != wb.undefined[i])
+				fuzz_fail("weights backwards: other undefined figures");
+	}
 	const double x[] = { a.pr_a, a.pr_e, a.kappa, a.pr_e_separate, a.kappa_separate,
 			     a.d_o, a.d_e, a.alpha };
 	const double y[] = { b.pr_a, b.pr_e, b.kappa, b.pr_e_separate, b.kappa_separate,

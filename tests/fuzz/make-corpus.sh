@@ -78,6 +78,18 @@ done
 	seed annotations 005 "$root/tests/cli/hkappa/long-stdin-no-lexelt/stdin" \
 		"$root/tests/cli/hkappa/long-three-missing/long"
 	seed annotations 004 "$data/agreement.senses" "$root/tests/cli/hkappa/long-three-missing/long"
+	# a file of distances last (flags 8: --weights; 1: flat)
+	seed annotations 011 "$root/tests/cli/hkappa/weights-letters/ann1" \
+		"$root/tests/cli/hkappa/weights-letters/ann2" "$root/tests/cli/hkappa/weights-letters/weights"
+	seed annotations 011 "$root/tests/cli/hkappa/weights-hash-label/ann1" \
+		"$root/tests/cli/hkappa/weights-hash-label/ann2" "$root/tests/cli/hkappa/weights-hash-label/weights"
+	seed annotations 011 "$root/tests/cli/hkappa/weights-error-asymmetric/ann1" \
+		"$root/tests/cli/hkappa/weights-error-asymmetric/ann2" \
+		"$root/tests/cli/hkappa/weights-error-asymmetric/weights"
+	seed annotations 011 "$root/tests/cli/hkappa/weights-three-annotators/ann1" \
+		"$root/tests/cli/hkappa/weights-three-annotators/ann2" \
+		"$root/tests/cli/hkappa/weights-three-annotators/ann3" \
+		"$root/tests/cli/hkappa/weights-three-annotators/weights"
 	seed hkappa 020 "$data/agreement-lex.senses" $lex "$data/agreement-lex-ann1"
 	seed hkappa 014 "$data/agreement.senses" $ann
 }
@@ -145,6 +157,12 @@ for a in bom.answers doc-table.answers.gz two-members.gz cut.gz bom.answers.gz h
 done
 seed annotations 000 "$tmp/agreement.senses.gz" "$tmp/bom.ann1" "$tmp/agreement-ann1.gz"
 seed annotations 001 "$tmp/huge.ann" "$data/agreement-lex-ann1"
+# files of distances (hkappa --weights): a byte-order mark and CR LF, gzip
+wl=$root/tests/cli/hkappa/weights-letters
+bom "$wl/weights" | sed 's/$/\r/' >"$tmp/bom-crlf.weights"
+gzip -c "$wl/weights" >"$tmp/weights.gz"
+seed annotations 011 "$wl/ann1" "$wl/ann2" "$tmp/bom-crlf.weights"
+seed annotations 011 "$wl/ann1" "$wl/ann2" "$tmp/weights.gz"
 seed hkappa 000 "$tmp/agreement.senses.gz" "$tmp/agreement-ann1.gz" "$data/agreement-ann2"
 seed hkappa 001 "$tmp/huge.ann" "$tmp/huge.ann"
 seed wsi 000 "$tmp/wsi-gold.key.gz" "$tmp/bom.clusters"
