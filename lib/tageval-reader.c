@@ -296,6 +296,9 @@ static int next_line(struct tv_reader *r, int may_refill, char **line, size_t *l
 			*more = 1;
 			return TAGEVAL_OK;
 		}
+		/* the bytes searched are not searched again after the refill:
+		 * a long line arriving in small reads (a pipe) stays linear */
+		scanned = r->end;
 		size_t offset = scanned - r->start;
 		int rc = refill(r, err);
 		if (rc)
