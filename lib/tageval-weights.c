@@ -36,7 +36,8 @@ static int label(struct weights_reading *w, const char *s, const char **out)
 
 /*
  * A distance: a decimal number as a weight is written (tv_parse_weight:
- * no hexadecimal, no infinity, a point whatever the locale), with a minus
+ * no hexadecimal, no infinity; strtod's, so LC_NUMERIC "C" as tageval.h
+ * asks of every caller), with a minus
  * sign allowed so that a negative distance is reported as out of range by
  * tageval_agreement_weighted(), at its line.
  */

@@ -800,9 +800,10 @@ TAGEVAL_EXPORT int tageval_agreement_weighted(const struct tageval_annotations *
  * twice), or err->file the file and no line for a pair the annotations
  * need that the file does not give; the limit on the pairs of tags is the
  * annotations' (no file).  The labels are stored once each: memory linear
- * in the file's distinct labels plus about 32 bytes a pair (and the pass
- * of tageval_agreement_weighted()).  On an error, the figures are NaN
- * with no reason.
+ * in the file's distinct labels plus about 32 bytes a pair, kept while
+ * tageval_agreement_weighted() adds its own (about 80 bytes a pair at the
+ * peak).  On an error (TAGEVAL_ENOMEM too), the figures are NaN with no
+ * reason.
  */
 TAGEVAL_EXPORT int tageval_agreement_weighted_read(const struct tageval_annotations *ann,
 						   const char *path, double confidence,

@@ -187,6 +187,7 @@ START_TEST(read_errors)
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		const struct bad *b = &bad[i];
 		size_t size = b->size ? b->size : strlen(b->text);
+		r.wf.kappa.value = r.wf.ac2 = 0.5; /* the call must set them */
 		ck_assert_int_eq(read_text(&r, b->text, size), b->code);
 		ck_assert_str_eq(r.err.file, "w");
 		ck_assert_uint_eq(r.err.line, b->line);
@@ -219,6 +220,7 @@ START_TEST(read_arguments)
 								0.0, &r.wf, &r.err),
 			 TAGEVAL_EINVAL);
 	ck_assert_str_eq(r.err.message, "tageval_agreement_weighted_read_buffer: NULL name");
+	r.wf.kappa.value = 0.5; /* the call must clear it */
 	ck_assert_int_eq(tageval_agreement_weighted_read_buffer(r.ann, text, strlen(text), "w",
 								1.0, &r.wf, &r.err),
 			 TAGEVAL_EINVAL);
