@@ -671,6 +671,14 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	a->rec[c] = NULL;
 	a->nrec[c] = 0;
 	a->nann++;
+	/* the records of the items known, allocated zeroed at once (most
+	 * files annotate the same items): neither grown nor zeroed line by line */
+	if (a->nitems > 1024) {
+		a->rec[c] = calloc(a->nitems, sizeof *a->rec[c]);
+		if (a->rec[c] == NULL)
+			return tv_nomem(err);
+		a->nrec[c] = a->nitems;
+	}
 	/* item look-ups in stages, so that their cache misses overlap */
 	struct reading rd = { a, c };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,

@@ -387,3 +387,38 @@ void tv_fsum_pool_free(struct tv_fsum_pool *pool)
 	free(pool->f);
 	memset(pool, 0, sizeof *pool);
 }
+
+void tv_fsum_add_times(struct tv_fsum *f, double x, uint64_t n)
+{
+	if (n == 0)
+		return;
+	double nd = (double)n, hi = x * nd;
+	/* x n = hi + lo exactly when n < 2^53 and the product is finite and
+	 * far from the subnormals (the error of a product is then a double);
+	 * zeros, non-finite terms and the rest are added one by one (a zero or
+	 * an infinity added again changes nothing) */
+	if (x == 0.0 || !isfinite(x)) {
+		tv_fsum_add(f, x);
+		return;
+	}
+	if (n >= (UINT64_C(1) << 53) || !isfinite(hi) || fabs(hi) < 0x1p-900 ||
+	    fabs(x) < 0x1p-900) {
+		for (uint64_t i = 0; i < n; i++)
+			tv_fsum_add(f, x);
+		return;
+	}
+	tv_fsum_add(f, hi);
+	tv_fsum_add(f, fma(x, nd, -hi));
+}
+
+void tv_csum_flush(struct tv_csum *c, struct tv_fsum *f)
+{
+	for (size_t s = 0; s < TV_CSUM_SLOTS; s++) {
+		if (c->n[s] == 0)
+			continue;
+		double v;
+		memcpy(&v, &c->bits[s], sizeof v);
+		tv_fsum_add_times(f, v, c->n[s]);
+		c->n[s] = 0;
+	}
+}

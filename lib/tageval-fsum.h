@@ -83,6 +83,49 @@ static inline void tv_fsum_add(struct tv_fsum *f, double x)
 	tv_fsum_add_chunks(f, x);
 }
 
+/* ------------------------------------------------------------ counted sums */
+
+/*
+ * Terms of an exact sum counted before they are added: a few values (one
+ * per slot, chosen by the value's bits) each with how many times it came,
+ * added to the tv_fsum as value x count, exactly (the product and its
+ * rounding error, tv_csum_flush), when another value takes its slot and by
+ * tv_csum_flush before the sum is read.  A sum over items whose terms take
+ * a few values (counts of agreeing pairs over a few annotators) then costs
+ * a compare and an increment per term; the exact sum, hence its result, is
+ * the same.  Zeroed (memset or = {0}): empty.
+ */
+#define TV_CSUM_SLOTS 8
+
+struct tv_csum {
+	uint64_t bits[TV_CSUM_SLOTS]; /* the value's bits */
+	uint64_t n[TV_CSUM_SLOTS];    /* its count, 0: the slot is empty */
+};
+
+/* Adds value @x taken @n times to @f, exactly. */
+void tv_fsum_add_times(struct tv_fsum *f, double x, uint64_t n);
+/* Adds every counted term of @c to @f and empties @c. */
+void tv_csum_flush(struct tv_csum *c, struct tv_fsum *f);
+
+/* Adds @x to the sum @f through @c. */
+static inline void tv_csum_add(struct tv_csum *c, struct tv_fsum *f, double x)
+{
+	uint64_t b;
+	__builtin_memcpy(&b, &x, sizeof b);
+	unsigned s = (unsigned)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
+	if (c->n[s] != 0 && c->bits[s] == b) {
+		c->n[s]++;
+		return;
+	}
+	if (c->n[s] != 0) {
+		double v;
+		__builtin_memcpy(&v, &c->bits[s], sizeof v);
+		tv_fsum_add_times(f, v, c->n[s]);
+	}
+	c->bits[s] = b;
+	c->n[s] = 1;
+}
+
 /* ------------------------------------------------------------ lazy sums */
 
 /*
