@@ -2044,6 +2044,13 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 			for (size_t j = 0; j < i; j++) {
 				if (sid[i] == sid[j])
 					continue;
+				if (singles) {
+					/* two distinct tags: nothing in common, every
+					 * distance 1 (inter_distance) */
+					for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+						sum[d] += 2.0;
+					continue;
+				}
 				size_t na = st.len[sid[i]], nb = st.len[sid[j]];
 				size_t inter = set_common(st.leaves + st.off[sid[i]], na,
 							  st.leaves + st.off[sid[j]], nb);

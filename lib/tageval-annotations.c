@@ -356,7 +356,19 @@ static int flat_record(struct tageval_annotations *a, size_t d, int weighted, do
 		e[i].key = tag_key(a, a->tags[i]);
 		e[i].p = (weighted ? a->weights[i] : 1.0) / total;
 	}
-	qsort(e, d, sizeof *e, by_tag);
+	if (d > 8) {
+		qsort(e, d, sizeof *e, by_tag);
+	} else {
+		/* a few tags (most multi-tag lines): insertion sort, the same
+		 * order (the tags are distinct) */
+		for (size_t i = 1; i < d; i++) {
+			struct tv_leafp x = e[i];
+			size_t j = i;
+			for (; j > 0 && e[j - 1].leaf > x.leaf; j--)
+				e[j] = e[j - 1];
+			e[j] = x;
+		}
+	}
 	rec->first = (uint32_t)a->npool;
 	rec->n = (uint32_t)d;
 	a->npool += d;
