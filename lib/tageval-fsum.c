@@ -364,6 +364,8 @@ int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
 int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct tv_lsum *t,
 		     const struct tv_fsum_pool *tpool)
 {
+	if (t->ones && tv_lsum_add(s, pool, (double)t->ones))
+		return -1;
 	if (!t->big)
 		return tv_lsum_add(s, pool, t->head) || tv_lsum_add(s, pool, t->tail) ? -1 : 0;
 	if (!s->big && tv_lsum_spill(s, pool, 0.0))
@@ -374,7 +376,22 @@ int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct 
 
 double tv_lsum_result(const struct tv_lsum *s, const struct tv_fsum_pool *pool)
 {
-	return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
+	if (s->ones == 0)
+		return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
+	/* the ones counted apart added to a copy of the sum */
+	double ones = (double)s->ones, h = s->head, t = s->tail;
+	if (!s->big && tv_twosum_step(&h, &t, ones))
+		return h + t;
+	struct tv_fsum f;
+	if (s->big) {
+		f = pool->f[s->big - 1];
+	} else {
+		tv_fsum_init(&f);
+		tv_fsum_add(&f, s->head);
+		tv_fsum_add(&f, s->tail);
+	}
+	tv_fsum_add(&f, ones);
+	return tv_fsum_result(&f);
 }
 
 void tv_fsum_pool_clear(struct tv_fsum_pool *pool)

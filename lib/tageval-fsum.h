@@ -139,6 +139,8 @@ static inline void tv_csum_add(struct tv_csum *c, struct tv_fsum *f, double x)
 struct tv_lsum {
 	double head, tail; /* the exact sum while big == 0 (tv_twosum_step) */
 	uint32_t big;      /* 0, or 1 + the index of its tv_fsum in the pool */
+	uint32_t ones;     /* the terms equal to 1, counted apart (a count
+			    * costs an increment): part of the sum */
 };
 
 struct tv_fsum_pool {
@@ -152,6 +154,10 @@ int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x);
 /* Adds @x to @s: 0, or -1 out of memory (then @s is unchanged). */
 static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
 {
+	if (x == 1.0 && s->ones < UINT32_MAX) {
+		s->ones++;
+		return 0;
+	}
 	if (s->big) {
 		tv_fsum_add(&pool->f[s->big - 1], x);
 		return 0;
