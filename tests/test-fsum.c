@@ -324,7 +324,8 @@ END_TEST
  * Counted sums (tv_csum): the same exact sum as the terms added one by one.
  * fl(1/3) = 6004799503160661 / 2^54, three of them (2^54 - 1) / 2^54 =
  * 1 - 2^-54, halfway between 1 - 2^-53 and 1: to even, 1.  A million each
- * of 1/3 and 0.1, taking turns (each value keeps its slot): the bits of the
+ * of 1/3 and 0.1, taking turns (one slot for both: each evicts the other,
+ * every term goes through tv_fsum_add_times): the bits of the
  * plain exact sum of the same terms.  Ten of 0.1: 1 (test_lazy_sums).  2^-1000 three times: 3 * 2^-1000, counted
  * but added one by one (a product that small is not split exactly).  The
  * integers 1 .. 20, more values than slots: 210.
