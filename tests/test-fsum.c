@@ -325,10 +325,10 @@ END_TEST
  * fl(1/3) = 6004799503160661 / 2^54, three of them (2^54 - 1) / 2^54 =
  * 1 - 2^-54, halfway between 1 - 2^-53 and 1: to even, 1.  A million each
  * of 1/3 and 0.1, taking turns (one slot for both: each evicts the other,
- * every term goes through tv_fsum_add_times): the bits of the
- * plain exact sum of the same terms.  Ten of 0.1: 1 (test_lazy_sums).  2^-1000 three times: 3 * 2^-1000, counted
- * but added one by one (a product that small is not split exactly).  The
- * integers 1 .. 20, more values than slots: 210.
+ * every term goes through tv_fsum_add_times): the bits of the plain exact
+ * sum of the same terms.  Ten of 0.1: 1 (test_lazy_sums).  2^-1000 three
+ * times: 3 * 2^-1000, counted but added one by one (a product that small
+ * is not split exactly).  The integers 1 .. 20, more values than slots: 210.
  */
 START_TEST(test_counted_sums)
 {
