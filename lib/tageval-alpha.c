@@ -809,6 +809,11 @@ struct chance_sums {
 	size_t rated, items, both;      /* r_t >= 1, r_t >= 2, both of two annotators */
 	struct tv_fsum pa, pa_sq;       /* sum of a_t; sum of the squared-difference term */
 	struct tv_csum pa_c;            /* the terms of pa, counted (chance_compute) */
+	/* with at most CHANCE_COUNTED annotators, the terms 1/m of pi (marg
+	 * column 0) of single-leaf annotations, counted: [pos * nann + m - 1],
+	 * added by chance_counts (NULL: not counted) */
+	uint64_t *inv;
+	size_t invcap;
 	struct tv_fsum lin, quad;       /* Cohen: sums of the item disagreements */
 	size_t *ng;                     /* [annotator] items annotated */
 	struct tv_lsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
@@ -831,6 +836,8 @@ static void set_chance(struct tageval_chance_figures *out, int c, double pa, dou
 		out->value[c] = (pa - pe) / (1.0 - pe);
 }
 
+#define CHANCE_COUNTED 16
+
 /* A new leaf @l: its row of marginals, its value; -1 out of memory. */
 static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
 		       struct chance_sums *cs, uint32_t l)
@@ -838,6 +845,12 @@ static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
 	if (tv_grow((void **)&cs->marg, &cs->cap, (w->nused + 1) * cs->stride, sizeof *cs->marg))
 		return -1;
 	memset(&cs->marg[w->nused * cs->stride], 0, cs->stride * sizeof *cs->marg);
+	if (a->nann <= CHANCE_COUNTED) {
+		if (tv_grow((void **)&cs->inv, &cs->invcap, (w->nused + 1) * a->nann,
+			    sizeof *cs->inv))
+			return -1;
+		memset(&cs->inv[w->nused * a->nann], 0, a->nann * sizeof *cs->inv);
+	}
 	w->pos[l] = (uint32_t)w->nused;
 	w->used[w->nused++] = l;
 	if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
@@ -887,8 +900,11 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
 				return -1;
 			struct tv_lsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
-			if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m) ||
-			    tv_lsum_add(&row[1 + who[i]], &cs->big, e[j].p) ||
+			if (a->nann <= CHANCE_COUNTED && (r[i]->n & TV_REC_INLINE))
+				cs->inv[(size_t)w->pos[l] * a->nann + m - 1]++; /* 1 / m */
+			else if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m))
+				return -1;
+			if (tv_lsum_add(&row[1 + who[i]], &cs->big, e[j].p) ||
 			    (m == 2 && a->nann == 2 &&
 			     tv_lsum_add(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
 			    (cs->pool && m >= 2 && tv_lsum_add(&row[cs->stride - 1], &cs->big, e[j].p)))
@@ -912,6 +928,28 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 		if (cs->numeric && cohen_item(a, w, cs, r))
 			return -1;
 	}
+	return 0;
+}
+
+/* The counted terms 1/m into column 0 of the marginals, exactly: count x
+ * fl(1/m) as the rounded product and its error (fma); -1 out of memory. */
+static int chance_counts(const struct tageval_annotations *a, const struct alpha_ws *w,
+			 struct chance_sums *cs)
+{
+	if (a->nann > CHANCE_COUNTED)
+		return 0;
+	for (size_t i = 0; i < w->nused; i++)
+		for (size_t m = 1; m <= a->nann; m++) {
+			uint64_t *n = &cs->inv[i * a->nann + m - 1];
+			if (*n == 0)
+				continue;
+			double q = 1.0 / (double)m, hi = (double)*n * q;
+			struct tv_lsum *s = &cs->marg[i * cs->stride];
+			if (tv_lsum_add(s, &cs->big, hi) ||
+			    tv_lsum_add(s, &cs->big, fma((double)*n, q, -hi)))
+				return -1;
+			*n = 0;
+		}
 	return 0;
 }
 
@@ -1074,6 +1112,7 @@ static void chance_done(struct chance_run *cr)
 	free(cr->who);
 	free(cr->cs.ng);
 	free(cr->cs.marg);
+	free(cr->cs.inv);
 	tv_fsum_pool_free(&cr->cs.big);
 	free(cr->cs.va);
 	free(cr->cs.vb);
@@ -1129,6 +1168,8 @@ static int chance_compute(const struct tageval_annotations *a, size_t categories
 			return tv_nomem(err);
 	}
 	tv_csum_flush(&cs->pa_c, &cs->pa);
+	if (chance_counts(a, w, cs))
+		return tv_nomem(err);
 	out->items = cs->items;
 	out->rated = cs->rated;
 	out->categories = categories ? categories : w->nused;
