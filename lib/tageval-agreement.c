@@ -599,7 +599,7 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 				ac->touched[ac->ntouched++] = l;
 			}
 			struct tv_lsum *ms = ac->msum + (size_t)ac->pos[l] * stride;
-			if (tv_lsum_add(&ms[c], &ac->big, w * e[i].p)) {
+			if (tv_lsum_add_counted(&ms[c], &ac->big, w * e[i].p)) {
 				ac->oom = 1;
 				return;
 			}

@@ -508,7 +508,7 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 					w->pos[l] = (uint32_t)w->nused;
 					w->used[w->nused++] = l;
 				}
-				if (tv_lsum_add(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
+				if (tv_lsum_add_counted(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
 					return -1;
 			}
 		}
@@ -904,10 +904,11 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 				cs->inv[(size_t)w->pos[l] * a->nann + m - 1]++; /* 1 / m */
 			else if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m))
 				return -1;
-			if (tv_lsum_add(&row[1 + who[i]], &cs->big, e[j].p) ||
+			if (tv_lsum_add_counted(&row[1 + who[i]], &cs->big, e[j].p) ||
 			    (m == 2 && a->nann == 2 &&
-			     tv_lsum_add(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
-			    (cs->pool && m >= 2 && tv_lsum_add(&row[cs->stride - 1], &cs->big, e[j].p)))
+			     tv_lsum_add_counted(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
+			    (cs->pool && m >= 2 &&
+			     tv_lsum_add_counted(&row[cs->stride - 1], &cs->big, e[j].p)))
 				return -1;
 		}
 	}

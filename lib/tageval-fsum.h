@@ -139,8 +139,8 @@ static inline void tv_csum_add(struct tv_csum *c, struct tv_fsum *f, double x)
 struct tv_lsum {
 	double head, tail; /* the exact sum while big == 0 (tv_twosum_step) */
 	uint32_t big;      /* 0, or 1 + the index of its tv_fsum in the pool */
-	uint32_t ones;     /* the terms equal to 1, counted apart (a count
-			    * costs an increment): part of the sum */
+	uint32_t ones;     /* the terms equal to 1 given to tv_lsum_add_counted,
+			    * counted apart (an increment): part of the sum */
 };
 
 struct tv_fsum_pool {
@@ -154,10 +154,6 @@ int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x);
 /* Adds @x to @s: 0, or -1 out of memory (then @s is unchanged). */
 static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
 {
-	if (x == 1.0 && s->ones < UINT32_MAX) {
-		s->ones++;
-		return 0;
-	}
 	if (s->big) {
 		tv_fsum_add(&pool->f[s->big - 1], x);
 		return 0;
@@ -165,6 +161,17 @@ static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, doub
 	if (tv_twosum_step(&s->head, &s->tail, x))
 		return 0;
 	return tv_lsum_spill(s, pool, x);
+}
+
+/* tv_lsum_add for sums of many terms equal to 1 (counts): those are
+ * counted apart, an increment each (the same sum, the same result). */
+static inline int tv_lsum_add_counted(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
+{
+	if (x == 1.0 && s->ones < UINT32_MAX) {
+		s->ones++;
+		return 0;
+	}
+	return tv_lsum_add(s, pool, x);
 }
 
 /* Adds the terms of @t (in @tpool) to @s (in @pool): -1 out of memory (then

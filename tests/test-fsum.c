@@ -289,33 +289,15 @@ START_TEST(test_lazy_sums)
 	ck_assert_int_eq(tv_lsum_add_lsum(&both, &pool, &count, &pool), 0);
 	ck_assert_int_eq(tv_lsum_add_lsum(&both, &pool, &tenths, &pool), 0);
 	ck_assert(tv_lsum_result(&both, &pool) == 1000001.0);
-	/* 2^53 + 1 + 2^-60 as in test_two_doubles: the 1 is counted apart
-	 * (ones), 2^53 + 2^-60 is exact in two doubles; read, the sum adds the
-	 * count: 2^53 + 1 alone would be a tie (to even: 2^53), the 2^-60
-	 * rounds it up to 2^53 + 2 */
+	/* 2^53 + 1 + 2^-60 as in test_two_doubles: moved into the pool */
 	struct tv_lsum big;
 	memset(&big, 0, sizeof big);
 	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0x1p53), 0);
 	ck_assert_int_eq(tv_lsum_add(&big, &pool, 1.0), 0);
-	ck_assert_uint_eq(big.ones, 1);
-	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0x1p-60), 0);
 	ck_assert_int_eq(big.big, 0);
-	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
-	/* then 0.5: 2^53 + 0.5 rounds (to 2^53, error 0.5) and the tail
-	 * 2^-60 + 0.5 is not a double (60 bits): moved into the pool; the sum
-	 * 2^53 + 1.5 + 2^-60 is nearest to 2^53 + 2 (0.5 - 2^-60 away) */
-	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0.5), 0);
+	ck_assert_int_eq(tv_lsum_add(&big, &pool, 0x1p-60), 0);
 	ck_assert_uint_ne(big.big, 0);
 	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
-	/* a count at its limit: the next 1 goes to the two doubles, and the
-	 * sum is 2^32 - 1 + 1 = 2^32 */
-	struct tv_lsum full;
-	memset(&full, 0, sizeof full);
-	full.ones = UINT32_MAX;
-	ck_assert_int_eq(tv_lsum_add(&full, &pool, 1.0), 0);
-	ck_assert_uint_eq(full.ones, UINT32_MAX);
-	ck_assert(full.head == 1.0);
-	ck_assert(tv_lsum_result(&full, &pool) == 0x1p32);
 	tv_fsum_pool_free(&pool);
 }
 END_TEST
@@ -371,6 +353,46 @@ START_TEST(test_counted_sums)
 }
 END_TEST
 
+/*
+ * A lazy sum's terms equal to 1 given to tv_lsum_add_counted are counted
+ * apart.  2^53 + 1 + 2^-60 as in test_lazy_sums: with the 1 counted, 2^53 +
+ * 2^-60 is exact in the two doubles (no pool); read, 2^53 + 1 alone would be
+ * a tie (to even: 2^53), the 2^-60 rounds it up to 2^53 + 2.  Then 0.5:
+ * 2^53 + 0.5 rounds (to 2^53, error 0.5) and the tail 2^-60 + 0.5 is not a
+ * double (60 bits): moved into the pool; 2^53 + 1.5 + 2^-60 is nearest to
+ * 2^53 + 2 (0.5 - 2^-60 away).  A count at its limit: the next 1 goes to
+ * the two doubles, 2^32 - 1 + 1 = 2^32; added to another sum, 2^32 + 2^32.
+ */
+START_TEST(test_lazy_ones)
+{
+	struct tv_fsum_pool pool;
+	memset(&pool, 0, sizeof pool);
+	struct tv_lsum big;
+	memset(&big, 0, sizeof big);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0x1p53), 0);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 1.0), 0);
+	ck_assert_uint_eq(big.ones, 1);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0x1p-60), 0);
+	ck_assert_uint_eq(big.big, 0);
+	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0.5), 0);
+	ck_assert_uint_ne(big.big, 0);
+	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
+	struct tv_lsum full, sum;
+	memset(&full, 0, sizeof full);
+	memset(&sum, 0, sizeof sum);
+	full.ones = UINT32_MAX;
+	ck_assert_int_eq(tv_lsum_add_counted(&full, &pool, 1.0), 0);
+	ck_assert_uint_eq(full.ones, UINT32_MAX);
+	ck_assert(full.head == 1.0);
+	ck_assert(tv_lsum_result(&full, &pool) == 0x1p32);
+	ck_assert_int_eq(tv_lsum_add_lsum(&sum, &pool, &full, &pool), 0);
+	ck_assert_int_eq(tv_lsum_add_lsum(&sum, &pool, &full, &pool), 0);
+	ck_assert(tv_lsum_result(&sum, &pool) == 0x1p33);
+	tv_fsum_pool_free(&pool);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fsum");
@@ -383,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_two_doubles);
 	tcase_add_test(tc, test_lazy_sums);
 	tcase_add_test(tc, test_counted_sums);
+	tcase_add_test(tc, test_lazy_ones);
 	suite_add_tcase(s, tc);
 	return s;
 }
