@@ -283,6 +283,8 @@ struct acc {
 	size_t m, ntags;
 	double items, annotations, complete;
 	struct tv_fsum sum_a, sum_do, selfsq;
+	/* their terms counted (acc_flush adds them): per item, a few values */
+	struct tv_csum ca, cdo, csq;
 	double *marg;    /* [tag] */
 	double *margc;   /* [annotator * ntags + tag] */
 	uint32_t *stamp, *touched;
@@ -394,6 +396,17 @@ static void acc_reset(struct acc *ac)
 	tv_fsum_init(&ac->sum_a);
 	tv_fsum_init(&ac->sum_do);
 	tv_fsum_init(&ac->selfsq);
+	memset(&ac->ca, 0, sizeof ac->ca);
+	memset(&ac->cdo, 0, sizeof ac->cdo);
+	memset(&ac->csq, 0, sizeof ac->csq);
+}
+
+/* The counted terms into the sums, before these are read. */
+static void acc_flush(struct acc *ac)
+{
+	tv_csum_flush(&ac->ca, &ac->sum_a);
+	tv_csum_flush(&ac->cdo, &ac->sum_do);
+	tv_csum_flush(&ac->csq, &ac->selfsq);
 }
 
 /* The entries of annotation @r as a (leaf, p) array. */
@@ -494,6 +507,34 @@ static void summarise(const struct tageval_annotations *a, const struct tv_geom 
 	size_t pairs = 0, present = 0;
 	s->item = item;
 	s->selfsq = 0.0;
+	/* every annotation one leaf of mass 1 (most items): each |P|^2 is 1
+	 * and each inner product 1 or 0, so the sums below are integers,
+	 * computed here without the entries */
+	uint32_t leaf[16];
+	int ones = m <= 16;
+	for (size_t c = 0; c < m && ones; c++) {
+		const struct tv_rec *rc = rec_of(a, c, item);
+		if (rc == NULL)
+			continue;
+		if (!(rc->n & TV_REC_INLINE) || inner(g, rc->first))
+			ones = 0;
+		else
+			leaf[present++] = rc->first;
+	}
+	if (ones) {
+		size_t same = 0;
+		for (size_t i = 0; i < present; i++)
+			for (size_t j = i + 1; j < present; j++)
+				same += leaf[i] == leaf[j];
+		pairs = present * (present - 1) / 2;
+		sum_ip = (double)same;
+		s->m = (uint32_t)present;
+		s->selfsq = (double)present;
+		s->a = sum_ip / (double)pairs;
+		s->dobs = 2.0 / (double)(present - 1) * ((double)pairs - sum_ip);
+		return;
+	}
+	present = 0;
 	for (size_t c = 0; c < m; c++) {
 		const struct tv_rec *rc = rec_of(a, c, item);
 		if (rc == NULL)
@@ -525,9 +566,17 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 	ac->items += w;
 	ac->annotations += w * s->m;
 	ac->complete += s->m == ac->m ? w : 0.0;
-	tv_fsum_add(&ac->sum_a, w * s->a);
-	tv_fsum_add(&ac->sum_do, w * s->dobs);
-	tv_fsum_add(&ac->selfsq, w * s->selfsq);
+	if (s->selfsq == (double)s->m) {
+		/* every annotation one leaf of mass 1: inner products 0 or 1,
+		 * a few values over all items, counted */
+		tv_csum_add(&ac->ca, &ac->sum_a, w * s->a);
+		tv_csum_add(&ac->cdo, &ac->sum_do, w * s->dobs);
+		tv_csum_add(&ac->csq, &ac->selfsq, w * s->selfsq);
+	} else {
+		tv_fsum_add(&ac->sum_a, w * s->a);
+		tv_fsum_add(&ac->sum_do, w * s->dobs);
+		tv_fsum_add(&ac->selfsq, w * s->selfsq);
+	}
 	size_t stride = ac->m;
 	for (size_t c = 0; c < ac->m; c++) {
 		const struct tv_rec *r = rec_of(a, c, s->item);
@@ -550,7 +599,7 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 				ac->touched[ac->ntouched++] = l;
 			}
 			struct tv_lsum *ms = ac->msum + (size_t)ac->pos[l] * stride;
-			if (tv_lsum_add(&ms[c], &ac->big, w * e[i].p)) {
+			if (tv_lsum_add_counted(&ms[c], &ac->big, w * e[i].p)) {
 				ac->oom = 1;
 				return;
 			}
@@ -560,8 +609,9 @@ static void accumulate(const struct tageval_annotations *a, struct acc *ac,
 
 /* Adds the sums of @from to @to (exact sums: the same bits as accumulating
  * @from's items into @to).  -1: out of memory. */
-static int acc_merge(struct acc *to, const struct acc *from)
+static int acc_merge(struct acc *to, struct acc *from)
 {
+	acc_flush(from);
 	to->items += from->items;
 	to->annotations += from->annotations;
 	to->complete += from->complete;
@@ -716,6 +766,7 @@ static void finish(const struct tageval_annotations *a, const struct tv_geom *g,
 		   struct sweep_ws *ws, struct acc *ac, struct tageval_agreement_figures *f)
 {
 	memset(f, 0, sizeof *f);
+	acc_flush(ac);
 	set_marginals(ac);
 	f->items = (size_t)ac->items;
 	f->annotations = (size_t)ac->annotations;

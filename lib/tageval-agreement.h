@@ -54,6 +54,13 @@ struct tageval_annotations {
 	uint32_t gen;
 	uint32_t *tags;
 	size_t tagcap;
+	/* the ids of tags of up to 16 bytes already interned, by their bytes
+	 * (line_tags): a line's tags without hashing them (tag_id) */
+	struct tv_tagslot {
+		uint64_t w0, w1; /* the bytes, zero-padded */
+		uint32_t len1;   /* length + 1, 0: empty */
+		uint32_t id;
+	} *tagcache;
 	double *weights;
 	size_t weightcap;
 	/* tageval_annotations_set_level(): every tag replaced by its ancestor

@@ -107,6 +107,21 @@ static const struct tv_leafp *rec_entries(const struct tageval_annotations *a,
 	return a->pool + r->first;
 }
 
+/* The entries of the annotations of item @t by annotators 0 and 1 (*e1, *n1
+ * and *e2, *n2; @one1, @one2 hold an inline record's entry): 1, or 0 when
+ * one of the two did not annotate it. */
+static int both_entries(const struct tageval_annotations *a, size_t t, struct tv_leafp *one1,
+			const struct tv_leafp **e1, size_t *n1, struct tv_leafp *one2,
+			const struct tv_leafp **e2, size_t *n2)
+{
+	const struct tv_rec *r1 = rec_at(a, 0, t), *r2 = rec_at(a, 1, t);
+	if (r1 == NULL || r2 == NULL)
+		return 0;
+	*e1 = rec_entries(a, r1, one1, n1);
+	*e2 = rec_entries(a, r2, one2, n2);
+	return 1;
+}
+
 /* Whether tag @t of a tree-shaped map has tags below it. */
 static int inner_tag(const struct tageval_annotations *a, uint32_t t)
 {
@@ -143,11 +158,13 @@ static double ratio_d(double c, double k)
 /*
  * S_u(c) of the unit's @m annotations @r into w->s, its leaves into
  * w->touched: in the order of the annotators when every annotation is one
- * leaf (*multi = 0: integer masses), else in leaf-id order, each S summed in
- * the order of the annotators (*multi = 1).  -1: out of memory.
+ * leaf (*multi = 0: integer masses), else (*multi = 1) in leaf-id order when
+ * @sorted, in the order of the annotators and their entries when not (a
+ * caller whose sums over them are exact); each S summed in the order of the
+ * annotators either way.  -1: out of memory.
  */
-static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
-		       const struct tv_rec *const *r, size_t m, int *multi)
+static int unit_masses_in(const struct tageval_annotations *a, struct alpha_ws *w,
+			  const struct tv_rec *const *r, size_t m, int *multi, int sorted)
 {
 	if (++w->gen == 0) {
 		memset(w->stamp, 0, w->ntags * sizeof *w->stamp);
@@ -167,7 +184,9 @@ static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
 		for (size_t j = 0; j < n; j++)
 			w->ue[w->nue++] = (struct unit_ent){ e[j].leaf, (uint32_t)i, e[j].p };
 	}
-	if (*multi && w->nue > 16) {
+	if (!sorted) {
+		/* the entries in the order of the annotators already */
+	} else if (*multi && w->nue > 16) {
 		qsort(w->ue, w->nue, sizeof *w->ue, by_leaf_ann);
 	} else if (*multi) {
 		/* a few entries: insertion sort (the pairs are distinct, so the
@@ -192,6 +211,12 @@ static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
 		w->s[l] += w->ue[i].p;
 	}
 	return 0;
+}
+
+static int unit_masses(const struct tageval_annotations *a, struct alpha_ws *w,
+		       const struct tv_rec *const *r, size_t m, int *multi)
+{
+	return unit_masses_in(a, w, r, m, multi, 1);
 }
 
 /*
@@ -308,7 +333,9 @@ static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
 {
 	int multi;
 	*self = 0.0;
-	if (unit_masses(a, w, r, m, &multi))
+	/* every sum over the masses below is exact or over integers: their
+	 * order does not matter */
+	if (unit_masses_in(a, w, r, m, &multi, 0))
 		return -1;
 	double md = (double)m;
 	if (!multi) {
@@ -334,6 +361,17 @@ static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
 		tv_fsum_add(&f, w->ue[i].p * w->ue[i].p);
 	*out = tv_fsum_result(&f);
 	return 0;
+}
+
+/* Whether each of the @m annotations @r is one leaf of mass 1: the unit's
+ * nominal term is then an integer, of a few values over all units (a term
+ * worth counting: tv_csum). */
+static int all_inline(const struct tv_rec *const *r, size_t m)
+{
+	for (size_t i = 0; i < m; i++)
+		if (!(r[i]->n & TV_REC_INLINE))
+			return 0;
+	return 1;
 }
 
 /* unit_nominal for a caller that needs only its two numbers (not the
@@ -440,6 +478,10 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 		    size_t *units)
 {
 	size_t cap = 0;
+	/* the terms of @d_o and @self, counted: they take a few values */
+	struct tv_csum cd, cs;
+	memset(&cd, 0, sizeof cd);
+	memset(&cs, 0, sizeof cs);
 	for (size_t t = 0; t < a->nitems; t++) {
 		size_t m = 0;
 		for (size_t c = 0; c < a->nann; c++) {
@@ -466,16 +508,23 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 					w->pos[l] = (uint32_t)w->nused;
 					w->used[w->nused++] = l;
 				}
-				if (tv_lsum_add(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
+				if (tv_lsum_add_counted(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
 					return -1;
 			}
 		}
 		double term, within;
 		if (unit_nominal_term(a, w, r, m, &term, &within))
 			return -1;
-		tv_fsum_add(d_o, term / (double)(m - 1));
-		tv_fsum_add(self, within);
+		if (all_inline(r, m)) {
+			tv_csum_add(&cd, d_o, term / (double)(m - 1));
+			tv_csum_add(&cs, self, within);
+		} else {
+			tv_fsum_add(d_o, term / (double)(m - 1));
+			tv_fsum_add(self, within);
+		}
 	}
+	tv_csum_flush(&cd, d_o);
+	tv_csum_flush(&cs, self);
 	return 0;
 }
 
@@ -759,6 +808,12 @@ static void sorted_values(const struct alpha_ws *w, const struct tv_leafp *e, si
 struct chance_sums {
 	size_t rated, items, both;      /* r_t >= 1, r_t >= 2, both of two annotators */
 	struct tv_fsum pa, pa_sq;       /* sum of a_t; sum of the squared-difference term */
+	struct tv_csum pa_c;            /* the terms of pa, counted (chance_compute) */
+	/* with at most CHANCE_COUNTED annotators, the terms 1/m of pi (marg
+	 * column 0) of single-leaf annotations, counted: [pos * nann + m - 1],
+	 * added by chance_counts (NULL: not counted) */
+	uint64_t *inv;
+	size_t invcap;
 	struct tv_fsum lin, quad;       /* Cohen: sums of the item disagreements */
 	size_t *ng;                     /* [annotator] items annotated */
 	struct tv_lsum *marg;           /* [pos * stride + j]: pi, classif[g], p_1, p_2 */
@@ -781,6 +836,8 @@ static void set_chance(struct tageval_chance_figures *out, int c, double pa, dou
 		out->value[c] = (pa - pe) / (1.0 - pe);
 }
 
+#define CHANCE_COUNTED 16
+
 /* A new leaf @l: its row of marginals, its value; -1 out of memory. */
 static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
 		       struct chance_sums *cs, uint32_t l)
@@ -788,6 +845,12 @@ static int chance_leaf(const struct tageval_annotations *a, struct alpha_ws *w,
 	if (tv_grow((void **)&cs->marg, &cs->cap, (w->nused + 1) * cs->stride, sizeof *cs->marg))
 		return -1;
 	memset(&cs->marg[w->nused * cs->stride], 0, cs->stride * sizeof *cs->marg);
+	if (a->nann <= CHANCE_COUNTED) {
+		if (tv_grow((void **)&cs->inv, &cs->invcap, (w->nused + 1) * a->nann,
+			    sizeof *cs->inv))
+			return -1;
+		memset(&cs->inv[w->nused * a->nann], 0, a->nann * sizeof *cs->inv);
+	}
 	w->pos[l] = (uint32_t)w->nused;
 	w->used[w->nused++] = l;
 	if (parse_label(tv_inventory_name(a->inv, l), &w->x[l]))
@@ -837,11 +900,15 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
 				return -1;
 			struct tv_lsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
-			if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m) ||
-			    tv_lsum_add(&row[1 + who[i]], &cs->big, e[j].p) ||
+			if (a->nann <= CHANCE_COUNTED && (r[i]->n & TV_REC_INLINE))
+				cs->inv[(size_t)w->pos[l] * a->nann + m - 1]++; /* 1 / m */
+			else if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m))
+				return -1;
+			if (tv_lsum_add_counted(&row[1 + who[i]], &cs->big, e[j].p) ||
 			    (m == 2 && a->nann == 2 &&
-			     tv_lsum_add(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
-			    (cs->pool && m >= 2 && tv_lsum_add(&row[cs->stride - 1], &cs->big, e[j].p)))
+			     tv_lsum_add_counted(&row[1 + a->nann + who[i]], &cs->big, e[j].p)) ||
+			    (cs->pool && m >= 2 &&
+			     tv_lsum_add_counted(&row[cs->stride - 1], &cs->big, e[j].p)))
 				return -1;
 		}
 	}
@@ -851,7 +918,10 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 	double term, pairs = (double)m * (double)(m - 1), ignored;
 	if (unit_nominal_term(a, w, r, m, &term, &ignored))
 		return -1;
-	tv_fsum_add(&cs->pa, 1.0 - term / pairs);
+	if (all_inline(r, m))
+		tv_csum_add(&cs->pa_c, &cs->pa, 1.0 - term / pairs);
+	else
+		tv_fsum_add(&cs->pa, 1.0 - term / pairs);
 	if (cs->numeric)
 		tv_fsum_add(&cs->pa_sq, unit_squared(a, w, r, m, w->x, &ignored) / pairs);
 	if (m == 2 && a->nann == 2) {
@@ -859,6 +929,28 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 		if (cs->numeric && cohen_item(a, w, cs, r))
 			return -1;
 	}
+	return 0;
+}
+
+/* The counted terms 1/m into column 0 of the marginals, exactly: count x
+ * fl(1/m) as the rounded product and its error (fma); -1 out of memory. */
+static int chance_counts(const struct tageval_annotations *a, const struct alpha_ws *w,
+			 struct chance_sums *cs)
+{
+	if (a->nann > CHANCE_COUNTED)
+		return 0;
+	for (size_t i = 0; i < w->nused; i++)
+		for (size_t m = 1; m <= a->nann; m++) {
+			uint64_t *n = &cs->inv[i * a->nann + m - 1];
+			if (*n == 0)
+				continue;
+			double q = 1.0 / (double)m, hi = (double)*n * q;
+			struct tv_lsum *s = &cs->marg[i * cs->stride];
+			if (tv_lsum_add(s, &cs->big, hi) ||
+			    tv_lsum_add(s, &cs->big, fma((double)*n, q, -hi)))
+				return -1;
+			*n = 0;
+		}
 	return 0;
 }
 
@@ -1021,6 +1113,7 @@ static void chance_done(struct chance_run *cr)
 	free(cr->who);
 	free(cr->cs.ng);
 	free(cr->cs.marg);
+	free(cr->cs.inv);
 	tv_fsum_pool_free(&cr->cs.big);
 	free(cr->cs.va);
 	free(cr->cs.vb);
@@ -1060,6 +1153,7 @@ static int chance_compute(const struct tageval_annotations *a, size_t categories
 	cr->who = malloc((a->nann ? a->nann : 1) * sizeof *cr->who);
 	cs->ng = calloc(a->nann ? a->nann : 1, sizeof *cs->ng);
 	tv_fsum_init(&cs->pa);
+	memset(&cs->pa_c, 0, sizeof cs->pa_c);
 	tv_fsum_init(&cs->pa_sq);
 	tv_fsum_init(&cs->lin);
 	tv_fsum_init(&cs->quad);
@@ -1074,6 +1168,9 @@ static int chance_compute(const struct tageval_annotations *a, size_t categories
 		if (cr->inner < 0)
 			return tv_nomem(err);
 	}
+	tv_csum_flush(&cs->pa_c, &cs->pa);
+	if (chance_counts(a, w, cs))
+		return tv_nomem(err);
 	out->items = cs->items;
 	out->rated = cs->rated;
 	out->categories = categories ? categories : w->nused;
@@ -1949,6 +2046,8 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 	for (size_t l = 0; st.single && l < ntags; l++)
 		st.single[l] = TV_NONE;
 	struct tv_fsum d_o[TAGEVAL_DISTANCES], sim[TAGEVAL_DISTANCES];
+	struct tv_csum cd[TAGEVAL_DISTANCES]; /* d_o's terms counted */
+	memset(cd, 0, sizeof cd);
 	for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
 		tv_fsum_init(&d_o[d]);
 		tv_fsum_init(&sim[d]);
@@ -1980,19 +2079,35 @@ int tageval_agreement_alpha_sets(const struct tageval_annotations *a,
 		for (size_t i = 0; i < m; i++)
 			st.count[sid[i]] += 1.0;
 		double sum[TAGEVAL_DISTANCES] = { 0.0 }; /* pairs in the order of the annotators */
+		int singles = 1; /* every set one tag: distances 0 or 1, a few sums */
+		for (size_t i = 0; i < m; i++)
+			singles &= st.len[sid[i]] == 1;
 		for (size_t i = 0; i < m; i++)
 			for (size_t j = 0; j < i; j++) {
 				if (sid[i] == sid[j])
 					continue;
+				if (singles) {
+					/* two distinct tags: nothing in common, every
+					 * distance 1 (inter_distance) */
+					for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+						sum[d] += 2.0;
+					continue;
+				}
 				size_t na = st.len[sid[i]], nb = st.len[sid[j]];
 				size_t inter = set_common(st.leaves + st.off[sid[i]], na,
 							  st.leaves + st.off[sid[j]], nb);
 				for (int d = 0; d < TAGEVAL_DISTANCES; d++)
 					sum[d] += 2.0 * inter_distance(d, inter, na, nb);
 			}
-		for (int d = 0; d < TAGEVAL_DISTANCES; d++)
-			tv_fsum_add(&d_o[d], sum[d] / (double)(m - 1));
+		for (int d = 0; d < TAGEVAL_DISTANCES; d++) {
+			if (singles)
+				tv_csum_add(&cd[d], &d_o[d], sum[d] / (double)(m - 1));
+			else
+				tv_fsum_add(&d_o[d], sum[d] / (double)(m - 1));
+		}
 	}
+	for (int d = 0; d < TAGEVAL_DISTANCES; d++)
+		tv_csum_flush(&cd[d], &d_o[d]);
 	out->items = units;
 	out->annotations = (size_t)n;
 	if (inner || units == 0) {
@@ -2401,13 +2516,11 @@ static int wk_kappa_se(const struct tageval_annotations *a, const struct wk_run 
 	struct tv_fsum fe;
 	tv_fsum_init(&fe);
 	for (size_t t = 0; t < a->nitems; t++) {
-		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
-		if (r[0] == NULL || r[1] == NULL)
-			continue;
 		struct tv_leafp one1, one2;
+		const struct tv_leafp *e1, *e2;
 		size_t n1, n2;
-		const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
-		const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+		if (!both_entries(a, t, &one1, &e1, &n1, &one2, &e2, &n2))
+			continue;
 		for (size_t x = 0; x < n1; x++)
 			for (size_t y = 0; y < n2; y++) {
 				size_t k = wr->pos[e1[x].leaf], l = wr->pos[e2[y].leaf];
@@ -2600,13 +2713,11 @@ static int wk_compute(const struct tageval_annotations *a,
 	for (size_t i = 0; i < 2 * nused; i++)
 		tv_fsum_init(&marg[i]);
 	for (size_t t = 0; t < a->nitems; t++) {
-		const struct tv_rec *r[2] = { rec_at(a, 0, t), rec_at(a, 1, t) };
-		if (r[0] == NULL || r[1] == NULL)
-			continue;
 		struct tv_leafp one1, one2;
+		const struct tv_leafp *e1, *e2;
 		size_t n1, n2;
-		const struct tv_leafp *e1 = rec_entries(a, r[0], &one1, &n1);
-		const struct tv_leafp *e2 = rec_entries(a, r[1], &one2, &n2);
+		if (!both_entries(a, t, &one1, &e1, &n1, &one2, &e2, &n2))
+			continue;
 		for (size_t x = 0; x < n1; x++)
 			tv_fsum_add(&marg[wr.pos[e1[x].leaf]], e1[x].p);
 		for (size_t y = 0; y < n2; y++)

@@ -66,6 +66,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->stamp);
 	free(a->touched);
 	free(a->tags);
+	free(a->tagcache);
 	free(a->weights);
 	free(a->depth);
 	free(a->anc);
@@ -225,6 +226,49 @@ static int quote_id(char *out, size_t size, const struct tv_line *l)
 	return snprintf(out, size, "%s %s", a, b);
 }
 
+#define TAGCACHE_BITS 10
+
+/* The id of tag @s (@len bytes, at most 16, which are @w0 and @w1 in
+ * little-endian order, zero-padded) of the annotations' inventory: from
+ * a->tagcache when it is there, else interned (and put there).  The bytes
+ * themselves are the cache's key, so a hit needs no comparison with the
+ * stored string; a tag that collides with another only takes the slower
+ * path.  Nonzero: out of memory. */
+static int tag_id_words(struct tageval_annotations *a, const char *s, size_t len, uint64_t w0,
+			uint64_t w1, uint32_t *id)
+{
+	uint64_t w[2] = { w0, w1 };
+	uint64_t h = w[0] ^ (w[1] * UINT64_C(0xff51afd7ed558ccd)) ^ len;
+	h ^= h >> 29; /* tags differ in a few bytes: mixed before the multiply */
+	h *= UINT64_C(0x9e3779b97f4a7c15);
+	h ^= h >> 32;
+	if (a->tagcache == NULL) {
+		a->tagcache = calloc((size_t)1 << TAGCACHE_BITS, sizeof *a->tagcache);
+		if (a->tagcache == NULL)
+			return tv_inventory_intern(a->inv, s, len, id);
+	}
+	struct tv_tagslot *e = &a->tagcache[h >> (64 - TAGCACHE_BITS)];
+	if (e->len1 == len + 1 && e->w0 == w[0] && e->w1 == w[1]) {
+		*id = e->id;
+		return 0;
+	}
+	if (tv_inventory_intern(a->inv, s, len, id))
+		return -1;
+	*e = (struct tv_tagslot){ w[0], w[1], (uint32_t)len + 1, *id };
+	return 0;
+}
+
+/* tag_id_words for any tag: @len bytes at @s. */
+static int tag_id(struct tageval_annotations *a, const char *s, size_t len, uint32_t *id)
+{
+	if (len > 16)
+		return tv_inventory_intern(a->inv, s, len, id);
+	uint64_t w[2] = { 0, 0 };
+	for (size_t i = 0; i < len; i++)
+		w[i >> 3] |= (uint64_t)(unsigned char)s[i] << ((i & 7) * 8);
+	return tag_id_words(a, s, len, w[0], w[1], id);
+}
+
 /* The tags of line @l into a->tags, their weights into a->weights; *k_out:
  * how many, *weighted_out: every tag has an explicit weight. */
 static int line_tags(struct tageval_annotations *a, const struct tv_line *l, size_t *k_out,
@@ -250,7 +294,7 @@ static int line_tags(struct tageval_annotations *a, const struct tv_line *l, siz
 		if (kind == 0)
 			weighted = 0;
 		uint32_t t;
-		if (tv_inventory_intern(a->inv, tok, len, &t))
+		if (tag_id(a, tok, len, &t))
 			return tv_nomem(err);
 		a->tags[k] = t;
 		a->weights[k] = w;
@@ -312,7 +356,19 @@ static int flat_record(struct tageval_annotations *a, size_t d, int weighted, do
 		e[i].key = tag_key(a, a->tags[i]);
 		e[i].p = (weighted ? a->weights[i] : 1.0) / total;
 	}
-	qsort(e, d, sizeof *e, by_tag);
+	if (d > 8) {
+		qsort(e, d, sizeof *e, by_tag);
+	} else {
+		/* a few tags (most multi-tag lines): insertion sort, the same
+		 * order (the tags are distinct) */
+		for (size_t i = 1; i < d; i++) {
+			struct tv_leafp x = e[i];
+			size_t j = i;
+			for (; j > 0 && e[j - 1].leaf > x.leaf; j--)
+				e[j] = e[j - 1];
+			e[j] = x;
+		}
+	}
 	rec->first = (uint32_t)a->npool;
 	rec->n = (uint32_t)d;
 	a->npool += d;
@@ -514,6 +570,25 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 		    struct tageval_error *err)
 {
 	char q[200];
+	if (l->nfield == 3 && a->level == 0 && a->pre_done && !a->inv->dag) {
+		/* one tag without a weight (most lines): all its mass on it, as
+		 * below; its bytes read once, for its length and the cache key */
+		const unsigned char *s = (const unsigned char *)l->field[2];
+		uint64_t w[2] = { 0, 0 };
+		size_t len = 0;
+		for (; s[len] != '\0' && s[len] != '/'; len++)
+			if (len < 16)
+				w[len >> 3] |= (uint64_t)s[len] << ((len & 7) * 8);
+		if (s[len] == '\0') {
+			uint32_t t;
+			if (len > 16 ? tv_inventory_intern(a->inv, l->field[2], len, &t)
+				     : tag_id_words(a, l->field[2], len, w[0], w[1], &t))
+				return tv_nomem(err);
+			rec->first = t;
+			rec->n = 1 | TV_REC_INLINE;
+			return TAGEVAL_OK;
+		}
+	}
 	int weighted = 0;
 	size_t k = 0, d = 0;
 	int rc = line_tags(a, l, &k, &weighted, err);
@@ -671,6 +746,14 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	a->rec[c] = NULL;
 	a->nrec[c] = 0;
 	a->nann++;
+	/* the records of the items known, allocated zeroed at once (most
+	 * files annotate the same items): neither grown nor zeroed line by line */
+	if (a->nitems > 1024) {
+		a->rec[c] = calloc(a->nitems, sizeof *a->rec[c]);
+		if (a->rec[c] == NULL)
+			return tv_nomem(err);
+		a->nrec[c] = a->nitems;
+	}
 	/* item look-ups in stages, so that their cache misses overlap */
 	struct reading rd = { a, c };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,

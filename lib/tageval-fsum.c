@@ -364,6 +364,8 @@ int tv_lsum_spill(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
 int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct tv_lsum *t,
 		     const struct tv_fsum_pool *tpool)
 {
+	if (t->ones && tv_lsum_add(s, pool, (double)t->ones))
+		return -1;
 	if (!t->big)
 		return tv_lsum_add(s, pool, t->head) || tv_lsum_add(s, pool, t->tail) ? -1 : 0;
 	if (!s->big && tv_lsum_spill(s, pool, 0.0))
@@ -374,7 +376,22 @@ int tv_lsum_add_lsum(struct tv_lsum *s, struct tv_fsum_pool *pool, const struct 
 
 double tv_lsum_result(const struct tv_lsum *s, const struct tv_fsum_pool *pool)
 {
-	return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
+	if (s->ones == 0)
+		return s->big ? tv_fsum_result(&pool->f[s->big - 1]) : s->head + s->tail;
+	/* the ones counted apart added to a copy of the sum */
+	double ones = (double)s->ones, h = s->head, t = s->tail;
+	if (!s->big && tv_twosum_step(&h, &t, ones))
+		return h + t;
+	struct tv_fsum f;
+	if (s->big) {
+		f = pool->f[s->big - 1];
+	} else {
+		tv_fsum_init(&f);
+		tv_fsum_add(&f, s->head);
+		tv_fsum_add(&f, s->tail);
+	}
+	tv_fsum_add(&f, ones);
+	return tv_fsum_result(&f);
 }
 
 void tv_fsum_pool_clear(struct tv_fsum_pool *pool)
@@ -386,4 +403,39 @@ void tv_fsum_pool_free(struct tv_fsum_pool *pool)
 {
 	free(pool->f);
 	memset(pool, 0, sizeof *pool);
+}
+
+void tv_fsum_add_times(struct tv_fsum *f, double x, uint64_t n)
+{
+	if (n == 0)
+		return;
+	double nd = (double)n, hi = x * nd;
+	/* x n = hi + lo exactly when n < 2^53 and the product is finite and
+	 * far from the subnormals (the error of a product is then a double);
+	 * zeros, non-finite terms and the rest are added one by one (a zero or
+	 * an infinity added again changes nothing) */
+	if (x == 0.0 || !isfinite(x)) {
+		tv_fsum_add(f, x);
+		return;
+	}
+	if (n >= (UINT64_C(1) << 53) || !isfinite(hi) || fabs(hi) < 0x1p-900 ||
+	    fabs(x) < 0x1p-900) {
+		for (uint64_t i = 0; i < n; i++)
+			tv_fsum_add(f, x);
+		return;
+	}
+	tv_fsum_add(f, hi);
+	tv_fsum_add(f, fma(x, nd, -hi));
+}
+
+void tv_csum_flush(struct tv_csum *c, struct tv_fsum *f)
+{
+	for (size_t s = 0; s < TV_CSUM_SLOTS; s++) {
+		if (c->n[s] == 0)
+			continue;
+		double v;
+		memcpy(&v, &c->bits[s], sizeof v);
+		tv_fsum_add_times(f, v, c->n[s]);
+		c->n[s] = 0;
+	}
 }

@@ -83,6 +83,49 @@ static inline void tv_fsum_add(struct tv_fsum *f, double x)
 	tv_fsum_add_chunks(f, x);
 }
 
+/* ------------------------------------------------------------ counted sums */
+
+/*
+ * Terms of an exact sum counted before they are added: a few values (one
+ * per slot, chosen by the value's bits) each with how many times it came,
+ * added to the tv_fsum as value x count, exactly (the product and its
+ * rounding error, tv_csum_flush), when another value takes its slot and by
+ * tv_csum_flush before the sum is read.  A sum over items whose terms take
+ * a few values (counts of agreeing pairs over a few annotators) then costs
+ * a compare and an increment per term; the exact sum, hence its result, is
+ * the same.  Zeroed (memset or = {0}): empty.
+ */
+#define TV_CSUM_SLOTS 8
+
+struct tv_csum {
+	uint64_t bits[TV_CSUM_SLOTS]; /* the value's bits */
+	uint64_t n[TV_CSUM_SLOTS];    /* its count, 0: the slot is empty */
+};
+
+/* Adds value @x taken @n times to @f, exactly. */
+void tv_fsum_add_times(struct tv_fsum *f, double x, uint64_t n);
+/* Adds every counted term of @c to @f and empties @c. */
+void tv_csum_flush(struct tv_csum *c, struct tv_fsum *f);
+
+/* Adds @x to the sum @f through @c. */
+static inline void tv_csum_add(struct tv_csum *c, struct tv_fsum *f, double x)
+{
+	uint64_t b;
+	__builtin_memcpy(&b, &x, sizeof b);
+	unsigned s = (unsigned)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
+	if (c->n[s] != 0 && c->bits[s] == b) {
+		c->n[s]++;
+		return;
+	}
+	if (c->n[s] != 0) {
+		double v;
+		__builtin_memcpy(&v, &c->bits[s], sizeof v);
+		tv_fsum_add_times(f, v, c->n[s]);
+	}
+	c->bits[s] = b;
+	c->n[s] = 1;
+}
+
 /* ------------------------------------------------------------ lazy sums */
 
 /*
@@ -96,6 +139,8 @@ static inline void tv_fsum_add(struct tv_fsum *f, double x)
 struct tv_lsum {
 	double head, tail; /* the exact sum while big == 0 (tv_twosum_step) */
 	uint32_t big;      /* 0, or 1 + the index of its tv_fsum in the pool */
+	uint32_t ones;     /* the terms equal to 1 given to tv_lsum_add_counted,
+			    * counted apart (an increment): part of the sum */
 };
 
 struct tv_fsum_pool {
@@ -116,6 +161,17 @@ static inline int tv_lsum_add(struct tv_lsum *s, struct tv_fsum_pool *pool, doub
 	if (tv_twosum_step(&s->head, &s->tail, x))
 		return 0;
 	return tv_lsum_spill(s, pool, x);
+}
+
+/* tv_lsum_add for sums of many terms equal to 1 (counts): those are
+ * counted apart, an increment each (the same sum, the same result). */
+static inline int tv_lsum_add_counted(struct tv_lsum *s, struct tv_fsum_pool *pool, double x)
+{
+	if (x == 1.0 && s->ones < UINT32_MAX) {
+		s->ones++;
+		return 0;
+	}
+	return tv_lsum_add(s, pool, x);
 }
 
 /* Adds the terms of @t (in @tpool) to @s (in @pool): -1 out of memory (then

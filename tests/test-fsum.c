@@ -302,6 +302,97 @@ START_TEST(test_lazy_sums)
 }
 END_TEST
 
+/*
+ * Counted sums (tv_csum): the same exact sum as the terms added one by one.
+ * fl(1/3) = 6004799503160661 / 2^54, three of them (2^54 - 1) / 2^54 =
+ * 1 - 2^-54, halfway between 1 - 2^-53 and 1: to even, 1.  A million each
+ * of 1/3 and 0.1, taking turns (one slot for both: each evicts the other,
+ * every term goes through tv_fsum_add_times): the bits of the plain exact
+ * sum of the same terms.  Ten of 0.1: 1 (test_lazy_sums).  2^-1000 three
+ * times: 3 * 2^-1000, counted but added one by one (a product that small
+ * is not split exactly).  The integers 1 .. 20, more values than slots: 210.
+ */
+START_TEST(test_counted_sums)
+{
+	struct tv_fsum f, g;
+	struct tv_csum c;
+	memset(&c, 0, sizeof c);
+	tv_fsum_init(&f);
+	for (int i = 0; i < 3; i++)
+		tv_csum_add(&c, &f, 1.0 / 3.0);
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == 1.0);
+	tv_fsum_init(&f);
+	tv_fsum_init(&g);
+	for (int i = 0; i < 1000000; i++) {
+		tv_csum_add(&c, &f, 1.0 / 3.0);
+		tv_csum_add(&c, &f, 0.1);
+		tv_fsum_add(&g, 1.0 / 3.0);
+		tv_fsum_add(&g, 0.1);
+	}
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == tv_fsum_result(&g));
+	tv_fsum_init(&f);
+	for (int i = 0; i < 10; i++)
+		tv_csum_add(&c, &f, 0.1);
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == 1.0);
+	tv_fsum_init(&f);
+	for (int i = 0; i < 3; i++)
+		tv_csum_add(&c, &f, 0x1p-1000);
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == 0x3p-1000);
+	tv_fsum_init(&f);
+	for (int i = 1; i <= 20; i++)
+		tv_csum_add(&c, &f, (double)i);
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == 210.0);
+	/* flushed: empty, nothing added twice */
+	tv_csum_flush(&c, &f);
+	ck_assert(tv_fsum_result(&f) == 210.0);
+}
+END_TEST
+
+/*
+ * A lazy sum's terms equal to 1 given to tv_lsum_add_counted are counted
+ * apart.  2^53 + 1 + 2^-60 as in test_lazy_sums: with the 1 counted, 2^53 +
+ * 2^-60 is exact in the two doubles (no pool); read, 2^53 + 1 alone would be
+ * a tie (to even: 2^53), the 2^-60 rounds it up to 2^53 + 2.  Then 0.5:
+ * 2^53 + 0.5 rounds (to 2^53, error 0.5) and the tail 2^-60 + 0.5 is not a
+ * double (60 bits): moved into the pool; 2^53 + 1.5 + 2^-60 is nearest to
+ * 2^53 + 2 (0.5 - 2^-60 away).  A count at its limit: the next 1 goes to
+ * the two doubles, 2^32 - 1 + 1 = 2^32; added to another sum, 2^32 + 2^32.
+ */
+START_TEST(test_lazy_ones)
+{
+	struct tv_fsum_pool pool;
+	memset(&pool, 0, sizeof pool);
+	struct tv_lsum big;
+	memset(&big, 0, sizeof big);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0x1p53), 0);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 1.0), 0);
+	ck_assert_uint_eq(big.ones, 1);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0x1p-60), 0);
+	ck_assert_uint_eq(big.big, 0);
+	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
+	ck_assert_int_eq(tv_lsum_add_counted(&big, &pool, 0.5), 0);
+	ck_assert_uint_ne(big.big, 0);
+	ck_assert(tv_lsum_result(&big, &pool) == 0x1p53 + 2.0);
+	struct tv_lsum full, sum;
+	memset(&full, 0, sizeof full);
+	memset(&sum, 0, sizeof sum);
+	full.ones = UINT32_MAX;
+	ck_assert_int_eq(tv_lsum_add_counted(&full, &pool, 1.0), 0);
+	ck_assert_uint_eq(full.ones, UINT32_MAX);
+	ck_assert(full.head == 1.0);
+	ck_assert(tv_lsum_result(&full, &pool) == 0x1p32);
+	ck_assert_int_eq(tv_lsum_add_lsum(&sum, &pool, &full, &pool), 0);
+	ck_assert_int_eq(tv_lsum_add_lsum(&sum, &pool, &full, &pool), 0);
+	ck_assert(tv_lsum_result(&sum, &pool) == 0x1p33);
+	tv_fsum_pool_free(&pool);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fsum");
@@ -313,6 +404,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_sign);
 	tcase_add_test(tc, test_two_doubles);
 	tcase_add_test(tc, test_lazy_sums);
+	tcase_add_test(tc, test_counted_sums);
+	tcase_add_test(tc, test_lazy_ones);
 	suite_add_tcase(s, tc);
 	return s;
 }
