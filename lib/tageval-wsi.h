@@ -24,6 +24,9 @@ struct tv_winst {
 
 #define TV_LINE_BIG UINT32_MAX
 
+/* The label cache of struct tageval_wsi: 2^TV_WSI_LCACHE_BITS entries. */
+#define TV_WSI_LCACHE_BITS 8
+
 /* A line number too large for 32 bits, of instance inst's gold or system line. */
 struct tv_wbigline {
 	uint32_t inst;
@@ -113,6 +116,9 @@ struct tageval_wsi {
 	size_t class_lcap;
 	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
+	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
+	 * their bytes (intern_kind() in tageval-wsi-read.c) */
+	uint32_t lcache[1u << TV_WSI_LCACHE_BITS];
 	/* scratch */
 	char *buf;
 	size_t bufcap;
