@@ -57,6 +57,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->sys_pool);
 	free(w->class_l);
 	free(w->cl_p);
+	free(w->cl_p_spare);
 	free(w->big);
 	free(w->gold_name);
 	free(w->sys_name);
@@ -205,7 +206,10 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	if (w->cl_p == NULL) {
 		if (c == tv_wsi_cl_j(w, i))
 			return TAGEVAL_OK;
-		w->cl_p = malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		/* the array of the clusters before, if they had one */
+		w->cl_p = w->cl_p_spare ? w->cl_p_spare
+					: malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		w->cl_p_spare = NULL;
 		if (w->cl_p == NULL)
 			return TAGEVAL_ENOMEM;
 		for (uint32_t k = 0; k < w->n; k++)
@@ -600,6 +604,8 @@ static void prefetch_instance(void *w, uint32_t idx)
 		__builtin_prefetch(&x->cl_j[idx]);
 		__builtin_prefetch(&x->sflags[idx]);
 		__builtin_prefetch(&x->sys_line[idx]);
+		if (x->cl_p != NULL)
+			__builtin_prefetch(&x->cl_p[idx]);
 	}
 }
 
@@ -723,8 +729,11 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 		w->cl_j[i] = w->unanswered;
 	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
 	memset(w->sflags, 0, w->n * sizeof *w->sflags);
-	free(w->cl_p);
-	w->cl_p = NULL;
+	if (w->cl_p != NULL) { /* kept for the next clusters */
+		free(w->cl_p_spare);
+		w->cl_p_spare = w->cl_p;
+		w->cl_p = NULL;
+	}
 	w->nsys = 0;
 	w->vlabels = 0;
 	w->ignored = 0;

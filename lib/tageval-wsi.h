@@ -113,6 +113,7 @@ struct tageval_wsi {
 				   * its labels are never printed); see tv_wsi_nlabels() */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
 	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
+	uint32_t *cl_p_spare;     /* the cl_p of the clusters before, reused */
 	size_t class_lcap;
 	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
