@@ -873,6 +873,10 @@ static int baseline_named(struct tageval_wsi *w, int rc, const char *name)
 int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name)
 {
+	/* a baseline has no SemEval-2007 array: none kept through it (the one
+	 * cluster per instance is where a report's memory peaks) */
+	free(w->cl_p_spare);
+	w->cl_p_spare = NULL;
 	if (method == 1)
 		return baseline_named(w, baseline_instance(w, order), name);
 	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;
