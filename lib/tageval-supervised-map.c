@@ -1607,20 +1607,49 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		res->mapping += nmap;
 		m.nmap = nmap;
 		m.ns = anysense ? ns : 0;
-		/* its cells and row sums, summed in the sorted order */
+		/* its cells and row sums, summed in the sorted order; a run of
+		 * values 1 (most: crisp lines) is counted, then added at once
+		 * when the sum is a whole number -- every step exact, so the same
+		 * as adding them one by one, which is done otherwise */
 		memset(x->rowsum, 0, nk * sizeof *x->rowsum);
 		size_t n = 0;
 		for (size_t t = 0; t < ntr; t++) {
 			const struct wtriple *e = &x->wtr[t];
-			if (role[e->p] != ROLE_MAPPING)
+			double v = e->v;
+			uint32_t ones = 0;
+			if (v == 1.0) {
+				size_t u = t;
+				for (; u < ntr && x->wtr[u].v == 1.0 &&
+				       x->wtr[u].cluster == e->cluster && x->wtr[u].sense == e->sense;
+				     u++)
+					ones += role[x->wtr[u].p] == ROLE_MAPPING;
+				t = u - 1;
+				if (ones == 0)
+					continue;
+			} else if (role[e->p] != ROLE_MAPPING) {
 				continue;
-			if (e->sense == TV_NONE)
-				x->rowsum[e->cluster] += e->v;
-			else if (n > 0 && x->tr[n - 1].cluster == e->cluster &&
-				 x->tr[n - 1].sense == e->sense)
-				x->tr[n - 1].v += e->v;
+			}
+			double *sum;
+			if (e->sense == TV_NONE) {
+				sum = &x->rowsum[e->cluster];
+			} else if (n > 0 && x->tr[n - 1].cluster == e->cluster &&
+				   x->tr[n - 1].sense == e->sense) {
+				sum = &x->tr[n - 1].v;
+			} else {
+				/* the cell's first value starts its sum */
+				x->tr[n++] = (struct triple){ e->cluster, e->sense, v };
+				if (ones <= 1)
+					continue;
+				sum = &x->tr[n - 1].v;
+				ones--;
+			}
+			if (ones == 0)
+				*sum += v;
+			else if (*sum == floor(*sum) && *sum + (double)ones <= 0x1p53)
+				*sum += (double)ones;
 			else
-				x->tr[n++] = (struct triple){ e->cluster, e->sense, e->v };
+				for (uint32_t q = 0; q < ones; q++)
+					*sum += 1.0;
 		}
 		x->ntr = n;
 		for (size_t row = 0, t = 0; row <= nk; row++) {
