@@ -136,8 +136,12 @@ static void look_up(const struct tv_each *e, struct tv_batch *b)
 {
 	const struct tv_intern *ids = e->ids;
 	for (size_t k = 0; k < b->n; k++)
-		if (b->line[k].id)
+		if (b->line[k].id) {
 			tv_intern_prefetch(ids, b->line[k].hash);
+			/* the id's bytes too: the reading thread split them
+			 * (writing its NUL), so they are in another core's cache */
+			__builtin_prefetch(b->line[k].id);
+		}
 	if (e->lookup != TV_LOOKUP_FIND)
 		return;
 	for (size_t k = 0; k < b->n; k++)

@@ -26,6 +26,13 @@ struct triple {
 	double v;
 };
 
+/* A triple of a word's instance at grouped position p (map_word_shared()). */
+struct wtriple {
+	uint32_t cluster, sense;
+	double v;
+	uint32_t p;
+};
+
 /* Sorts @n triples by value, stably (a bottom-up merge sort through @tmp,
  * room for n): equal values keep their order. */
 static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
@@ -271,10 +278,16 @@ struct scratch {
 	size_t ptmpcap;
 	uint32_t *hull;       /* peeling: the chain being built */
 	size_t hullcap;
+	/* map_word_shared(): the triples of all the word's instances, sorted
+	 * once for every split */
+	struct wtriple *wtr, *wtr2;
+	size_t nwtr, wtrcap, wtr2cap;
 };
 
 static void scratch_free(struct scratch *x)
 {
+	free(x->wtr);
+	free(x->wtr2);
 	free(x->sstamp);
 	free(x->slocal);
 	free(x->cstamp);
@@ -1388,6 +1401,280 @@ static void keyless_figures(struct tageval_supervised_result *res, size_t ncorre
 	res->attempted = (double)res->answered / (double)res->test;
 }
 
+/* Sorts @n word triples by value: insertion for a short run, a bottom-up
+ * merge sort through @tmp (room for n) otherwise. */
+static void sort_wvalues(struct wtriple *r, size_t n, struct wtriple *tmp)
+{
+	if (n <= 32) {
+		for (size_t a = 1; a < n; a++) {
+			struct wtriple t = r[a];
+			size_t b = a;
+			for (; b > 0 && t.v < r[b - 1].v; b--)
+				r[b] = r[b - 1];
+			r[b] = t;
+		}
+		return;
+	}
+	struct wtriple *a = r, *b = tmp;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = a[j].v < a[i].v ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct wtriple *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != r)
+		memcpy(r, a, n * sizeof *r);
+}
+
+/*
+ * Sorts a run of word triples of one cell (or row sum) by value.  Equal
+ * values may come in any order (the sums are the same), so the run is cut
+ * in three, the values below 1, the 1s (most values: those of crisp
+ * lines) and those above, and only the first and last parts are sorted.
+ */
+static void sort_wrun(struct wtriple *r, size_t n, struct wtriple *tmp)
+{
+	size_t lo = 0, hi = 0;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].v < 1.0)
+			tmp[lo++] = r[i];
+	for (size_t i = 0; i < n; i++)
+		if (r[i].v == 1.0)
+			tmp[lo + hi++] = r[i];
+	size_t mid = lo + hi;
+	for (size_t i = 0; i < n; i++)
+		if (!(r[i].v <= 1.0))
+			tmp[mid++] = r[i];
+	memcpy(r, tmp, n * sizeof *r);
+	sort_wvalues(r, lo, tmp);
+	sort_wvalues(r + lo + hi, n - lo - hi, tmp);
+}
+
+/* The word triples sorted as sort_triples() sorts triples: by cluster, then
+ * sense (TV_NONE last), then value, stably (equal keys keep the order of
+ * their instances).  @cnt: max(nk, ns + 1) + 1 counts. */
+static void sort_wtriples(struct wtriple *tr, size_t ntr, struct wtriple *tmp, size_t *cnt,
+			  size_t nk, size_t ns)
+{
+	memset(cnt, 0, (ns + 2) * sizeof *cnt);
+	for (size_t i = 0; i < ntr; i++)
+		cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
+	for (size_t j = 1; j <= ns + 1; j++)
+		cnt[j] += cnt[j - 1];
+	for (size_t i = 0; i < ntr; i++)
+		tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
+	memset(cnt, 0, (nk + 1) * sizeof *cnt);
+	for (size_t i = 0; i < ntr; i++)
+		cnt[tmp[i].cluster + 1]++;
+	for (size_t k = 1; k <= nk; k++)
+		cnt[k] += cnt[k - 1];
+	for (size_t i = 0; i < ntr; i++)
+		tr[cnt[tmp[i].cluster]++] = tmp[i];
+	for (size_t i = 0; i < ntr;) {
+		size_t j = i + 1;
+		int sorted = 1;
+		while (j < ntr && tr[j].cluster == tr[i].cluster && tr[j].sense == tr[i].sense) {
+			sorted &= !(tr[j].v < tr[j - 1].v);
+			j++;
+		}
+		if (!sorted)
+			sort_wrun(tr + i, j - i, tmp);
+		i = j;
+	}
+}
+
+/*
+ * A word mapped for every split @sp[0 .. k) at once, when the splits take
+ * the gold labels (drawn splits: folds, random splits), figures into @r;
+ * evaluate_all()'s path.  map_word() learns each split's table from its
+ * mapping instances; here the table's triples are made once for all the
+ * word's instances, with the senses and cluster rows numbered over the
+ * whole word, and sorted once; each split then sums, in that order, the
+ * triples of its mapping instances.  The result is what map_word() gives:
+ *  - a cell's (and a row sum's) values are added in ascending order, equal
+ *    values in any order (they are equal), starting from the first, as
+ *    sum_triples() and sum_ones() add them; dense_rows() adds whole
+ *    numbers, exact in any order (below 2^53);
+ *  - the senses are numbered in bytewise order of their names, as map_word()
+ *    numbers a split's mapping senses: a sense no mapping instance of the
+ *    split has holds no cell, so the first sense of highest score is the
+ *    same one;
+ *  - a cluster no mapping instance of the split has gets a row sum of 0,
+ *    which map_test() skips as it skips a cluster the mapping lacks; the
+ *    rows' numbering does not enter the scores (a vector's terms are summed
+ *    in the order of its line).
+ */
+static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_t k,
+			   size_t word, struct scratch *x, struct tageval_supervised_result *r,
+			   struct fused *f)
+{
+	const struct tageval_wsi *w = s->w;
+	struct wordmap m = { .word = (uint32_t)word,
+			     .first = s->start[word],
+			     .last = s->start[word + 1],
+			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
+	if (++x->gen == 0) {
+		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
+		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
+		x->gen = 1;
+	}
+	/* the senses and clusters of all the word's instances */
+	size_t ns = 0, nk = 0, ntr = 0;
+	for (uint32_t p = m.first; p < m.last; p++) {
+		const struct grouped *g = &s->g[p];
+		uint32_t nl;
+		const uint32_t *lab = tv_sup_gold(s, g, &nl);
+		for (uint32_t j = 0; j < nl; j++) {
+			if (x->sstamp[lab[j]] == x->gen)
+				continue;
+			x->sstamp[lab[j]] = x->gen;
+			if (tv_grow((void **)&x->names, &x->namecap, ns + 1, sizeof *x->names))
+				return TAGEVAL_ENOMEM;
+			x->names[ns].id = lab[j];
+			x->names[ns].name = tv_intern_str(&s->senses, lab[j]);
+			ns++;
+		}
+		struct tv_wlabel one;
+		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			uint32_t cl = sys[c].label;
+			if (x->cstamp[cl] != x->gen) {
+				x->cstamp[cl] = x->gen;
+				x->crow[cl] = (uint32_t)nk++;
+			}
+		}
+		ntr += (size_t)g->sys_n * (nl + 1);
+	}
+	if (ns > 1)
+		qsort(x->names, ns, sizeof *x->names, by_name);
+	for (size_t i = 0; i < ns; i++)
+		x->slocal[x->names[i].id] = (uint32_t)i;
+	/* their triples, as fill_table() makes them, sorted */
+	size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+	if (tv_grow((void **)&x->wtr, &x->wtrcap, ntr + 1, sizeof *x->wtr) ||
+	    tv_grow((void **)&x->wtr2, &x->wtr2cap, ntr + 1, sizeof *x->wtr2) ||
+	    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt) ||
+	    tv_grow((void **)&x->tr, &x->trcap, ntr + 1, sizeof *x->tr) ||
+	    tv_grow((void **)&x->rowsum, &x->rowcap, nk + 1, sizeof *x->rowsum) ||
+	    tv_grow((void **)&x->rowstart, &x->rowstartcap, nk + 1, sizeof *x->rowstart))
+		return TAGEVAL_ENOMEM;
+	ntr = 0;
+	for (uint32_t p = m.first; p < m.last; p++) {
+		const struct grouped *g = &s->g[p];
+		if (g->sys_n == 0)
+			continue;
+		uint32_t nl;
+		const uint32_t *lab = tv_sup_gold(s, g, &nl);
+		struct tv_wlabel one;
+		const struct tv_wlabel *sys = sys_of(s, g, &one);
+		for (uint32_t c = 0; c < g->sys_n; c++) {
+			const struct tv_wlabel *e = &sys[c];
+			uint32_t row = x->crow[e->label];
+			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
+			x->wtr[ntr++] = (struct wtriple){ row, TV_NONE, e->w, p };
+			for (uint32_t j = 0; j < nl; j++)
+				x->wtr[ntr++] = (struct wtriple){ row, x->slocal[lab[j]], v, p };
+		}
+	}
+	if (ntr > 1)
+		sort_wtriples(x->wtr, ntr, x->wtr2, x->cnt, nk, ns);
+	m.nk = nk;
+	m.rowsum = x->rowsum;
+	m.rowstart = x->rowstart;
+	for (size_t i = 0; i < k; i++) {
+		const uint8_t *role = sp[i].role;
+		struct tageval_supervised_result *res = &r[i];
+		/* the split's mapping instances; a sense when one has a label */
+		size_t nmap = 0;
+		int anysense = 0;
+		for (uint32_t p = m.first; p < m.last; p++) {
+			if (role[p] != ROLE_MAPPING)
+				continue;
+			nmap++;
+			uint32_t nl;
+			(void)tv_sup_gold(s, &s->g[p], &nl);
+			anysense |= nl > 0;
+		}
+		res->mapping += nmap;
+		m.nmap = nmap;
+		m.ns = anysense ? ns : 0;
+		/* its cells and row sums, summed in the sorted order; a run of
+		 * values 1 (most: crisp lines) is counted, then added at once
+		 * when the sum is a whole number -- every step exact, so the same
+		 * as adding them one by one, which is done otherwise */
+		memset(x->rowsum, 0, nk * sizeof *x->rowsum);
+		size_t n = 0;
+		for (size_t t = 0; t < ntr; t++) {
+			const struct wtriple *e = &x->wtr[t];
+			double v = e->v;
+			uint32_t ones = 0;
+			if (v == 1.0) {
+				size_t u = t;
+				for (; u < ntr && x->wtr[u].v == 1.0 &&
+				       x->wtr[u].cluster == e->cluster && x->wtr[u].sense == e->sense;
+				     u++)
+					ones += role[x->wtr[u].p] == ROLE_MAPPING;
+				t = u - 1;
+				if (ones == 0)
+					continue;
+			} else if (role[e->p] != ROLE_MAPPING) {
+				continue;
+			}
+			double *sum;
+			if (e->sense == TV_NONE) {
+				sum = &x->rowsum[e->cluster];
+			} else if (n > 0 && x->tr[n - 1].cluster == e->cluster &&
+				   x->tr[n - 1].sense == e->sense) {
+				sum = &x->tr[n - 1].v;
+			} else {
+				/* the cell's first value starts its sum */
+				x->tr[n++] = (struct triple){ e->cluster, e->sense, v };
+				if (ones <= 1)
+					continue;
+				sum = &x->tr[n - 1].v;
+				ones--;
+			}
+			if (ones == 0)
+				*sum += v;
+			else if (*sum == floor(*sum) && *sum + (double)ones <= 0x1p53)
+				*sum += (double)ones;
+			else
+				for (uint32_t q = 0; q < ones; q++)
+					*sum += 1.0;
+		}
+		x->ntr = n;
+		for (size_t row = 0, t = 0; row <= nk; row++) {
+			while (t < n && x->tr[t].cluster < row)
+				t++;
+			x->rowstart[row] = t;
+		}
+		/* 3. its test instances, as map_word() maps them */
+		if (step3_fit(x, ns, nk))
+			return TAGEVAL_ENOMEM;
+		x->ncorrect = f[i].ncorrect;
+		x->too_many = f[i].too_many;
+		for (uint32_t p = m.first; p < m.last; p++) {
+			if (role[p] != ROLE_TEST)
+				continue;
+			res->test++;
+			if (map_test(s, &sp[i], &s->g[p], x, &m, NULL, res, NULL))
+				return TAGEVAL_ENOMEM;
+		}
+		f[i].ncorrect = x->ncorrect;
+		f[i].too_many = x->too_many;
+	}
+	return TAGEVAL_OK;
+}
+
 /*
  * Every split evaluated without the key (see tageval_supervised_evaluate()),
  * in one pass over the words: a word's instances are mapped for each split
@@ -1417,9 +1704,18 @@ static int evaluate_all(struct tageval_supervised *s)
 	for (size_t i = 0; i < k; i++)
 		if (group_roles(s, &s->splits[i]))
 			goto out;
+	/* splits of the gold labels share each word's sorted triples */
+	int shared = 1;
+	for (size_t i = 0; i < k; i++)
+		shared &= s->splits[i].lab_first == NULL;
 	for (size_t word = 0; word < w->words.n; word++) {
 		if (!s->selected[word])
 			continue;
+		if (shared) {
+			if (map_word_shared(s, s->splits, k, word, &x, r, f))
+				goto out;
+			continue;
+		}
 		for (size_t i = 0; i < k; i++) {
 			x.ncorrect = f[i].ncorrect;
 			x.too_many = f[i].too_many;

@@ -123,8 +123,14 @@ static int table_marginals(struct table *t, const struct tageval_wsi *w, const u
 	size_t nk = 0, nc = 0;
 	for (size_t i = 0; i < n; i++) {
 		/* the instances are in gold-file order, not the word's: fetch ahead */
-		if (i + 16 < n)
-			__builtin_prefetch(&w->in[items[i + 16]]);
+		if (i + 16 < n) {
+			uint32_t ahead = items[i + 16];
+			__builtin_prefetch(&w->in[ahead]);
+			__builtin_prefetch(&w->sflags[ahead]);
+			__builtin_prefetch(jar || w->cl_p == NULL ? &w->cl_j[ahead] : &w->cl_p[ahead]);
+			if (!jar && w->class_l != NULL)
+				__builtin_prefetch(&w->class_l[ahead]);
+		}
 		const struct tv_winst *in = &w->in[items[i]];
 		uint32_t k = jar ? tv_wsi_cl_j(w, items[i]) : tv_wsi_cl_p(w, items[i]);
 		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);

@@ -57,6 +57,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->sys_pool);
 	free(w->class_l);
 	free(w->cl_p);
+	free(w->cl_p_spare);
 	free(w->big);
 	free(w->gold_name);
 	free(w->sys_name);
@@ -205,7 +206,10 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	if (w->cl_p == NULL) {
 		if (c == tv_wsi_cl_j(w, i))
 			return TAGEVAL_OK;
-		w->cl_p = malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		/* the array of the clusters before, if they had one */
+		w->cl_p = w->cl_p_spare ? w->cl_p_spare
+					: malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		w->cl_p_spare = NULL;
 		if (w->cl_p == NULL)
 			return TAGEVAL_ENOMEM;
 		for (uint32_t k = 0; k < w->n; k++)
@@ -215,14 +219,57 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	return TAGEVAL_OK;
 }
 
+/* The label cache's entry for label @s[0..len) of @kind: a cheap, unkeyed
+ * hash of the kind, the length and the first and last 8 bytes. */
+static unsigned label_slot(char kind, const char *s, size_t len)
+{
+	uint64_t x = (uint64_t)len << 8 | (unsigned char)kind;
+	size_t head = len < 8 ? len : 8;
+	for (size_t i = 0; i < head; i++)
+		x = x * 257 + (unsigned char)s[i];
+	for (size_t i = len > 16 ? len - 8 : head; i < len; i++)
+		x = x * 263 + (unsigned char)s[i];
+	x *= 0x9e3779b97f4a7c15u;
+	return (unsigned)(x >> (64 - TV_WSI_LCACHE_BITS));
+}
+
+/*
+ * A label's id, interned as the kind followed by its bytes.  Most lines
+ * name a label seen just before: the label cache (w->lcache) gives its id
+ * after a comparison of the bytes in place, one at a time -- no copy into
+ * w->buf, no keyed hash, and no wide (masked) load of bytes just stored,
+ * which the processor cannot forward and which cost the memcmp() of the
+ * interning table's front cache a stall per line.  A miss, or strings that
+ * collide in the cache (by chance or by design), take the table's path:
+ * no input can make a look-up cost more than one comparison more.
+ */
 static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t len, uint32_t *id)
 {
+	unsigned slot = label_slot(kind, s, len);
+	uint32_t id1 = w->lcache[slot];
+	if (id1 != 0 && id1 - 1 < w->labels.n) {
+		/* no interned label holds a NUL: equal bytes and a NUL after
+		 * them are equal strings */
+		const char *str = tv_intern_str(&w->labels, id1 - 1);
+		size_t i = 0;
+		if (str[0] == kind) {
+			while (i < len && str[i + 1] == s[i])
+				i++;
+			if (i == len && str[len + 1] == '\0') {
+				*id = id1 - 1;
+				return TAGEVAL_OK;
+			}
+		}
+	}
 	if (tv_grow((void **)&w->buf, &w->bufcap, len + 2, 1))
 		return TAGEVAL_ENOMEM;
 	w->buf[0] = kind;
 	memcpy(w->buf + 1, s, len);
 	w->buf[len + 1] = '\0';
-	return tv_intern_put(&w->labels, w->buf, len + 1, id, NULL);
+	int rc = tv_intern_put(&w->labels, w->buf, len + 1, id, NULL);
+	if (rc == TAGEVAL_OK)
+		w->lcache[slot] = *id + 1;
+	return rc;
 }
 
 /* Splits "label[/weight]"; the weight must be valid when present. */
@@ -553,8 +600,13 @@ static void prefetch_instance(void *w, uint32_t idx)
 {
 	const struct tageval_wsi *x = w;
 	__builtin_prefetch(&x->in[idx]);
-	if (x->cl_j != NULL) /* a system line: its side too */
+	if (x->cl_j != NULL) { /* a system line: its side too */
 		__builtin_prefetch(&x->cl_j[idx]);
+		__builtin_prefetch(&x->sflags[idx]);
+		__builtin_prefetch(&x->sys_line[idx]);
+		if (x->cl_p != NULL)
+			__builtin_prefetch(&x->cl_p[idx]);
+	}
 }
 
 static int each_gold_line(void *w, struct tv_line *l, struct tageval_error *err)
@@ -671,13 +723,17 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	}
 	tv_intern_clear(&w->labels);
 	w->labels = labels;
+	memset(w->lcache, 0, sizeof w->lcache); /* the ids of the clusters' labels */
 	/* the system side's arrays kept for the next clusters */
 	for (size_t i = 0; i < w->n; i++)
 		w->cl_j[i] = w->unanswered;
 	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
 	memset(w->sflags, 0, w->n * sizeof *w->sflags);
-	free(w->cl_p);
-	w->cl_p = NULL;
+	if (w->cl_p != NULL) { /* kept for the next clusters */
+		free(w->cl_p_spare);
+		w->cl_p_spare = w->cl_p;
+		w->cl_p = NULL;
+	}
 	w->nsys = 0;
 	w->vlabels = 0;
 	w->ignored = 0;
@@ -817,6 +873,10 @@ static int baseline_named(struct tageval_wsi *w, int rc, const char *name)
 int tv_wsi_baseline(struct tageval_wsi *w, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name)
 {
+	/* a baseline has no SemEval-2007 array: none kept through it (the one
+	 * cluster per instance is where a report's memory peaks) */
+	free(w->cl_p_spare);
+	w->cl_p_spare = NULL;
 	if (method == 1)
 		return baseline_named(w, baseline_instance(w, order), name);
 	gsl_rng *rng = method == 2 ? tv_rng_new(seed) : NULL;

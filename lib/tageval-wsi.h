@@ -24,6 +24,9 @@ struct tv_winst {
 
 #define TV_LINE_BIG UINT32_MAX
 
+/* The label cache of struct tageval_wsi: 2^TV_WSI_LCACHE_BITS entries. */
+#define TV_WSI_LCACHE_BITS 8
+
 /* A line number too large for 32 bits, of instance inst's gold or system line. */
 struct tv_wbigline {
 	uint32_t inst;
@@ -110,9 +113,13 @@ struct tageval_wsi {
 				   * its labels are never printed); see tv_wsi_nlabels() */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
 	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
+	uint32_t *cl_p_spare;     /* the cl_p of the clusters before, reused */
 	size_t class_lcap;
 	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
+	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
+	 * their bytes (intern_kind() in tageval-wsi-read.c) */
+	uint32_t lcache[1u << TV_WSI_LCACHE_BITS];
 	/* scratch */
 	char *buf;
 	size_t bufcap;
