@@ -123,17 +123,17 @@ static int compute(const struct fuzz_input *in, struct tageval_agreement_figures
 			fuzz_fail("lexelt %zu has no name", i);
 		check_figures(tageval_agreement_lexelt(ag, i), tageval_agreement_lexelt_name(ag, i));
 	}
-	for (int w = TAGEVAL_KAPPA; w <= TAGEVAL_ALPHA; w++) {
+	for (int c = TAGEVAL_KAPPA; c <= TAGEVAL_ALPHA; c++) {
 		size_t used, left_out;
-		double m = tageval_agreement_macro(ag, (enum tageval_coefficient)w, &used, &left_out);
+		double m = tageval_agreement_macro(ag, (enum tageval_coefficient)c, &used, &left_out);
 		if (used + left_out != tageval_agreement_lexelts(ag) || (used > 0 && !isfinite(m)))
-			fuzz_fail("macro %d: %g over %zu, %zu left out", w, m, used, left_out);
+			fuzz_fail("macro %d: %g over %zu, %zu left out", c, m, used, left_out);
 		double lo, hi;
 		size_t reps;
-		if (tageval_agreement_interval(ag, (enum tageval_coefficient)w, &lo, &hi, &reps) ==
+		if (tageval_agreement_interval(ag, (enum tageval_coefficient)c, &lo, &hi, &reps) ==
 			    TAGEVAL_OK &&
 		    (!isfinite(lo) || !isfinite(hi) || lo > hi || reps > o.bootstrap))
-			fuzz_fail("interval %d: [%.17g, %.17g] from %zu", w, lo, hi, reps);
+			fuzz_fail("interval %d: [%.17g, %.17g] from %zu", c, lo, hi, reps);
 	}
 out:
 	tageval_agreement_free(ag);
