@@ -322,6 +322,19 @@ START_TEST(test_counted_sums)
 		tv_csum_add(&c, &f, 1.0 / 3.0);
 	tv_csum_flush(&c, &f);
 	ck_assert(tv_fsum_result(&f) == 1.0);
+	/* the product's rounding error kept: fl(1/3) = 6004799503160661 / 2^54,
+	 * three of it (2^54 - 1) / 2^54, minus 1: -2^-54 (0 without the error
+	 * term, as 3 x fl(1/3) rounds to 1) */
+	tv_fsum_add(&f, -1.0);
+	ck_assert(tv_fsum_result(&f) == -0x1p-54);
+	/* fl(0.1) = 3602879701896397 / 2^55, ten of it (2^55 + 2) / 2^55,
+	 * minus 1: 2^-54 */
+	tv_fsum_init(&f);
+	for (int i = 0; i < 10; i++)
+		tv_csum_add(&c, &f, 0.1);
+	tv_csum_flush(&c, &f);
+	tv_fsum_add(&f, -1.0);
+	ck_assert(tv_fsum_result(&f) == 0x1p-54);
 	tv_fsum_init(&f);
 	tv_fsum_init(&g);
 	for (int i = 0; i < 1000000; i++) {
