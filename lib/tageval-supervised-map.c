@@ -903,6 +903,7 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 {
 	size_t ns = 0, nk = 0, nmap = 0;
 	int frac = 0;
+	double whole = 0; /* the whole weights so far (exact below 2^53) */
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		if (sp->role[p] != ROLE_MAPPING)
@@ -926,10 +927,13 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		if (nl > 1 && g->sys_n > 0)
 			frac = 1;
 		/* a single cluster of the instance itself has weight 1; one
-		 * fraction is enough */
-		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++)
-			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52)
+		 * fraction is enough, or whole weights whose total passes 2^53
+		 * (their sums would round, in the order they are added) */
+		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++) {
+			whole += sys[c].w;
+			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52 || whole > 0x1p53)
 				frac = 1;
+		}
 		for (uint32_t c = 0; c < g->sys_n; c++) {
 			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
