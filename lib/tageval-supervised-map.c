@@ -1600,13 +1600,12 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		/* the split's mapping instances; a sense when one has a label */
 		size_t nmap = 0;
 		int anysense = 0;
-		for (uint32_t p = m.first; p < m.last; p++) {
-			if (role[p] != ROLE_MAPPING)
-				continue;
-			nmap++;
+		for (uint32_t p = m.first; p < m.last; p++) /* no branch: the roles are drawn */
+			nmap += role[p] == ROLE_MAPPING;
+		for (uint32_t p = m.first; p < m.last && nmap > 0 && !anysense; p++) {
 			uint32_t nl;
 			(void)tv_sup_gold(s, &s->g[p], &nl);
-			anysense |= nl > 0;
+			anysense = role[p] == ROLE_MAPPING && nl > 0;
 		}
 		res->mapping += nmap;
 		m.nmap = nmap;
