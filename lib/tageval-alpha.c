@@ -2228,24 +2228,39 @@ static int wk_check(const struct tageval_label_distance *pairs, size_t npairs,
 			dup = s[i].index;
 			first = s[i - 1].index;
 		}
+	/* the labels quoted as every message quotes a token (control bytes
+	 * escaped, long ones cut) */
+	char q1[80], q2[80];
 	if (bad < dup) {
 		const struct tageval_label_distance *d = &pairs[bad];
+		tv_quote(q1, sizeof q1, d->first, strlen(d->first));
+		tv_quote(q2, sizeof q2, d->second, strlen(d->second));
 		if (!(d->distance >= 0.0 && d->distance <= 1.0))
 			return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
-					"the distance of \"%s\" and \"%s\" is not in [0, 1]",
-					d->first, d->second);
+					"the distance of \"%s\" and \"%s\" is not in [0, 1]", q1,
+					q2);
 		return tv_error(err, TAGEVAL_EINVAL, "", bad + 1,
-				"the distance of \"%s\" to itself is not 0", d->first);
+				"the distance of \"%s\" to itself is not 0", q1);
 	}
 	if (dup < npairs) {
 		const struct tageval_label_distance *a = &pairs[first], *b = &pairs[dup];
-		if (a->distance != b->distance)
+		tv_quote(q1, sizeof q1, b->first, strlen(b->first));
+		tv_quote(q2, sizeof q2, b->second, strlen(b->second));
+		if (a->distance != b->distance) {
+			/* %g, or all the digits when %g shows the two the same */
+			char d1[32], d2[32];
+			snprintf(d1, sizeof d1, "%g", b->distance);
+			snprintf(d2, sizeof d2, "%g", a->distance);
+			if (strcmp(d1, d2) == 0) {
+				snprintf(d1, sizeof d1, "%.17g", b->distance);
+				snprintf(d2, sizeof d2, "%.17g", a->distance);
+			}
 			return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
-					"\"%s\" and \"%s\" have distance %g here, but %g "
-					"before: not symmetric", b->first, b->second,
-					b->distance, a->distance);
+					"\"%s\" and \"%s\" have distance %s here, but %s "
+					"before: not symmetric", q1, q2, d1, d2);
+		}
 		return tv_error(err, TAGEVAL_EINVAL, "", dup + 1,
-				"\"%s\" and \"%s\" are listed twice", b->first, b->second);
+				"\"%s\" and \"%s\" are listed twice", q1, q2);
 	}
 	return TAGEVAL_OK;
 }
@@ -2679,9 +2694,14 @@ static int wk_compute(const struct tageval_annotations *a,
 		for (size_t x = 0; x < nused; x++)
 			for (size_t y = x + 1; y < nused; y++, k++)
 				if (k >= m || xy[k].x != x || xy[k].y != y) {
+					char q1[80], q2[80];
+					tv_quote(q1, sizeof q1, names[x].name,
+						 strlen(names[x].name));
+					tv_quote(q2, sizeof q2, names[y].name,
+						 strlen(names[y].name));
 					rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
 						      "no distance for the labels \"%s\" and \"%s\"",
-						      names[x].name, names[y].name);
+						      q1, q2);
 					goto done;
 				}
 	}
