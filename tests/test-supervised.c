@@ -945,6 +945,78 @@ START_TEST(folds_other_k)
 }
 END_TEST
 
+/*
+ * Drawn splits (folds, random) are evaluated from each word's triples sorted
+ * once for all its splits; the keyed path (the mapped answers scored by the
+ * Senseval scorer) maps each split on its own.  The two must agree to the
+ * bit on weighted data: gold lines of one to three senses, some weighted;
+ * clusters of weight 0, 0.1, 0.25, 0.3, 0.5, 1, 2 or 3, up to three a line,
+ * ties between senses, clusters seen in one instance only, instances left
+ * unanswered; and a word whose whole weights sum past 2^53 (P = 2^52: the
+ * sums must round the same way on both paths, whatever the lines' order).
+ */
+START_TEST(drawn_paths_agree)
+{
+	static const char *const wts[] = { "0", "0.1", "0.25", "0.3", "0.5", "1", "2", "3" };
+	struct sbuf gold = { 0 }, sys = { 0 };
+	uint64_t r = 12345 + (uint64_t)_i;
+	for (size_t w = 0; w < 3; w++)
+		for (size_t i = 1; i <= 30; i++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			unsigned x = (unsigned)(r >> 33);
+			sb_printf(&gold, "w%zu.n w%zu.n.%zu s%u", w, w, i, x % 3);
+			if (x / 3 % 3 == 1)
+				sb_printf(&gold, " s%u", (x + 1) % 3);
+			else if (x / 3 % 3 == 2)
+				sb_printf(&gold, "/0.3 s%u/0.7", (x + 2) % 3);
+			sb_printf(&gold, "\n");
+			if (x / 9 % 7 == 0)
+				continue; /* unanswered */
+			sb_printf(&sys, "w%zu.n w%zu.n.%zu", w, w, i);
+			size_t nc = 1 + x / 63 % 3;
+			for (size_t c = 0; c < nc; c++) {
+				unsigned y = x / 189 + (unsigned)c * 5;
+				if (y % 11 == 0)
+					sb_printf(&sys, " only%zu.%zu", w, i); /* one instance's */
+				else
+					sb_printf(&sys, " c%u", y % 4);
+				if (nc > 1 || y % 2)
+					sb_printf(&sys, "/%s", wts[y / 4 % 8]);
+			}
+			sb_printf(&sys, "\n");
+		}
+	/* split 3 of 4 folds, seed 1, maps c to A and B with sums that both
+	 * round to 2^53 + 4 (the CLI case whole-weights-past-2p53 by hand) */
+	static const char *const big_gold[] = { "a0 A", "a1 A", "a2 A", "a3 A", "a4 A", "a5 A",
+						"a6 A", "a7 A", "b0 B", "b1 B", "b2 B", "t0 A",
+						"t1 B" };
+	static const char *const big_sys[] = { "a0 c/4503599627370496", "a1 c/4503599627370496",
+					       "a2 c", "a3 c", "a4 c", "a5 c", "a6 c", "a7 c",
+					       "b0 c/4503599627370496", "b1 c/4503599627370496",
+					       "b2 c/4", "t0 c", "t1 c" };
+	for (size_t i = 0; i < 13; i++) {
+		sb_printf(&gold, "w %s\n", big_gold[i]);
+		sb_printf(&sys, "w %s\n", big_sys[i]);
+	}
+	for (int folds = 0; folds <= 1; folds++) {
+		struct fx f;
+		load(&f, gold.s, sys.s, NULL);
+		struct tageval_error err = { 0 };
+		int rc = folds ? tageval_supervised_add_folds(f.s, 4, 1 + (unsigned long)_i, &err)
+			       : tageval_supervised_add_random(f.s, 3, 0.3, 1 + (unsigned long)_i,
+							       &err);
+		ck_assert_int_eq(rc, TAGEVAL_OK);
+		for (size_t i = 0; i < tageval_supervised_splits(f.s); i++) {
+			struct tageval_supervised_result res;
+			eval(&f, i, &res, NULL); /* keyless (shared tables) against keyed */
+		}
+		unload(&f);
+	}
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
 /* All the mapped texts of the splits added by @add (folds or random) with @seed. */
 static char *all_mapped(const char *gold, const char *sys, int folds, unsigned long seed,
 			double *recall_sum)
@@ -1592,6 +1664,7 @@ static Suite *supervised_suite(void)
 	tcase_add_loop_test(tc, seeds, 0, 2);
 	tcase_add_loop_test(tc, random_sizes, 0,
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
+	tcase_add_loop_test(tc, drawn_paths_agree, 0, 4);
 	tcase_add_test(tc, mixed_split_kinds);
 	tcase_add_test(tc, splits_in_any_order);
 	suite_add_tcase(s, tc);
