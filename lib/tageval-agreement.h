@@ -87,4 +87,8 @@ struct tageval_annotations {
 	size_t fileidcap;
 };
 
+/* Every figure of @out NaN, no reason yet (tageval-alpha.c): the figures
+ * of tageval_agreement_weighted() and its readers on an error. */
+void tv_weighted_figures_clear(struct tageval_weighted_figures *out);
+
 #endif

@@ -2785,8 +2785,7 @@ done:
 	return rc;
 }
 
-/* Every figure NaN, no reason yet. */
-static void wk_clear(struct tageval_weighted_figures *out)
+void tv_weighted_figures_clear(struct tageval_weighted_figures *out)
 {
 	memset(out, 0, sizeof *out);
 	out->kappa.observed = out->kappa.chance = out->kappa.value = NAN;
@@ -2802,7 +2801,7 @@ int tageval_agreement_kappa_distances(const struct tageval_annotations *a,
 {
 	TV_NEED(err, out, "out");
 	struct tageval_weighted_figures f;
-	wk_clear(&f);
+	tv_weighted_figures_clear(&f);
 	*out = f.kappa;
 	TV_NEED(err, a, "ann");
 	if (npairs)
@@ -2818,7 +2817,7 @@ int tageval_agreement_weighted(const struct tageval_annotations *a,
 			       struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
-	wk_clear(out);
+	tv_weighted_figures_clear(out);
 	TV_NEED(err, a, "ann");
 	if (npairs)
 		TV_NEED(err, pairs, "pairs");

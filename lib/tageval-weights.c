@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tageval-agreement.h"
 #include "tageval-intern.h"
 #include "tageval-reader.h"
 #include "tageval-util.h"
@@ -114,22 +115,11 @@ static void reading_clear(struct weights_reading *w)
 	free(w->lines);
 }
 
-/* Every figure NaN, no reason (as tageval_agreement_weighted() leaves
- * them on an error): the figures of a file that could not be read. */
-static void figures_clear(struct tageval_weighted_figures *out)
-{
-	memset(out, 0, sizeof *out);
-	out->kappa.observed = out->kappa.chance = out->kappa.value = NAN;
-	out->kappa_se = out->kappa_low = out->kappa_high = NAN;
-	out->ac2_observed = out->ac2_chance = out->ac2 = NAN;
-	out->ac2_se = out->ac2_low = out->ac2_high = NAN;
-}
-
 /* The checks of both entry points, before anything is read. */
 #define WEIGHTED_READ_NEED(err, ann, confidence, out)                                  \
 	do {                                                                           \
 		TV_NEED(err, out, "out");                                              \
-		figures_clear(out);                                                    \
+		tv_weighted_figures_clear(out);                                        \
 		TV_NEED(err, ann, "ann");                                              \
 		if (!((confidence) == 0.0 || ((confidence) > 0.0 && (confidence) < 1.0))) \
 			return tv_error(err, TAGEVAL_EINVAL, "", 0,                    \
