@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * String interning: strings are copied once into an arena and get dense
- * 32-bit ids; look-up is an open-addressing hash table, so no input needs
+ * String interning: strings are copied once into an arena (addressed by
+ * 32-bit offsets, see tageval-intern.h) and get dense 32-bit ids; look-up is an open-addressing hash table, so no input needs
  * to be sorted.  The hash is keyed with a random key per table, so that no
  * input can be made in advance to collide (see tv_intern_init).
  */
@@ -24,55 +24,91 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-#define ARENA_BLOCK (256u * 1024u)
-
-struct tv_arena_block {
-	struct tv_arena_block *next;
-	size_t used, size;
-	char data[];
+/* A chunk of the arena: its header, then whole pieces. */
+struct tv_arena_chunk {
+	struct tv_arena_chunk *next;
+	max_align_t align[]; /* the pieces */
 };
 
-/*
- * Each string is stored after its length (4 bytes, unaligned): a probe
- * compares the length before any byte, and finds it in the cache line of
- * the string's first bytes, which tv_intern_prefetch_string() fetched.
- */
-#define LEN_BYTES sizeof(uint32_t)
+/* At most 32 pieces (2 MiB) per chunk, unless a string needs more. */
+#define CHUNK_MAX_PIECES 32
+#define ARENA_LIMIT ((uint64_t)1 << 32)
 
-static char *arena_copy(struct tv_intern *in, const char *s, size_t len)
+/*
+ * Starts a chunk for @need bytes at the next piece boundary (the rest of
+ * the current chunk is left unused: less than one entry).  The chunks
+ * double with the arena up to 2 MiB, so a table of tags stays at 64 KiB.
+ */
+static int arena_chunk(struct tv_intern *in, size_t need)
 {
-	size_t need = LEN_BYTES + len + 1;
-	struct tv_arena_block *b = in->blocks;
-	if (b == NULL || b->size - b->used < need) {
-		size_t size = need > ARENA_BLOCK ? need : ARENA_BLOCK;
-		b = malloc(sizeof *b + size);
-		if (b == NULL)
-			return NULL;
-		b->size = size;
-		b->used = 0;
-		b->next = in->blocks;
-		in->blocks = b;
-	}
-	uint32_t len32 = (uint32_t)len; /* the caller checked len <= UINT32_MAX */
-	char *p = b->data + b->used;
-	memcpy(p, &len32, LEN_BYTES);
-	p += LEN_BYTES;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	b->used += need;
-	return p;
+	size_t np = (need + TV_INTERN_PIECE - 1) / TV_INTERN_PIECE;
+	size_t want = in->npieces == 0 ? 1 :
+		      in->npieces < CHUNK_MAX_PIECES ? in->npieces : CHUNK_MAX_PIECES;
+	uint64_t room = ARENA_LIMIT / TV_INTERN_PIECE - in->npieces; /* pieces left */
+	if (np > room)
+		return TAGEVAL_ENOMEM; /* past 4 GiB of strings: offsets are 32-bit */
+	if (np < want)
+		np = want < room ? want : (size_t)room;
+	if (tv_grow((void **)&in->piece, &in->piece_cap, in->npieces + np, sizeof *in->piece))
+		return TAGEVAL_ENOMEM;
+	struct tv_arena_chunk *c = malloc(sizeof *c + np * TV_INTERN_PIECE);
+	if (c == NULL)
+		return TAGEVAL_ENOMEM;
+	c->next = in->chunks;
+	in->chunks = c;
+	char *base = (char *)c->align;
+	for (size_t k = 0; k < np; k++)
+		in->piece[in->npieces + k] = base + k * TV_INTERN_PIECE;
+	in->used = in->npieces * TV_INTERN_PIECE;
+	in->npieces += np;
+	in->end = in->npieces * TV_INTERN_PIECE;
+	return TAGEVAL_OK;
 }
 
+static uint32_t load_u32(const char *p)
+{
+	uint32_t x;
+	memcpy(&x, p, sizeof x);
+	return x;
+}
+
+/* The header before a string: its length, and its id. */
 static uint32_t stored_len(const char *str)
 {
-	uint32_t len;
-	memcpy(&len, str - LEN_BYTES, LEN_BYTES);
-	return len;
+	unsigned char b = (unsigned char)str[-1];
+	return b < 0xff ? b : load_u32(str - 5);
+}
+
+static uint32_t stored_id(const char *str)
+{
+	return load_u32(str - ((unsigned char)str[-1] < 0xff ? 5 : 9));
+}
+
+/* Copies s[0..len) with @id into the arena; *off receives its offset. */
+static int arena_copy(struct tv_intern *in, const char *s, size_t len, uint32_t id,
+		      uint32_t *off)
+{
+	size_t head = len < 0xff ? 5 : 9;
+	size_t need = head + len + 1;
+	if (in->end - in->used < need && arena_chunk(in, need) != TAGEVAL_OK)
+		return TAGEVAL_ENOMEM;
+	char *p = in->piece[in->used / TV_INTERN_PIECE] + in->used % TV_INTERN_PIECE;
+	memcpy(p, &id, 4);
+	if (len >= 0xff) {
+		uint32_t len32 = (uint32_t)len; /* the caller checked len <= UINT32_MAX */
+		memcpy(p + 4, &len32, 4);
+	}
+	p[head - 1] = (char)(len < 0xff ? len : 0xff);
+	memcpy(p + head, s, len);
+	p[head + len] = '\0';
+	*off = (uint32_t)(in->used + head); /* at least 5: never 0 */
+	in->used += need;
+	return TAGEVAL_OK;
 }
 
 size_t tv_intern_len(const struct tv_intern *in, uint32_t id)
 {
-	return stored_len(in->str[id]);
+	return stored_len(tv_intern_str(in, id));
 }
 
 /*
@@ -237,13 +273,14 @@ void tv_intern_init(struct tv_intern *in)
 /* Frees everything; the table stays usable, with the same key. */
 void tv_intern_clear(struct tv_intern *in)
 {
-	struct tv_arena_block *b = in->blocks;
-	while (b) {
-		struct tv_arena_block *next = b->next;
-		free(b);
-		b = next;
+	struct tv_arena_chunk *c = in->chunks;
+	while (c) {
+		struct tv_arena_chunk *next = c->next;
+		free(c);
+		c = next;
 	}
-	free(in->str);
+	free(in->piece);
+	free(in->off);
 	free(in->slots);
 	free(in->front);
 	uint64_t k0 = in->hashkey[0], k1 = in->hashkey[1];
@@ -274,42 +311,50 @@ static struct tv_slot *alloc_slots(size_t nslots)
 	return calloc(nslots, sizeof(struct tv_slot));
 }
 
+/* The first slot probed for @h among @nslots (< 2^32): a multiply-shift,
+ * so that the count need not be a power of two. */
+static inline size_t home_slot(uint32_t h, size_t nslots)
+{
+	return (size_t)(((uint64_t)h * (uint64_t)nslots) >> 32);
+}
+
 static int rehash(struct tv_intern *in, size_t nslots)
 {
+	if (nslots > UINT32_MAX)
+		return TAGEVAL_ENOMEM;
 	struct tv_slot *slots = alloc_slots(nslots);
 	if (slots == NULL)
 		return TAGEVAL_ENOMEM;
-	size_t mask = nslots - 1;
-	for (size_t j = 0; in->slots && j <= in->mask; j++) {
+	for (size_t j = 0; j < in->nslots; j++) {
 		const struct tv_slot *old = &in->slots[j];
-		if (old->id1 == 0)
+		if (old->off == 0)
 			continue;
-		size_t i = old->hash & mask;
-		while (slots[i].id1 != 0)
-			i = (i + 1) & mask;
+		size_t i = home_slot(old->hash, nslots);
+		while (slots[i].off != 0)
+			i = i + 1 < nslots ? i + 1 : 0;
 		slots[i] = *old;
 	}
 	free(in->slots);
 	in->slots = slots;
-	in->mask = mask;
+	in->nslots = nslots;
 	return TAGEVAL_OK;
 }
 
 /* The slot of s[0..len), or the empty slot where it would go. */
 static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t len, uint32_t h)
 {
-	size_t i = h & in->mask;
+	size_t i = home_slot(h, in->nslots);
 	for (;;) {
 		struct tv_slot *sl = &in->slots[i];
-		if (sl->id1 == 0)
+		if (sl->off == 0)
 			return sl;
 		/* the hash, then the length, and only then the bytes */
 		if (sl->hash == h) {
-			const char *str = in->str[sl->id1 - 1];
+			const char *str = tv_intern_at(in, sl->off);
 			if (stored_len(str) == len && memcmp(str, s, len) == 0)
 				return sl;
 		}
-		i = (i + 1) & in->mask;
+		i = i + 1 < in->nslots ? i + 1 : 0;
 	}
 }
 
@@ -319,9 +364,9 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 	if (in->slots == NULL)
 		return 0;
 	const struct tv_slot *sl = probe(in, s, len, h);
-	if (sl->id1 == 0)
+	if (sl->off == 0)
 		return 0;
-	*id = sl->id1 - 1;
+	*id = stored_id(tv_intern_at(in, sl->off));
 	return 1;
 }
 
@@ -362,7 +407,7 @@ static int front_find(const struct tv_intern *in, const char *s, size_t len, uin
 	uint32_t id1 = in->front[*slot];
 	if (id1 == 0)
 		return 0;
-	const char *str = in->str[id1 - 1];
+	const char *str = tv_intern_str(in, id1 - 1);
 	if (stored_len(str) != len || memcmp(str, s, len) != 0)
 		return 0;
 	*id = id1 - 1;
@@ -381,28 +426,57 @@ int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32
 	return 1;
 }
 
+/*
+ * The prefetch stages.  At load 0.5-0.7 a string is often not in its home
+ * slot but a few after it (1.8 slots probed on average at 0.62), so the
+ * stages after the first look for the first slot with the string's hash
+ * among the next few (in the line the first stage fetched, or the next)
+ * rather than taking the home slot's string.
+ */
+#define PREFETCH_SCAN 8
+
 void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
 {
-	if (in->slots != NULL)
-		__builtin_prefetch(&in->slots[h & in->mask]);
+	if (in->slots != NULL) {
+		size_t i = home_slot(h, in->nslots);
+		__builtin_prefetch(&in->slots[i]);
+		__builtin_prefetch(&in->slots[i + 3 < in->nslots ? i + 3 : in->nslots - 1]);
+	}
 }
 
+/* The string in the first slot with hash @h near its home, or NULL. */
+static const char *prefetch_match(const struct tv_intern *in, uint32_t h)
+{
+	if (in->slots == NULL)
+		return NULL;
+	size_t i = home_slot(h, in->nslots);
+	for (int k = 0; k < PREFETCH_SCAN; k++) {
+		const struct tv_slot *sl = &in->slots[i];
+		if (sl->off == 0)
+			return NULL;
+		if (sl->hash == h)
+			return tv_intern_at(in, sl->off);
+		i = i + 1 < in->nslots ? i + 1 : 0;
+	}
+	return NULL;
+}
+
+/* The string's header and its first 16 bytes (the line or two they are on). */
 void tv_intern_prefetch_entry(const struct tv_intern *in, uint32_t h)
 {
-	if (in->slots != NULL) {
-		const struct tv_slot *sl = &in->slots[h & in->mask];
-		if (sl->id1 != 0)
-			__builtin_prefetch(&in->str[sl->id1 - 1]);
+	const char *str = prefetch_match(in, h);
+	if (str != NULL) {
+		__builtin_prefetch(str - 5);
+		__builtin_prefetch(str + 15);
 	}
 }
 
+/* The end of a string longer than 16 bytes (its header now in cache). */
 void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 {
-	if (in->slots != NULL) {
-		const struct tv_slot *sl = &in->slots[h & in->mask];
-		if (sl->id1 != 0)
-			__builtin_prefetch(in->str[sl->id1 - 1]);
-	}
+	const char *str = prefetch_match(in, h);
+	if (str != NULL && (unsigned char)str[-1] > 15)
+		__builtin_prefetch(str + stored_len(str));
 }
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
@@ -424,30 +498,30 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
 			 uint32_t *id, int *added)
 {
-	/* keep the load factor at most 1/2 */
-	if (in->slots == NULL || (in->n + 1) * 2 > in->mask + 1) {
-		size_t nslots = in->slots ? (in->mask + 1) * 2 : 64;
+	/* keep the load factor at most 0.7, growing by 1.5 */
+	if (in->slots == NULL || (in->n + 1) * 10 > in->nslots * 7) {
+		size_t nslots = in->slots ? in->nslots + in->nslots / 2 : 64;
 		if (rehash(in, nslots) != TAGEVAL_OK)
 			return TAGEVAL_ENOMEM;
 	}
 	struct tv_slot *sl = probe(in, s, len, h);
-	if (sl->id1 != 0) {
-		*id = sl->id1 - 1;
+	if (sl->off != 0) {
+		*id = stored_id(tv_intern_at(in, sl->off));
 		if (added)
 			*added = 0;
 		return TAGEVAL_OK;
 	}
 	if (in->n >= UINT32_MAX - 1 || len > UINT32_MAX)
 		return TAGEVAL_ENOMEM;
-	if (tv_grow((void **)&in->str, &in->cap, in->n + 1, sizeof *in->str))
+	if (tv_grow((void **)&in->off, &in->cap, in->n + 1, sizeof *in->off))
 		return TAGEVAL_ENOMEM;
-	char *copy = arena_copy(in, s, len);
-	if (copy == NULL)
+	uint32_t nid = (uint32_t)in->n, off;
+	if (arena_copy(in, s, len, nid, &off) != TAGEVAL_OK)
 		return TAGEVAL_ENOMEM;
-	uint32_t nid = (uint32_t)in->n++;
-	in->str[nid] = copy;
+	in->n++;
+	in->off[nid] = off;
 	sl->hash = h;
-	sl->id1 = nid + 1;
+	sl->off = off;
 	*id = nid;
 	if (added)
 		*added = 1;
@@ -477,7 +551,7 @@ static int sort_name_cmp(const struct tv_intern *in, const struct tv_sort_name *
 	if (a->len <= 16 || b->len <= 16)
 		return (a->len > b->len) - (a->len < b->len);
 	size_t la = a->len - 16, lb = b->len - 16;
-	int c = memcmp(in->str[a->id] + 16, in->str[b->id] + 16, la < lb ? la : lb);
+	int c = memcmp(tv_intern_str(in, a->id) + 16, tv_intern_str(in, b->id) + 16, la < lb ? la : lb);
 	return c != 0 ? c : (la > lb) - (la < lb);
 }
 
@@ -488,10 +562,10 @@ void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		/* the ids are scattered: their pointers and bytes fetched ahead */
 		if (i + 16 < n)
-			__builtin_prefetch(&in->str[ids[i + 16]]);
+			__builtin_prefetch(&in->off[ids[i + 16]]);
 		if (i + 8 < n)
-			__builtin_prefetch(in->str[ids[i + 8]] - LEN_BYTES);
-		const char *str = in->str[ids[i]];
+			__builtin_prefetch(tv_intern_str(in, ids[i + 8]) - 1);
+		const char *str = tv_intern_str(in, ids[i]);
 		size_t len = stored_len(str);
 		a[i] = (struct tv_sort_name){ be_prefix(str, len),
 					      len > 8 ? be_prefix(str + 8, len - 8) : 0, ids[i],

@@ -10,25 +10,42 @@
 
 /* ------------------------------------------------------------ string interner */
 
-struct tv_arena_block;
+struct tv_arena_chunk;
 
 /*
- * A slot is 8 bytes, the hash and the id + 1 (0 = empty): a table of a
- * million instance ids is 16 MiB at load 1/2.  A look-up of a string that
- * is there costs three memory accesses (slot, str[id], string); callers
- * with many look-ups overlap them with the prefetch stages below.
+ * The strings are in one arena addressed by 32-bit offsets (at most 4 GiB
+ * of strings in a table: past that, tv_intern_put fails with
+ * TAGEVAL_ENOMEM).  The arena is a list of chunks that never move, cut into
+ * pieces of TV_INTERN_PIECE bytes: offset o is byte o % TV_INTERN_PIECE of
+ * piece o / TV_INTERN_PIECE, and piece[] (a few hundred pointers, in
+ * cache) holds where each piece is.  A string's pointer stays valid until
+ * the table is cleared, whatever is interned after it.
+ *
+ * Each string is stored after its header: its id (4 bytes) and its length
+ * (1 byte below 255, else 0xff after the 4-byte length), and ends with a
+ * NUL.  A slot is 8 bytes, the hash and the string's offset (0 = empty):
+ * a look-up of a string that is there reads the slot, then the string's
+ * header and bytes (the id is next to them): two cache misses.  The slot
+ * count need not be a power of two (a slot is found by a multiply-shift of
+ * the hash), and grows by 1.5 to keep the load at most 0.7.
  */
+#define TV_INTERN_PIECE_SHIFT 16
+#define TV_INTERN_PIECE ((size_t)1 << TV_INTERN_PIECE_SHIFT)
+
 struct tv_slot {
 	uint32_t hash;
-	uint32_t id1;
+	uint32_t off; /* the string's offset in the arena; 0 = empty */
 };
 
 struct tv_intern {
-	struct tv_arena_block *blocks; /* newest first */
-	char **str;                    /* id -> NUL-terminated string */
+	struct tv_arena_chunk *chunks; /* newest first */
+	char **piece;                  /* piece k of the arena -> its first byte */
+	size_t npieces, piece_cap;
+	size_t used, end;              /* arena offsets: the next free byte, the chunk's end */
+	uint32_t *off;                 /* id -> the string's offset */
 	size_t n, cap;
 	struct tv_slot *slots;         /* open addressing, linear probing */
-	size_t mask;                   /* nslots - 1 (0 before the first insert) */
+	size_t nslots;                 /* 0 before the first insert */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
 	uint32_t *front;               /* tv_intern_put / _find on a small table:
 					* the last id (+ 1) seen per cheap hash */
@@ -55,25 +72,32 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 			  uint32_t *id);
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
 			 uint32_t *id, int *added);
-/* The stages: the slot, then the string's pointer, then the string; each
- * reads only what the previous one fetched (the first slot probed). */
+/* The stages: the slot, then the string's header (its id and length, just
+ * before its bytes), then its bytes; each reads only what the previous one
+ * fetched (the first slot probed). */
 void tv_intern_prefetch(const struct tv_intern *in, uint32_t h);
 void tv_intern_prefetch_entry(const struct tv_intern *in, uint32_t h);
 void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h);
 
+/* The string at arena offset @off. */
+static inline const char *tv_intern_at(const struct tv_intern *in, uint32_t off)
+{
+	return in->piece[off >> TV_INTERN_PIECE_SHIFT] + (off & (TV_INTERN_PIECE - 1));
+}
+/* String @id, NUL-terminated; valid until the table is cleared. */
 static inline const char *tv_intern_str(const struct tv_intern *in, uint32_t id)
 {
-	return in->str[id];
+	return tv_intern_at(in, in->off[id]);
 }
-/* Prefetches string @id of a table too large for the cache: its pointer
- * first, the bytes (reading the pointer) some look-ups later. */
+/* Prefetches string @id of a table too large for the cache: its offset
+ * first, the bytes (reading the offset) some look-ups later. */
 static inline void tv_intern_prefetch_ptr(const struct tv_intern *in, uint32_t id)
 {
-	__builtin_prefetch(&in->str[id]);
+	__builtin_prefetch(&in->off[id]);
 }
 static inline void tv_intern_prefetch_bytes(const struct tv_intern *in, uint32_t id)
 {
-	__builtin_prefetch(in->str[id]);
+	__builtin_prefetch(tv_intern_str(in, id));
 }
 /* The length of string @id. */
 size_t tv_intern_len(const struct tv_intern *in, uint32_t id);

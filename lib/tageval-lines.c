@@ -129,8 +129,9 @@ int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **fi
 
 /*
  * The look-ups of a batch, in stages: every slot, then (to find the ids)
- * every string pointer, every string, and only then the comparisons; each
- * stage reads only what the one before fetched.
+ * every string's header and first bytes, the end of every long string, and
+ * only then the comparisons; each stage reads only what the one before
+ * fetched.
  */
 static void look_up(const struct tv_each *e, struct tv_batch *b)
 {

@@ -544,7 +544,7 @@ static int score_lines(void *ctx, struct tv_line *l, struct tageval_error *err)
 
 /*
  * Answers come in batches: the instance look-ups of a batch are done in
- * stages (slots, string pointers, strings, then the instance records) so that their
+ * stages (slots, strings, then the instance records) so that their
  * cache misses overlap; the lines are then scored in file order.
  */
 int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader *r,

@@ -623,7 +623,7 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		      struct tageval_error *err)
 {
 	/* instances are named by their id alone; the clusters' look-ups are done
-	 * in stages (slots, string pointers, strings, instances) */
+	 * in stages (slots, strings, instances) */
 	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &w->ids,
 			     .lookup = gold ? TV_LOOKUP_SLOT : TV_LOOKUP_FIND,
 			     .found = prefetch_instance,

@@ -175,7 +175,7 @@ START_TEST(keyed_many)
 {
 	/*
 	 * 20,000 ids through the keyed entry points (the table grows from 64
-	 * slots to 65,536): dense ids in order of insertion, each found again,
+	 * slots by 1.5 at a time to 41,991): dense ids in order of insertion, each found again,
 	 * and the hashed entry points agree with tv_intern_hash().
 	 */
 	struct tv_intern in;
@@ -189,7 +189,14 @@ START_TEST(keyed_many)
 		ck_assert_int_eq(added, 1);
 		ck_assert_uint_eq(id, i);
 	}
-	ck_assert_uint_eq(in.mask + 1, 65536); /* 20,000 x 2 rounded up to 2^16 */
+	/*
+	 * the slot counts, each n + n / 2 of the last, and the ids each holds
+	 * at load 0.7 (n x 7 / 10, rounded down): 64 (44), 96 (67), 144 (100),
+	 * 216 (151), 324 (226), 486 (340), 729 (510), 1093 (765), 1639 (1147),
+	 * 2458 (1720), 3687 (2580), 5530 (3871), 8295 (5806), 12442 (8709),
+	 * 18663 (13064), 27994 (19595), 41991 (29393): 20,000 ids need 41,991
+	 */
+	ck_assert_uint_eq(in.nslots, 41991);
 	for (uint32_t i = 0; i < 20000; i++) {
 		int len = snprintf(s, sizeof s, "w%u.n %06u", i % 97, i);
 		uint32_t id = UINT32_MAX;
@@ -212,6 +219,48 @@ START_TEST(keyed_many)
 	ck_assert_int_eq(tv_intern_find(&in, "w0.n 000000", 11, &id), 0);
 	ck_assert_int_eq(tv_intern_put(&in, "w0.n 000000", 11, &id, NULL), TAGEVAL_OK);
 	ck_assert_uint_eq(id, 0);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+START_TEST(pointers_stay_valid)
+{
+	/*
+	 * A string's pointer is kept by callers while more are interned: it
+	 * must not move.  300,000 strings of 13 bytes ("p%012u"; 19 with the
+	 * 5-byte header and the NUL, 5.7 MB) fill many chunks of the arena
+	 * (64 KiB, then doubling to 2 MiB) and make the slots grow from 64 to
+	 * 478,297; the pointers of ids 0, 1 and 4,999 taken after their inserts
+	 * still read their bytes at the end (AddressSanitizer would report a
+	 * read of freed memory if the arena were reallocated), and one string
+	 * of 300 bytes (a 9-byte header) in the middle keeps its length.
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[320];
+	const char *held[3] = { NULL, NULL, NULL };
+	uint32_t id;
+	for (uint32_t i = 0; i < 300000; i++) {
+		int len = snprintf(s, sizeof s, "p%012u", i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, NULL), TAGEVAL_OK);
+		ck_assert_uint_eq(id, i + (i > 150000));
+		if (i == 0 || i == 1 || i == 4999)
+			held[i == 0 ? 0 : i == 1 ? 1 : 2] = tv_intern_str(&in, id);
+		if (i == 150000) {
+			memset(s, 'L', 300);
+			ck_assert_int_eq(tv_intern_put(&in, s, 300, &id, NULL), TAGEVAL_OK);
+			ck_assert_uint_eq(id, 150001);
+		}
+	}
+	ck_assert_str_eq(held[0], "p000000000000");
+	ck_assert_str_eq(held[1], "p000000000001");
+	ck_assert_str_eq(held[2], "p000000004999");
+	ck_assert_ptr_eq(held[2], tv_intern_str(&in, 4999));
+	ck_assert_uint_eq(tv_intern_len(&in, 150001), 300);
+	ck_assert_uint_eq(strlen(tv_intern_str(&in, 150001)), 300);
+	ck_assert_int_eq(tv_intern_find(&in, "p000000299999", 13, &id), 1);
+	ck_assert_uint_eq(id, 300000); /* one after the long string */
+	ck_assert_uint_eq(in.n, 300001);
 	tv_intern_clear(&in);
 }
 END_TEST
@@ -347,6 +396,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, collision_same_length);
 	tcase_add_test(tc, keyed_many);
 	tcase_add_test(tc, keys_per_table);
+	tcase_add_test(tc, pointers_stay_valid);
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	suite_add_tcase(s, tc);
