@@ -35,11 +35,15 @@ struct tv_arena_chunk {
 #define ARENA_LIMIT ((uint64_t)1 << 32)
 
 /*
- * Starts a chunk for @need bytes at the next piece boundary (the rest of
- * the current chunk is left unused: less than one entry).  The chunks
- * double with the arena up to 2 MiB, so a table of tags stays at 64 KiB.
+ * Starts a chunk for @need bytes at the next piece boundary; *at receives
+ * the offset where they go.  The chunks double with the arena up to 2 MiB,
+ * so a table of tags stays at 64 KiB.  A string larger than the chunk that
+ * would be made gets a chunk of its own and the current chunk stays
+ * current; otherwise the new chunk becomes current and the rest of the old
+ * one is left unused (less than @need bytes: at most as many bytes are
+ * lost as the strings hold).
  */
-static int arena_chunk(struct tv_intern *in, size_t need)
+static int arena_chunk(struct tv_intern *in, size_t need, size_t *at)
 {
 	size_t np = (need + TV_INTERN_PIECE - 1) / TV_INTERN_PIECE;
 	size_t want = in->npieces == 0 ? 1 :
@@ -47,6 +51,7 @@ static int arena_chunk(struct tv_intern *in, size_t need)
 	uint64_t room = ARENA_LIMIT / TV_INTERN_PIECE - in->npieces; /* pieces left */
 	if (np > room)
 		return TAGEVAL_ENOMEM; /* past 4 GiB of strings: offsets are 32-bit */
+	int alone = np > want;
 	if (np < want)
 		np = want < room ? want : (size_t)room;
 	if (tv_grow((void **)&in->piece, &in->piece_cap, in->npieces + np, sizeof *in->piece))
@@ -59,9 +64,12 @@ static int arena_chunk(struct tv_intern *in, size_t need)
 	char *base = (char *)c->align;
 	for (size_t k = 0; k < np; k++)
 		in->piece[in->npieces + k] = base + k * TV_INTERN_PIECE;
-	in->used = in->npieces * TV_INTERN_PIECE;
+	*at = in->npieces * TV_INTERN_PIECE;
 	in->npieces += np;
-	in->end = in->npieces * TV_INTERN_PIECE;
+	if (!alone) {
+		in->used = *at;
+		in->end = in->npieces * TV_INTERN_PIECE;
+	}
 	return TAGEVAL_OK;
 }
 
@@ -90,9 +98,10 @@ static int arena_copy(struct tv_intern *in, const char *s, size_t len, uint32_t 
 {
 	size_t head = len < 0xff ? 5 : 9;
 	size_t need = head + len + 1;
-	if (in->end - in->used < need && arena_chunk(in, need) != TAGEVAL_OK)
+	size_t at = in->used;
+	if (in->end - in->used < need && arena_chunk(in, need, &at) != TAGEVAL_OK)
 		return TAGEVAL_ENOMEM;
-	char *p = in->piece[in->used / TV_INTERN_PIECE] + in->used % TV_INTERN_PIECE;
+	char *p = in->piece[at / TV_INTERN_PIECE] + at % TV_INTERN_PIECE;
 	memcpy(p, &id, 4);
 	if (len >= 0xff) {
 		uint32_t len32 = (uint32_t)len; /* the caller checked len <= UINT32_MAX */
@@ -101,8 +110,9 @@ static int arena_copy(struct tv_intern *in, const char *s, size_t len, uint32_t 
 	p[head - 1] = (char)(len < 0xff ? len : 0xff);
 	memcpy(p + head, s, len);
 	p[head + len] = '\0';
-	*off = (uint32_t)(in->used + head); /* at least 5: never 0 */
-	in->used += need;
+	*off = (uint32_t)(at + head); /* at least 5: never 0 */
+	if (at == in->used && in->used + need <= in->end)
+		in->used += need; /* in the current chunk, not one of its own */
 	return TAGEVAL_OK;
 }
 
@@ -440,7 +450,9 @@ void tv_intern_prefetch(const struct tv_intern *in, uint32_t h)
 	if (in->slots != NULL) {
 		size_t i = home_slot(h, in->nslots);
 		__builtin_prefetch(&in->slots[i]);
-		__builtin_prefetch(&in->slots[i + 3 < in->nslots ? i + 3 : in->nslots - 1]);
+		/* the last slot prefetch_match() may read (8 slots: 2 lines) */
+		__builtin_prefetch(&in->slots[i + PREFETCH_SCAN - 1 < in->nslots ?
+						      i + PREFETCH_SCAN - 1 : in->nslots - 1]);
 	}
 }
 
@@ -467,7 +479,8 @@ void tv_intern_prefetch_entry(const struct tv_intern *in, uint32_t h)
 	const char *str = prefetch_match(in, h);
 	if (str != NULL) {
 		__builtin_prefetch(str - 5);
-		__builtin_prefetch(str + 15);
+		/* an address, not a pointer: str + 15 may pass the chunk's end */
+		__builtin_prefetch((const void *)((uintptr_t)str + 15));
 	}
 }
 

@@ -117,13 +117,16 @@ START_TEST(collision_past_the_block)
 {
 	/*
 	 * The case of issue 17: a stored string and a longer query with one
-	 * hash.  A string longer than an arena block (256 KiB) gets a heap
-	 * block of its own that ends with its NUL; a query 2 bytes longer that
-	 * shares its first 2^20 bytes and its hash made probe() memcmp() 2^20
-	 * + 2 bytes of that block, one past its end (AddressSanitizer:
-	 * heap-buffer-overflow).  Now the lengths differ and no byte is read.
+	 * hash.  A string larger than the arena's first chunk (one 64 KiB
+	 * piece) gets a chunk of its own, of whole pieces: with n = 16 * 65536
+	 * - 10 its record (a 9-byte header, n bytes, the NUL: 16 * 65536 bytes)
+	 * ends exactly at the chunk's end.  A query 2 bytes longer that shares
+	 * its first n bytes and its hash would make a memcmp() of n + 2 bytes
+	 * read one past the chunk (AddressSanitizer: heap-buffer-overflow) if
+	 * probe() compared bytes before lengths; the lengths differ and no
+	 * byte is read.
 	 */
-	const size_t n = (size_t)1 << 20;
+	const size_t n = 16 * ((size_t)1 << 16) - 10;
 	char *s = malloc(n + 3);
 	ck_assert_ptr_nonnull(s);
 	memset(s, 'x', n + 2);
