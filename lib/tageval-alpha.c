@@ -471,17 +471,72 @@ static void set_alpha(struct tageval_alpha_figures *out, int level, double d_o, 
 		out->alpha[level] = 1.0 - d_o / d_e;
 }
 
+/* The sums of pass 1 over the units: the nominal D_o, the pairs within
+ * the annotations, n and the units; the terms taking a few values counted. */
+struct alpha_one {
+	struct tv_fsum d_o, self;
+	struct tv_csum cd, cs;
+	double n;
+	size_t units;
+	size_t cap; /* of w->nc */
+};
+
+static void one_init(struct alpha_one *p)
+{
+	memset(p, 0, sizeof *p);
+	tv_fsum_init(&p->d_o);
+	tv_fsum_init(&p->self);
+}
+
+/* One unit of pass 1: its @m >= 2 annotations @r, of nominal term @term
+ * and pairs within @within (unit_nominal_term); 0, 1 (an inner tag) or -1
+ * (out of memory). */
+static int one_unit(const struct tageval_annotations *a, struct alpha_ws *w,
+		    struct alpha_one *p, const struct tv_rec *const *r, size_t m, double term,
+		    double within)
+{
+	p->units++;
+	p->n += (double)m;
+	for (size_t i = 0; i < m; i++) {
+		struct tv_leafp one;
+		size_t ne;
+		const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
+		for (size_t j = 0; j < ne; j++) {
+			uint32_t l = e[j].leaf;
+			if (!a->inv->dag && inner_tag(a, l))
+				return 1;
+			if (w->pos[l] == TV_NONE) {
+				if (tv_grow((void **)&w->nc, &p->cap, w->nused + 1, sizeof *w->nc))
+					return -1;
+				memset(&w->nc[w->nused], 0, sizeof *w->nc);
+				w->pos[l] = (uint32_t)w->nused;
+				w->used[w->nused++] = l;
+			}
+			if (tv_lsum_add_counted(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
+				return -1;
+		}
+	}
+	if (all_inline(r, m)) {
+		tv_csum_add(&p->cd, &p->d_o, term / (double)(m - 1));
+		tv_csum_add(&p->cs, &p->self, within);
+	} else {
+		tv_fsum_add(&p->d_o, term / (double)(m - 1));
+		tv_fsum_add(&p->self, within);
+	}
+	return 0;
+}
+
+static void one_flush(struct alpha_one *p)
+{
+	tv_csum_flush(&p->cd, &p->d_o);
+	tv_csum_flush(&p->cs, &p->self);
+}
+
 /* Pass 1: the units' annotations, n_c, the nominal D_o; 0, 1 (an inner tag)
  * or -1 (out of memory). */
 static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
-		    const struct tv_rec **r, struct tv_fsum *d_o, struct tv_fsum *self, double *n,
-		    size_t *units)
+		    const struct tv_rec **r, struct alpha_one *p)
 {
-	size_t cap = 0;
-	/* the terms of @d_o and @self, counted: they take a few values */
-	struct tv_csum cd, cs;
-	memset(&cd, 0, sizeof cd);
-	memset(&cs, 0, sizeof cs);
 	for (size_t t = 0; t < a->nitems; t++) {
 		size_t m = 0;
 		for (size_t c = 0; c < a->nann; c++) {
@@ -491,40 +546,14 @@ static int pass_one(const struct tageval_annotations *a, struct alpha_ws *w,
 		}
 		if (m < 2)
 			continue;
-		(*units)++;
-		*n += (double)m;
-		for (size_t i = 0; i < m; i++) {
-			struct tv_leafp one;
-			size_t ne;
-			const struct tv_leafp *e = rec_entries(a, r[i], &one, &ne);
-			for (size_t j = 0; j < ne; j++) {
-				uint32_t l = e[j].leaf;
-				if (!a->inv->dag && inner_tag(a, l))
-					return 1;
-				if (w->pos[l] == TV_NONE) {
-					if (tv_grow((void **)&w->nc, &cap, w->nused + 1, sizeof *w->nc))
-						return -1;
-					memset(&w->nc[w->nused], 0, sizeof *w->nc);
-					w->pos[l] = (uint32_t)w->nused;
-					w->used[w->nused++] = l;
-				}
-				if (tv_lsum_add_counted(&w->nc[w->pos[l]], &w->ncbig, e[j].p))
-					return -1;
-			}
-		}
 		double term, within;
 		if (unit_nominal_term(a, w, r, m, &term, &within))
 			return -1;
-		if (all_inline(r, m)) {
-			tv_csum_add(&cd, d_o, term / (double)(m - 1));
-			tv_csum_add(&cs, self, within);
-		} else {
-			tv_fsum_add(d_o, term / (double)(m - 1));
-			tv_fsum_add(self, within);
-		}
+		int rc = one_unit(a, w, p, r, m, term, within);
+		if (rc)
+			return rc;
 	}
-	tv_csum_flush(&cd, d_o);
-	tv_csum_flush(&cs, self);
+	one_flush(p);
 	return 0;
 }
 
@@ -546,92 +575,113 @@ static int numbers(const struct tageval_annotations *a, struct alpha_ws *w, int 
 static int alpha_levels(const struct tageval_annotations *a, int ratio,
 			struct tageval_alpha_figures *out, struct tageval_error *err);
 
+/* The levels not in @levels (not 0) marked as not asked for. */
+static void not_asked(struct tageval_alpha_figures *out, unsigned levels)
+{
+	for (int l = 0; l < TAGEVAL_LEVELS; l++)
+		if (!(levels & 1u << l)) {
+			out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
+			out->undefined[l] = TAGEVAL_UNDEFINED_NOT_ASKED;
+		}
+}
+
 int tageval_agreement_alpha_levels(const struct tageval_annotations *a, unsigned levels,
 				   struct tageval_alpha_figures *out, struct tageval_error *err)
 {
 	if (levels == 0)
 		levels = (1u << TAGEVAL_LEVELS) - 1;
 	int rc = alpha_levels(a, (levels >> TAGEVAL_RATIO) & 1u, out, err);
-	for (int l = 0; rc == TAGEVAL_OK && l < TAGEVAL_LEVELS; l++)
-		if (!(levels & 1u << l)) {
-			out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
-			out->undefined[l] = TAGEVAL_UNDEFINED_NOT_ASKED;
-		}
+	if (rc == TAGEVAL_OK)
+		not_asked(out, levels);
 	return rc;
 }
 
-/* The four levels; the ratio level (quadratic in the distinct values) only
- * when @ratio. */
-static int alpha_levels(const struct tageval_annotations *a, int ratio,
-			struct tageval_alpha_figures *out, struct tageval_error *err)
+/* The state of one computation of alpha at the four levels. */
+struct alpha_run {
+	struct alpha_ws w;
+	const struct tv_rec **r; /* [annotator] a unit's annotations */
+	struct alpha_one p1;
+	int inner; /* pass 1 met an inner tag: stopped there */
+};
+
+static void alpha_figures_init(struct tageval_alpha_figures *out)
 {
-	TV_NEED(err, out, "out");
 	memset(out, 0, sizeof *out);
 	for (int l = 0; l < TAGEVAL_LEVELS; l++)
 		out->alpha[l] = out->d_o[l] = out->d_e[l] = NAN;
-	TV_NEED(err, a, "ann");
-	struct alpha_ws w;
-	memset(&w, 0, sizeof w);
-	const struct tv_rec **r = malloc((a->nann ? a->nann : 1) * sizeof *r);
+}
+
+/* -1 out of memory; alpha_done() after it either way. */
+static int alpha_start(const struct tageval_annotations *a, struct alpha_run *ar)
+{
+	memset(ar, 0, sizeof *ar);
+	one_init(&ar->p1);
+	ar->r = malloc((a->nann ? a->nann : 1) * sizeof *ar->r);
+	return ar->r == NULL || ws_init(&ar->w, a->inv->tags.n, a->nann) ? -1 : 0;
+}
+
+static void alpha_done(struct alpha_run *ar)
+{
+	free(ar->r);
+	ws_done(&ar->w);
+}
+
+/* Everything after pass 1 (@ar holds its sums): the nominal level, the
+ * values' ranks, pass 2 over the units at the numeric levels. */
+static int alpha_rest(const struct tageval_annotations *a, int ratio, struct alpha_run *ar,
+		      struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	struct alpha_ws *w = &ar->w;
+	const struct tv_rec **r = ar->r;
+	const struct alpha_one *p = &ar->p1;
+	int inner = ar->inner;
+	double n = p->n;
 	struct valmass *vals = NULL;
 	double *ncv = NULL;
 	int rc = TAGEVAL_OK;
-	if (r == NULL || ws_init(&w, a->inv->tags.n, a->nann)) {
-		rc = tv_nomem(err);
-		goto out;
-	}
 	/* the disagreements within each annotation: left out of D_e, as the
 	 * pairs of an annotation with itself are (hkappa's alpha) */
-	struct tv_fsum d_nom, w_nom, w_ord, w_int, w_rat;
-	tv_fsum_init(&d_nom);
-	tv_fsum_init(&w_nom);
+	struct tv_fsum w_ord, w_int, w_rat;
 	tv_fsum_init(&w_ord);
 	tv_fsum_init(&w_int);
 	tv_fsum_init(&w_rat);
-	double n = 0.0;
-	size_t units = 0;
-	int inner = pass_one(a, &w, r, &d_nom, &w_nom, &n, &units);
-	if (inner < 0) {
-		rc = tv_nomem(err);
-		goto out;
-	}
-	out->items = units;
+	out->items = p->units;
 	out->annotations = (size_t)n;
-	if (units == 0 || inner) {
+	if (p->units == 0 || inner) {
 		int why = inner ? TAGEVAL_UNDEFINED_INNER_TAG : TAGEVAL_UNDEFINED_NO_ITEMS;
 		for (int l = 0; l < TAGEVAL_LEVELS; l++)
 			out->undefined[l] = why;
 		goto out;
 	}
-	ncv = malloc(w.nused * sizeof *ncv);
-	vals = malloc(w.nused * sizeof *vals);
+	ncv = malloc(w->nused * sizeof *ncv);
+	vals = malloc(w->nused * sizeof *vals);
 	if (ncv == NULL || vals == NULL) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	struct tv_fsum f;
 	tv_fsum_init(&f);
-	for (size_t i = 0; i < w.nused; i++) {
-		ncv[i] = tv_lsum_result(&w.nc[i], &w.ncbig);
+	for (size_t i = 0; i < w->nused; i++) {
+		ncv[i] = tv_lsum_result(&w->nc[i], &w->ncbig);
 		tv_fsum_add(&f, -ncv[i] * ncv[i]);
 	}
 	tv_fsum_add(&f, n * n);
-	tv_fsum_add(&f, -tv_fsum_result(&w_nom));
-	set_alpha(out, TAGEVAL_NOMINAL, tv_fsum_result(&d_nom) / n,
+	tv_fsum_add(&f, -tv_fsum_result(&p->self));
+	set_alpha(out, TAGEVAL_NOMINAL, tv_fsum_result(&p->d_o) / n,
 		  tv_fsum_result(&f) / (n * (n - 1.0)));
 	int negative;
-	int why = numbers(a, &w, &negative);
+	int why = numbers(a, w, &negative);
 	if (why) {
 		for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++)
 			out->undefined[l] = why;
 		goto out;
 	}
 	/* mid-ranks: a value's rank is the mass below it plus half its own */
-	for (size_t i = 0; i < w.nused; i++)
-		vals[i] = (struct valmass){ w.x[w.used[i]], ncv[i], 0.0 };
-	qsort(vals, w.nused, sizeof *vals, by_value);
+	for (size_t i = 0; i < w->nused; i++)
+		vals[i] = (struct valmass){ w->x[w->used[i]], ncv[i], 0.0 };
+	qsort(vals, w->nused, sizeof *vals, by_value);
 	size_t ng = 0;
-	for (size_t i = 0; i < w.nused; i++) {
+	for (size_t i = 0; i < w->nused; i++) {
 		if (ng > 0 && vals[ng - 1].x == vals[i].x)
 			continue; /* masses summed exactly below */
 		vals[ng++] = (struct valmass){ vals[i].x, 0.0, 0.0 };
@@ -643,8 +693,8 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 			rc = tv_nomem(err);
 			goto out;
 		}
-		for (size_t i = 0; i < w.nused; i++) {
-			struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+		for (size_t i = 0; i < w->nused; i++) {
+			struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
 			const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
 			tv_fsum_add(&gm[g - vals], ncv[i]);
 		}
@@ -657,10 +707,10 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 		vals[g].rank = below + vals[g].n / 2.0;
 		below += vals[g].n;
 	}
-	for (size_t i = 0; i < w.nused; i++) {
-		struct valmass key = { w.x[w.used[i]], 0.0, 0.0 };
+	for (size_t i = 0; i < w->nused; i++) {
+		struct valmass key = { w->x[w->used[i]], 0.0, 0.0 };
 		const struct valmass *g = bsearch(&key, vals, ng, sizeof *vals, by_value);
-		w.rank[w.used[i]] = g->rank;
+		w->rank[w->used[i]] = g->rank;
 	}
 	/* the ratio level compares every pair of distinct values: refused
 	 * before any of that work beyond its limit */
@@ -689,14 +739,14 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 			continue;
 		double den = (double)(m - 1);
 		double within;
-		tv_fsum_add(&d_ord, unit_squared(a, &w, r, m, w.rank, &within) / den);
+		tv_fsum_add(&d_ord, unit_squared(a, w, r, m, w->rank, &within) / den);
 		tv_fsum_add(&w_ord, within);
-		tv_fsum_add(&d_int, unit_squared(a, &w, r, m, w.x, &within) / den);
+		tv_fsum_add(&d_int, unit_squared(a, w, r, m, w->x, &within) / den);
 		tv_fsum_add(&w_int, within);
 		double term;
 		if (negative || !ratio)
 			continue;
-		int urc = unit_ratio(a, &w, r, m, &term, &within, &budget);
+		int urc = unit_ratio(a, w, r, m, &term, &within, &budget);
 		if (urc > 0) {
 			rc = tv_error(err, TAGEVAL_EFORMAT, "", 0,
 				      "alpha at the ratio level: more than %d pairs of values within "
@@ -714,9 +764,9 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 	}
 	double nn = n * (n - 1.0);
 	set_alpha(out, TAGEVAL_ORDINAL, tv_fsum_result(&d_ord) / n,
-		  (2.0 * n * spread(&w, ncv, w.rank, n) - tv_fsum_result(&w_ord)) / nn);
+		  (2.0 * n * spread(w, ncv, w->rank, n) - tv_fsum_result(&w_ord)) / nn);
 	set_alpha(out, TAGEVAL_INTERVAL, tv_fsum_result(&d_int) / n,
-		  (2.0 * n * spread(&w, ncv, w.x, n) - tv_fsum_result(&w_int)) / nn);
+		  (2.0 * n * spread(w, ncv, w->x, n) - tv_fsum_result(&w_int)) / nn);
 	if (negative) {
 		out->undefined[TAGEVAL_RATIO] = TAGEVAL_UNDEFINED_NEGATIVE;
 		goto out;
@@ -731,10 +781,28 @@ static int alpha_levels(const struct tageval_annotations *a, int ratio,
 	tv_fsum_add(&f, -tv_fsum_result(&w_rat));
 	set_alpha(out, TAGEVAL_RATIO, tv_fsum_result(&d_rat) / n, tv_fsum_result(&f) / nn);
 out:
-	free(r);
 	free(vals);
 	free(ncv);
-	ws_done(&w);
+	return rc;
+}
+
+/* The four levels; the ratio level (quadratic in the distinct values) only
+ * when @ratio. */
+static int alpha_levels(const struct tageval_annotations *a, int ratio,
+			struct tageval_alpha_figures *out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	alpha_figures_init(out);
+	TV_NEED(err, a, "ann");
+	struct alpha_run ar;
+	int rc;
+	if (alpha_start(a, &ar)) {
+		rc = tv_nomem(err);
+	} else {
+		ar.inner = pass_one(a, &ar.w, ar.r, &ar.p1);
+		rc = ar.inner < 0 ? tv_nomem(err) : alpha_rest(a, ratio, &ar, out, err);
+	}
+	alpha_done(&ar);
 	return rc;
 }
 
@@ -881,11 +949,12 @@ static int cohen_item(const struct tageval_annotations *a, struct alpha_ws *w,
 	return 0;
 }
 
-/* One item's annotations @r (annotators @who) into @cs: 1 when a tag has
- * tags below it, -1 out of memory. */
+/* One item's annotations @r (annotators @who) into @cs, @term the nominal
+ * term of unit_nominal_term() when m >= 2: 1 when a tag has tags below it,
+ * -1 out of memory. */
 static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 		       struct chance_sums *cs, const struct tv_rec *const *r, const size_t *who,
-		       size_t m)
+		       size_t m, double term)
 {
 	cs->rated++;
 	for (size_t i = 0; i < m; i++) {
@@ -915,9 +984,7 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 	if (m < 2)
 		return 0;
 	cs->items++;
-	double term, pairs = (double)m * (double)(m - 1), ignored;
-	if (unit_nominal_term(a, w, r, m, &term, &ignored))
-		return -1;
+	double pairs = (double)m * (double)(m - 1), ignored;
 	if (all_inline(r, m))
 		tv_csum_add(&cs->pa_c, &cs->pa, 1.0 - term / pairs);
 	else
@@ -1134,12 +1201,39 @@ static size_t item_records(const struct tageval_annotations *a, struct chance_ru
 	return m;
 }
 
+static int chance_start(const struct tageval_annotations *a, int pool, struct chance_run *cr,
+			struct tageval_chance_figures *out);
+static int chance_rest(const struct tageval_annotations *a, size_t categories,
+		       struct chance_run *cr, struct tageval_chance_figures *out,
+		       struct tageval_error *err);
+
 /* The pass of tageval_agreement_chance() into @out, leaving @cr for a
  * second pass (@pool: the pooled marginals too); chance_done() after it,
  * whatever it returns. */
 static int chance_compute(const struct tageval_annotations *a, size_t categories, int pool,
 			  struct chance_run *cr, struct tageval_chance_figures *out,
 			  struct tageval_error *err)
+{
+	if (chance_start(a, pool, cr, out))
+		return tv_nomem(err);
+	for (size_t t = 0; t < a->nitems && !cr->inner; t++) {
+		size_t m = item_records(a, cr, t);
+		if (m == 0)
+			continue;
+		double term = 0.0, ignored;
+		if (m >= 2 && unit_nominal_term(a, &cr->w, cr->r, m, &term, &ignored))
+			return tv_nomem(err);
+		cr->inner = chance_item(a, &cr->w, &cr->cs, cr->r, cr->who, m, term);
+		if (cr->inner < 0)
+			return tv_nomem(err);
+	}
+	return chance_rest(a, categories, cr, out, err);
+}
+
+/* The figures NaN and @cr ready for the pass over the items; -1 out of
+ * memory (chance_done() after it either way). */
+static int chance_start(const struct tageval_annotations *a, int pool, struct chance_run *cr,
+			struct tageval_chance_figures *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
@@ -1159,15 +1253,18 @@ static int chance_compute(const struct tageval_annotations *a, size_t categories
 	tv_fsum_init(&cs->quad);
 	if (cr->r == NULL || cr->who == NULL || cs->ng == NULL ||
 	    ws_init(w, a->inv->tags.n, a->nann))
-		return tv_nomem(err);
-	for (size_t t = 0; t < a->nitems && !cr->inner; t++) {
-		size_t m = item_records(a, cr, t);
-		if (m == 0)
-			continue;
-		cr->inner = chance_item(a, w, cs, cr->r, cr->who, m);
-		if (cr->inner < 0)
-			return tv_nomem(err);
-	}
+		return -1;
+	return 0;
+}
+
+/* After the pass over the items (chance_compute, chance_alpha): the
+ * coefficients from the sums. */
+static int chance_rest(const struct tageval_annotations *a, size_t categories,
+		       struct chance_run *cr, struct tageval_chance_figures *out,
+		       struct tageval_error *err)
+{
+	struct alpha_ws *w = &cr->w;
+	struct chance_sums *cs = &cr->cs;
 	tv_csum_flush(&cs->pa_c, &cs->pa);
 	if (chance_counts(a, w, cs))
 		return tv_nomem(err);
@@ -1206,6 +1303,66 @@ int tageval_agreement_chance(const struct tageval_annotations *a, size_t categor
 	struct chance_run cr;
 	memset(&cr, 0, sizeof cr);
 	int rc = chance_compute(a, categories, 0, &cr, out, err);
+	chance_done(&cr);
+	return rc;
+}
+
+/*
+ * The one pass over the items of tageval_agreement_chance_alpha(): each
+ * item's annotations gathered once, its nominal term computed once, for
+ * the chance-corrected coefficients (@cr) and pass 1 of alpha (@ar); each
+ * stops where the separate pass would (an inner tag).  -1 out of memory.
+ */
+static int chance_alpha_pass(const struct tageval_annotations *a, struct chance_run *cr,
+			     struct alpha_run *ar)
+{
+	for (size_t t = 0; t < a->nitems && !(cr->inner && ar->inner); t++) {
+		size_t m = item_records(a, cr, t);
+		if (m == 0)
+			continue;
+		double term = 0.0, within = 0.0;
+		if (m >= 2 && unit_nominal_term(a, &cr->w, cr->r, m, &term, &within))
+			return -1;
+		if (!cr->inner && (cr->inner = chance_item(a, &cr->w, &cr->cs, cr->r, cr->who,
+							   m, term)) < 0)
+			return -1;
+		if (m >= 2 && !ar->inner &&
+		    (ar->inner = one_unit(a, &ar->w, &ar->p1, cr->r, m, term, within)) < 0)
+			return -1;
+	}
+	if (!ar->inner)
+		one_flush(&ar->p1);
+	return 0;
+}
+
+int tageval_agreement_chance_alpha(const struct tageval_annotations *a, size_t categories,
+				   unsigned levels, struct tageval_chance_figures *chance,
+				   struct tageval_alpha_figures *alpha, struct tageval_error *err)
+{
+	TV_NEED(err, chance, "chance");
+	TV_NEED(err, alpha, "alpha");
+	alpha_figures_init(alpha);
+	memset(chance, 0, sizeof *chance);
+	for (int c = 0; c < TAGEVAL_CHANCE_COEFFICIENTS; c++)
+		chance->observed[c] = chance->chance[c] = chance->value[c] = NAN;
+	TV_NEED(err, a, "ann");
+	if (levels == 0)
+		levels = (1u << TAGEVAL_LEVELS) - 1;
+	struct chance_run cr;
+	struct alpha_run ar;
+	memset(&cr, 0, sizeof cr);
+	int rc;
+	if (alpha_start(a, &ar) || chance_start(a, 0, &cr, chance) ||
+	    chance_alpha_pass(a, &cr, &ar))
+		rc = tv_nomem(err);
+	else
+		rc = alpha_rest(a, (levels >> TAGEVAL_RATIO) & 1u, &ar, alpha, err);
+	/* in the order of the two calls it stands for: alpha's errors first */
+	if (rc == TAGEVAL_OK)
+		rc = chance_rest(a, categories, &cr, chance, err);
+	if (rc == TAGEVAL_OK)
+		not_asked(alpha, levels);
+	alpha_done(&ar);
 	chance_done(&cr);
 	return rc;
 }

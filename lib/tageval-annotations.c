@@ -264,8 +264,7 @@ static int tag_id(struct tageval_annotations *a, const char *s, size_t len, uint
 	if (len > 16)
 		return tv_inventory_intern(a->inv, s, len, id);
 	uint64_t w[2] = { 0, 0 };
-	for (size_t i = 0; i < len; i++)
-		w[i >> 3] |= (uint64_t)(unsigned char)s[i] << ((i & 7) * 8);
+	memcpy(w, s, len); /* in memory order, as annotate() makes them */
 	return tag_id_words(a, s, len, w[0], w[1], id);
 }
 
@@ -572,14 +571,14 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 	char q[200];
 	if (l->nfield == 3 && a->level == 0 && a->pre_done && !a->inv->dag) {
 		/* one tag without a weight (most lines): all its mass on it, as
-		 * below; its bytes read once, for its length and the cache key */
-		const unsigned char *s = (const unsigned char *)l->field[2];
-		uint64_t w[2] = { 0, 0 };
+		 * below; its length, then its bytes (up to 16) as the cache key */
+		const char *s = l->field[2];
 		size_t len = 0;
-		for (; s[len] != '\0' && s[len] != '/'; len++)
-			if (len < 16)
-				w[len >> 3] |= (uint64_t)s[len] << ((len & 7) * 8);
+		while (s[len] != '\0' && s[len] != '/')
+			len++;
 		if (s[len] == '\0') {
+			uint64_t w[2] = { 0, 0 };
+			memcpy(w, s, len > 16 ? 16 : len);
 			uint32_t t;
 			if (len > 16 ? tv_inventory_intern(a->inv, l->field[2], len, &t)
 				     : tag_id_words(a, l->field[2], len, w[0], w[1], &t))

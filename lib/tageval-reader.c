@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -261,6 +262,47 @@ static int byte_is(const char *p, int cls)
 }
 
 /*
+ * The first byte at or after @p (before @end) that is not text, or @end;
+ * eight bytes at a time while the buffer (up to @limit) holds eight bytes
+ * from @p on.  Every byte that is not text is below 0x22 (NUL, tab,
+ * carriage return, blank, '!'), so a word without a byte below 0x22 is
+ * skipped whole: in (v - 0x22..) & ~v & 0x80.., the lowest flagged byte is
+ * the first byte below 0x22 (no borrow comes into the bytes before it; a
+ * byte of 0x80 or more is not flagged), the flags above it may be false.
+ * The bytes of a word past @end (the next line, or bytes not read yet) are
+ * taken as NULs: the scan stops at @end.  Each byte is looked at once.
+ */
+static char *skip_text(char *p, const char *end, const char *limit)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	while (p < end) {
+		if ((size_t)(limit - p) < 8) {
+			while (p < end && byte_is(p, BYTE_TEXT))
+				p++;
+			return p;
+		}
+		uint64_t v;
+		memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v); /* the first byte lowest */
+#endif
+		size_t left = (size_t)(end - p);
+		if (left < 8)
+			v &= ((uint64_t)1 << (8 * left)) - 1;
+		uint64_t low = (v - ones * 0x22u) & ~v & highs;
+		if (low == 0) {
+			p += 8;
+			continue;
+		}
+		p += (unsigned)__builtin_ctzll(low) >> 3;
+		if (p >= end || !byte_is(p, BYTE_TEXT))
+			return p;
+		p++; /* a control byte other than tab, CR and NUL: text */
+	}
+	return p;
+}
+
+/*
  * The next line of the chunk into *line (NUL-terminated in place, without
  * its "\n").  When the chunk holds no whole line and @may_refill is 0,
  * returns with *line NULL and *more 1; at the end, *line NULL and *more 0.
@@ -361,8 +403,7 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 			r->seps |= TV_SEP_RUN;
 		char *field = p;
 		for (;;) {
-			while (p < end && byte_is(p, BYTE_TEXT))
-				p++;
+			p = skip_text(p, end, r->buf + r->cap);
 			if (p >= end || byte_is(p, BYTE_BLANK))
 				break;
 			if (*p != '!')

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small helpers: growable arrays and the weight syntax. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,8 +36,30 @@ static int is_digit(char c)
  * weight   ::= ["+"] (digits ["." [digits]] | "." digits) [exponent]
  * exponent ::= ("e" | "E") ["+" | "-"] digits
  * The syntax is checked here, the value comes from strtod(), which must
- * consume exactly the same text and give a finite number.
+ * consume exactly the same text and give a finite number; or, for a plain
+ * decimal of at most 15 digits (no exponent), from one division: its
+ * digits M < 10^15 < 2^53 and 10^f (f <= 15 < 23) are exact doubles, so
+ * M / 10^f rounded once (IEEE division, in the current rounding mode, as
+ * strtod rounds) is the decimal correctly rounded: strtod's double.
  */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define TV_DECIMAL_FAST 1
+#else
+#define TV_DECIMAL_FAST 0 /* excess precision would round twice */
+#endif
+
+/* The value of the digits of [@s, @end) (digits and one '.'), at most 15. */
+static double plain_decimal(const char *s, const char *end, size_t nfrac)
+{
+	static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+					  1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t m = 0;
+	for (; s < end; s++)
+		if (*s != '.')
+			m = m * 10 + (uint64_t)(*s - '0');
+	return (double)m / pow10[nfrac];
+}
+
 int tv_parse_weight(const char *s, double *out)
 {
 	/* the usual weight, up to 15 digits: exact as a double, as strtod reads it */
@@ -65,6 +88,10 @@ int tv_parse_weight(const char *s, double *out)
 	}
 	if (nint + nfrac == 0)
 		return -1;
+	if (TV_DECIMAL_FAST && *p == '\0' && nint + nfrac <= 15) {
+		*out = plain_decimal(*s == '+' ? s + 1 : s, p, nfrac);
+		return 0;
+	}
 	if (*p == 'e' || *p == 'E') {
 		p++;
 		if (*p == '+' || *p == '-')

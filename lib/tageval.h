@@ -703,6 +703,17 @@ TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *an
 					    size_t categories, struct tageval_chance_figures *out,
 					    struct tageval_error *err);
 
+/**
+ * tageval_agreement_chance() and tageval_agreement_alpha_levels() in one
+ * pass over the items (the same figures, bit for bit, as the two calls, and
+ * the error the first of them that fails would give: alpha's first).
+ */
+TAGEVAL_EXPORT int tageval_agreement_chance_alpha(const struct tageval_annotations *ann,
+						  size_t categories, unsigned levels,
+						  struct tageval_chance_figures *chance,
+						  struct tageval_alpha_figures *alpha,
+						  struct tageval_error *err);
+
 /** The distance of two labels (tageval_agreement_kappa_distances()). */
 struct tageval_label_distance {
 	const char *first, *second; /**< leaves (with no map, tags), in either order */

@@ -316,11 +316,26 @@ END_TEST
 
 /* ------------------------------------------------ chance-corrected coefficients */
 
+/* The figures of the one pass (tageval_agreement_chance_alpha) are those
+ * of the two calls, bit for bit (every field; both structures are zeroed
+ * first, so that their padding, if any, is equal too). */
+static void same_as_one_pass(struct run *r, size_t q, const struct tageval_chance_figures *ch,
+			     const struct tageval_alpha_figures *lv)
+{
+	struct tageval_chance_figures ch2;
+	struct tageval_alpha_figures lv2;
+	ck_assert_int_eq(tageval_agreement_chance_alpha(r->ann, q, 0, &ch2, &lv2, &r->err),
+			 TAGEVAL_OK);
+	ck_assert_mem_eq(&ch2, ch, sizeof ch2);
+	ck_assert_mem_eq(&lv2, lv, sizeof lv2);
+}
+
 static void chance(struct run *r, const char *const *files, size_t n, size_t q,
 		   struct tageval_chance_figures *ch)
 {
 	levels(r, NULL, files, n);
 	ck_assert_int_eq(tageval_agreement_chance(r->ann, q, ch, &r->err), TAGEVAL_OK);
+	same_as_one_pass(r, q, ch, &r->lv);
 }
 
 /*
@@ -394,6 +409,59 @@ START_TEST(irrcac_abstractors)
 	levels(&r, NULL, f, 2);
 	ck_assert_int_eq(tageval_agreement_chance(r.ann, 2, &ch, &r.err), TAGEVAL_EINVAL);
 	ck_assert_ptr_nonnull(strstr(r.err.message, "3 distinct labels"));
+	/* the same error from the one pass, after alpha's figures (computed:
+	 * 3 labels, 100 units of 2 annotations, n = 200) */
+	struct tageval_alpha_figures lv;
+	memset(&r.err, 0, sizeof r.err);
+	ck_assert_int_eq(tageval_agreement_chance_alpha(r.ann, 2, 0, &ch, &lv, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_ptr_nonnull(strstr(r.err.message, "3 distinct labels"));
+	ck_assert_uint_eq(lv.items, 100);
+	ck_assert_uint_eq(lv.annotations, 200);
+	done(&r);
+}
+END_TEST
+
+/*
+ * The one pass where the two families stop at different items: item 1 is
+ * annotated once, with the inner tag A (the chance coefficients count items
+ * annotated once: undefined from there, INNER_TAG; alpha skips it), items
+ * 2 and 3 twice with leaves: alpha over them by hand, 2 units, n = 4, A.1
+ * twice on unit 2, A.1 and A.2 on unit 3: D_o = (0 + 2/1) / 4 = 0.5, n_c =
+ * (3, 1), D_e = (16 - 9 - 1) / 12 = 0.5, alpha = 0.  Then a file whose
+ * inner tag is on its last unit: alpha undefined, chance too, and alpha's
+ * units counted up to it (3).
+ */
+START_TEST(one_pass_inner)
+{
+	struct run r;
+	struct tageval_chance_figures ch, ch1;
+	struct tageval_alpha_figures lv;
+	static const char *const f[] = { "w 1 A\nw 2 A.1\nw 3 A.1\n", "w 2 A.1\nw 3 A.2\n" };
+	levels(&r, "A.1 A\nA.2 A\n", f, 2);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_DEFINED);
+	ck_assert_double_eq_tol(r.lv.alpha[TAGEVAL_NOMINAL], 0.0, TOL);
+	ck_assert_double_eq_tol(r.lv.d_o[TAGEVAL_NOMINAL], 0.5, TOL);
+	ck_assert_uint_eq(r.lv.items, 2);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 0, &ch1, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(ch1.undefined[TAGEVAL_GWET_AC1], TAGEVAL_UNDEFINED_INNER_TAG);
+	ck_assert_int_eq(tageval_agreement_chance_alpha(r.ann, 0, 0, &ch, &lv, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_mem_eq(&ch, &ch1, sizeof ch);
+	ck_assert_mem_eq(&lv, &r.lv, sizeof lv);
+	done(&r);
+	static const char *const g[] = { "w 1 A.1\nw 2 A.2\nw 3 A\nw 4 A.1\n",
+					 "w 1 A.1\nw 2 A.1\nw 3 A.1\nw 4 A.2\n" };
+	levels(&r, "A.1 A\nA.2 A\n", g, 2);
+	ck_assert_int_eq(r.lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_UNDEFINED_INNER_TAG);
+	ck_assert_uint_eq(r.lv.items, 3);
+	ck_assert_int_eq(tageval_agreement_chance(r.ann, 0, &ch1, &r.err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_agreement_chance_alpha(r.ann, 0, 0, &ch, &lv, &r.err),
+			 TAGEVAL_OK);
+	ck_assert_mem_eq(&ch, &ch1, sizeof ch);
+	ck_assert_mem_eq(&lv, &r.lv, sizeof lv);
+	ck_assert_int_eq(tageval_agreement_chance_alpha(NULL, 0, 0, &ch, &lv, &r.err),
+			 TAGEVAL_EINVAL);
 	done(&r);
 }
 END_TEST
@@ -1624,6 +1692,7 @@ static Suite *alpha_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("chance");
 	tcase_add_test(tc, irrcac_abstractors);
+	tcase_add_test(tc, one_pass_inner);
 	tcase_add_test(tc, numeric_two);
 	tcase_add_test(tc, kappa_distances_hand);
 	tcase_add_test(tc, kappa_distances_linear);

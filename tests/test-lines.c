@@ -16,6 +16,7 @@
 #include "tageval-key.h"
 #include "tageval-reader.h"
 #include "tageval-score.h"
+#include "tageval-util.h"
 
 #define TWO32 4294967296ull /* 2^32 */
 
@@ -117,12 +118,83 @@ START_TEST(answer_lines_beyond_2_32)
 }
 END_TEST
 
+/* A weight read by tv_parse_weight is strtod's double, bit for bit. */
+static void same_as_strtod(const char *text)
+{
+	double v, w = strtod(text[0] == '+' ? text + 1 : text, NULL);
+	ck_assert_msg(tv_parse_weight(text, &v) == 0, "\"%s\" refused", text);
+	ck_assert_msg(memcmp(&v, &w, sizeof v) == 0, "\"%s\": %a, strtod %a", text, v, w);
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+	/* xorshift64*: any fixed sequence will do, for the same run every time */
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545F4914F6CDD1Du;
+}
+
+/*
+ * The plain decimals of up to 15 digits (one division, tageval-util.c) and
+ * the others (strtod): the same double as strtod.  By hand: 0.1 is the
+ * double nearest 1/10, 0x1.999999999999ap-4 (1/10 = 0x0.1999...p0,
+ * rounded up at its 53rd bit); 0.3 is 0x1.3333333333333p-2 (rounded down);
+ * 123.456 = 123456 / 1000; 999999999999999 (15 nines) and its decimals are
+ * below 2^53.  Then random decimals: 1 to 20 digits with the point
+ * anywhere (or none, or in front or behind), some with an exponent.
+ */
+START_TEST(weight_as_strtod)
+{
+	double v;
+	ck_assert_int_eq(tv_parse_weight("0.1", &v), 0);
+	ck_assert(v == 0x1.999999999999ap-4);
+	ck_assert_int_eq(tv_parse_weight("0.3", &v), 0);
+	ck_assert(v == 0x1.3333333333333p-2);
+	ck_assert_int_eq(tv_parse_weight("+.5", &v), 0);
+	ck_assert(v == 0.5);
+	ck_assert_int_eq(tv_parse_weight("5.", &v), 0);
+	ck_assert(v == 5.0);
+	static const char *const edge[] = {
+		"0.1", "0.3", "0.0", "0.", ".0", "+0.25", "123.456", "9007199254740.993",
+		"99999999999999.9", "9.99999999999999", ".999999999999999",
+		"0.000000000000001", "000000000000000.1", "0.2000000000000000", "1e-3",
+		"2.5E+2", "12345678901234567890.5", "0.1000000000000000055511151231257827",
+		"8.98846567431158e307", "2.2250738585072011e-308", "4.9e-324", "1.7976931348623157e308",
+	};
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		same_as_strtod(edge[i]);
+	uint64_t x = 88172645463325252u;
+	for (int n = 0; n < 300000; n++) {
+		char text[48];
+		size_t len = 0, digits = 1 + next_random(&x) % 20;
+		size_t point = next_random(&x) % (digits + 2); /* digits + 1: none */
+		if (next_random(&x) % 8 == 0)
+			text[len++] = '+';
+		for (size_t d = 0; d <= digits; d++) {
+			if (d == point)
+				text[len++] = '.';
+			if (d < digits)
+				text[len++] = (char)('0' + next_random(&x) % 10);
+		}
+		if (next_random(&x) % 16 == 0)
+			len += (size_t)snprintf(text + len, sizeof text - len, "e%d",
+						(int)(next_random(&x) % 41) - 20);
+		text[len] = '\0';
+		same_as_strtod(text);
+	}
+}
+END_TEST
+
 static Suite *lines_suite(void)
 {
 	Suite *s = suite_create("lines");
 	TCase *tc = tcase_create("64-bit");
 	tcase_add_test(tc, key_lines_beyond_2_32);
 	tcase_add_test(tc, answer_lines_beyond_2_32);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("weights");
+	tcase_add_test(tc, weight_as_strtod);
 	suite_add_tcase(s, tc);
 	return s;
 }

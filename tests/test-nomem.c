@@ -609,6 +609,36 @@ out:
 }
 
 /*
+ * The annotations of scen_agreement_weighted, the chance-corrected
+ * coefficients and alpha in one pass (tageval_agreement_chance_alpha):
+ * alpha nominal, units of 2: item 3 (a, b) the only term, 2 / 1, n = 8,
+ * D_o = 2/8; n_a 3, n_b 5, D_e = (64 - 9 - 25) / 56 = 15/28, alpha = 1 -
+ * (1/4) (28/15) = 8/15.  AC1: p_a 3/4, pi a 3/8, b 5/8, p_e = 2 (3/8)(5/8)
+ * = 15/32, AC1 = (9/32) / (17/32) = 9/17; Brennan-Prediger (3/4 - 1/2) /
+ * (1/2) = 1/2.
+ */
+static void scen_chance_alpha(struct run *r)
+{
+	static const char a1[] = "w.n 1 a\nw.n 2 b\nw.n 3 a\nw.n 4 b\n";
+	static const char a2[] = "w.n 1 a\nw.n 2 b\nw.n 3 b\nw.n 4 b\n";
+	struct tageval_inventory *inv = NULL;
+	struct tageval_annotations *ann = NULL;
+	NEED(inv = tageval_inventory_new());
+	TRY(tageval_annotations_new(inv, &ann));
+	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
+	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	struct tageval_chance_figures ch;
+	struct tageval_alpha_figures lv;
+	TRY(tageval_agreement_chance_alpha(ann, 0, 0, &ch, &lv, &r->err));
+	r->fig[0] = lv.alpha[TAGEVAL_NOMINAL];
+	r->fig[1] = ch.value[TAGEVAL_GWET_AC1];
+	r->fig[2] = ch.value[TAGEVAL_BRENNAN_PREDIGER];
+out:
+	tageval_annotations_free(ann);
+	tageval_inventory_free(inv);
+}
+
+/*
  * The file of --weights read by the library (tageval_agreement_weighted_read_buffer),
  * with a byte-order mark, CR LF, comments of both kinds: the annotations of
  * test-weights.c, (a,a) (a,b) (a,c) (b,b) (c,b), D(a,b) 0.5, D(a,c) 1,
@@ -1005,6 +1035,7 @@ static const struct scenario scenarios[] = {
 	{ "hierarchy", scen_hierarchy, 4, { 0.6, 2.0, 1.0, 5.0 } },
 	{ "agreement", scen_agreement, 3, { 0.75, 7.0 / 15.0, 1.0 } },
 	{ "agreement weighted", scen_agreement_weighted, 3, { 0.5, 9.0 / 17.0, 0.5 } },
+	{ "chance and alpha in one pass", scen_chance_alpha, 3, { 8.0 / 15.0, 9.0 / 17.0, 0.5 } },
 	{ "weights file", scen_weights_file, 3, { 1.0 / 8.0, 19.0 / 124.0, 3.0 } },
 	{ "wsi", scen_wsi, 3, { 1.0, 1.0, 6.0 } },
 	{ "clustering crisp", scen_clustering_crisp, 4, { 1.0, 1.0, 1.0, 0.0 } },

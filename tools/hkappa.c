@@ -1337,10 +1337,15 @@ static int run(const struct options *opt)
 		if (l >= 0 && l < 100)
 			levels |= 1u << l; /* the ratio level costs the distinct values squared */
 	}
-	if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err))
+	if ((want & 3u) == 3u) {
+		/* both families in one pass over the items */
+		if (tageval_agreement_chance_alpha(ann, categories, levels, &ev.ch, &ev.lv, &err))
+			goto fail;
+	} else if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err)) {
 		goto fail;
-	if ((want & 2u) && tageval_agreement_chance(ann, categories, &ev.ch, &err))
+	} else if ((want & 2u) && tageval_agreement_chance(ann, categories, &ev.ch, &err)) {
 		goto fail;
+	}
 	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
 		goto fail;
 	if (o->weights) {
