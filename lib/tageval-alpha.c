@@ -1357,11 +1357,13 @@ int tageval_agreement_chance_alpha(const struct tageval_annotations *a, size_t c
 		rc = tv_nomem(err);
 	else
 		rc = alpha_rest(a, (levels >> TAGEVAL_RATIO) & 1u, &ar, alpha, err);
-	/* in the order of the two calls it stands for: alpha's errors first */
-	if (rc == TAGEVAL_OK)
-		rc = chance_rest(a, categories, &cr, chance, err);
-	if (rc == TAGEVAL_OK)
+	/* in the order of the two calls it stands for: alpha's errors first,
+	 * and alpha's figures complete (the levels not asked marked) whatever
+	 * chance's part gives */
+	if (rc == TAGEVAL_OK) {
 		not_asked(alpha, levels);
+		rc = chance_rest(a, categories, &cr, chance, err);
+	}
 	alpha_done(&ar);
 	chance_done(&cr);
 	return rc;

@@ -283,7 +283,9 @@ static char *skip_text(char *p, const char *end, const char *limit)
 		}
 		uint64_t v;
 		memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if !defined(__BYTE_ORDER__)
+#error "the word scan needs __BYTE_ORDER__ (GCC or clang)"
+#elif __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		v = __builtin_bswap64(v); /* the first byte lowest */
 #endif
 		size_t left = (size_t)(end - p);

@@ -42,7 +42,9 @@ static int is_digit(char c)
  * M / 10^f rounded once (IEEE division, in the current rounding mode, as
  * strtod rounds) is the decimal correctly rounded: strtod's double.
  */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#if defined(__FAST_MATH__)
+#define TV_DECIMAL_FAST 0 /* -ffast-math may multiply by 1 / 10^f: not exact */
+#elif defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #define TV_DECIMAL_FAST 1
 #else
 #define TV_DECIMAL_FAST 0 /* excess precision would round twice */

@@ -706,7 +706,10 @@ TAGEVAL_EXPORT int tageval_agreement_chance(const struct tageval_annotations *an
 /**
  * tageval_agreement_chance() and tageval_agreement_alpha_levels() in one
  * pass over the items (the same figures, bit for bit, as the two calls, and
- * the error the first of them that fails would give: alpha's first).
+ * the error the first of them that fails would give: alpha's first; but an
+ * allocation failure in the pass, TAGEVAL_ENOMEM, comes before the errors
+ * of either).  When alpha's part succeeds, @alpha holds its figures even if
+ * chance's part then fails.
  */
 TAGEVAL_EXPORT int tageval_agreement_chance_alpha(const struct tageval_annotations *ann,
 						  size_t categories, unsigned levels,

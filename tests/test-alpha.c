@@ -418,6 +418,17 @@ START_TEST(irrcac_abstractors)
 	ck_assert_ptr_nonnull(strstr(r.err.message, "3 distinct labels"));
 	ck_assert_uint_eq(lv.items, 100);
 	ck_assert_uint_eq(lv.annotations, 200);
+	/* nominal alone asked: the other levels marked not asked even though
+	 * chance's part fails after alpha's (as the two calls would leave them) */
+	memset(&r.err, 0, sizeof r.err);
+	ck_assert_int_eq(tageval_agreement_chance_alpha(r.ann, 2, 1u << TAGEVAL_NOMINAL, &ch,
+							&lv, &r.err),
+			 TAGEVAL_EINVAL);
+	ck_assert_int_eq(lv.undefined[TAGEVAL_NOMINAL], TAGEVAL_DEFINED);
+	for (int l = TAGEVAL_ORDINAL; l < TAGEVAL_LEVELS; l++) {
+		ck_assert_int_eq(lv.undefined[l], TAGEVAL_UNDEFINED_NOT_ASKED);
+		ck_assert(isnan(lv.alpha[l]));
+	}
 	done(&r);
 }
 END_TEST
