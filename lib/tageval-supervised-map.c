@@ -324,9 +324,9 @@ static void scratch_free(struct scratch *x)
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
 				      struct tv_wlabel *one)
 {
-	if (g->sys_first != TV_NONE)
-		return s->gsys + g->sys_first;
-	one->label = g->cl;
+	if (s->gkind[g - s->g] == TV_G_POOLED)
+		return s->gsys + g->v;
+	one->label = g->v;
 	one->w = 1.0;
 	return one;
 }
@@ -924,17 +924,17 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		if (nl > 1 && g->sys_n > 0)
+		if (nl > 1 && tv_sup_sys_n(s, g) > 0)
 			frac = 1;
 		/* a single cluster of the instance itself has weight 1; one
 		 * fraction is enough, or whole weights whose total passes 2^53
 		 * (their sums would round, in the order they are added) */
-		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++) {
+		for (uint32_t c = 0; !frac && s->gkind[g - s->g] == TV_G_POOLED && c < tv_sup_sys_n(s, g); c++) {
 			whole += sys[c].w;
 			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52 || whole > 0x1p53)
 				frac = 1;
 		}
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
 			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
@@ -963,14 +963,14 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (sp->role[p] != ROLE_MAPPING || g->sys_n == 0)
+		if (sp->role[p] != ROLE_MAPPING || tv_sup_sys_n(s, g) == 0)
 			continue;
 		const uint32_t *lab;
 		uint32_t nl;
 		labels_of(s, sp, g, &lab, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t k = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
@@ -1213,15 +1213,15 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		labels_of(s, sp, g, &lab, &nl);
 		x->too_many |= nl > UINT16_MAX; /* the scorer's limit: its message */
 	}
-	if (g->sys_n == 0 || m->ns == 0)
+	if (tv_sup_sys_n(s, g) == 0 || m->ns == 0)
 		return TAGEVAL_OK;
 	/* the clusters that count: known to the mapping, of weight above 0 */
-	if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
+	if (tv_grow((void **)&x->vec, &x->veccap, tv_sup_sys_n(s, g), sizeof *x->vec))
 		return TAGEVAL_ENOMEM;
 	size_t nv = 0;
 	struct tv_wlabel one;
 	const struct tv_wlabel *sys = sys_of(s, g, &one);
-	for (uint32_t c = 0; c < g->sys_n; c++) {
+	for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
 		const struct tv_wlabel *e = &sys[c];
 		if (x->cstamp[e->label] != x->gen)
 			continue; /* a cluster no mapping instance has */
@@ -1549,14 +1549,14 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
 			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
-		ntr += (size_t)g->sys_n * (nl + 1);
+		ntr += (size_t)tv_sup_sys_n(s, g) * (nl + 1);
 	}
 	if (ns > 1)
 		qsort(x->names, ns, sizeof *x->names, by_name);
@@ -1574,13 +1574,13 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (g->sys_n == 0)
+		if (tv_sup_sys_n(s, g) == 0)
 			continue;
 		uint32_t nl;
 		const uint32_t *lab = tv_sup_gold(s, g, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t row = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */

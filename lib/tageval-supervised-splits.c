@@ -35,10 +35,13 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->gfirst);
 	free(s->selected);
 	free(s->g);
+	free(s->gkind);
 	free(s->gsys);
 	free(s->label_sense);
-	free(s->start);
-	free(s->order);
+	if (!s->borrowed) {
+		free(s->start);
+		free(s->order);
+	}
 	free(s->pos);
 	free(s);
 }
@@ -64,8 +67,37 @@ static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *
 	return TAGEVAL_OK;
 }
 
+/* The clusters of grouped position @p, from the wsi object, its pooled
+ * labels to @gsys at *nsys. */
+static void copy_sys(struct tageval_supervised *s, struct tv_wlabel *gsys, size_t p,
+		     size_t *nsys)
+{
+	const struct tageval_wsi *w = s->w;
+	uint32_t inst = s->order[p];
+	uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
+	if (sys_first == TV_NONE || sys_n == 0) {
+		s->g[p].v = w->cl_j[inst]; /* a single cluster of weight 1, or none */
+		s->gkind[p] = sys_n == 0 ? TV_G_NONE : TV_G_ONE;
+	} else {
+		s->g[p].v = (uint32_t)*nsys;
+		s->gkind[p] = TV_G_POOLED;
+		memcpy(gsys + *nsys, w->sys_pool + sys_first, sys_n * sizeof *gsys);
+		*nsys += sys_n;
+	}
+}
+
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 			   struct tageval_supervised **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, w, "wsi");
+	return tv_supervised_new_grouped(w, pos, NULL, NULL, out, err);
+}
+
+int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
+			      const uint32_t *start, const uint32_t *order,
+			      struct tageval_supervised **out, struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	*out = NULL;
@@ -87,12 +119,18 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		goto nomem;
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
 	s->g = malloc(n * sizeof *s->g);
+	s->gkind = malloc(n);
 	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
 	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
 	if (pos)
 		s->pos = strdup(pos);
-	if (!s->gpool || !s->selected || !s->g || !s->gsys || !s->label_sense || (pos && !s->pos) ||
-	    tv_wsi_group(w, &s->start, &s->order))
+	if (start != NULL) { /* borrowed: never written */
+		s->borrowed = 1;
+		s->start = (uint32_t *)start;
+		s->order = (uint32_t *)order;
+	}
+	if (!s->gpool || !s->selected || !s->g || !s->gkind || !s->gsys || !s->label_sense || (pos && !s->pos) ||
+	    (start == NULL && tv_wsi_group(w, &s->start, &s->order)))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
 	size_t nsys = 0, ngold = 0;
@@ -103,19 +141,10 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 		for (uint32_t j = 0; j < in->gold_n; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
-		s->g[p] = (struct grouped){ TV_NONE, sys_n, 0 };
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
 		ngold += in->gold_n;
-		if (sys_first == TV_NONE || sys_n == 0) {
-			s->g[p].sys_first = TV_NONE;
-			s->g[p].cl = w->cl_j[inst]; /* a single cluster of weight 1 */
-		} else {
-			s->g[p].sys_first = (uint32_t)nsys;
-			memcpy(s->gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *s->gsys);
-			nsys += sys_n;
-		}
+		copy_sys(s, s->gsys, p, &nsys);
 	}
 	if (s->gfirst)
 		s->gfirst[w->n] = (uint32_t)ngold;
@@ -146,22 +175,8 @@ int tv_supervised_reload(struct tageval_supervised *s)
 		return TAGEVAL_ENOMEM;
 	s->gsys = gsys;
 	size_t nsys = 0;
-	/* as tageval_supervised_new() copies them */
-	for (size_t p = 0; p < w->n; p++) {
-		uint32_t inst = s->order[p];
-		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
-		struct grouped *g = &s->g[p];
-		g->sys_n = sys_n;
-		g->cl = 0;
-		if (sys_first == TV_NONE || sys_n == 0) {
-			g->sys_first = TV_NONE;
-			g->cl = w->cl_j[inst];
-		} else {
-			g->sys_first = (uint32_t)nsys;
-			memcpy(gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *gsys);
-			nsys += sys_n;
-		}
-	}
+	for (size_t p = 0; p < w->n; p++)
+		copy_sys(s, gsys, p, &nsys);
 	return TAGEVAL_OK;
 }
 

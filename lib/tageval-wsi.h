@@ -183,6 +183,13 @@ static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, ui
 }
 
 /* The line numbers of instance i's gold and system lines. */
+/* tageval_wsi_evaluate() (@opts checked, not NULL) with the instances
+ * grouped by word as tv_wsi_group() gives them, borrowed. */
+struct tageval_wsi_options;
+struct tageval_wsi_result;
+int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
+			    const uint32_t *start, const uint32_t *order,
+			    struct tageval_wsi_result **out, struct tageval_error *err);
 uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i);
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 
