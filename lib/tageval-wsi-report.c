@@ -119,6 +119,11 @@ static int next_clustering(struct tageval_wsi_report *r, struct tageval_error *e
 {
 	TV_NEED(err, r, "rep");
 	r->generation++;
+	/* the protocols' copies of the clusters before: made again at their
+	 * next evaluation, not kept while the next clusters are read */
+	for (size_t i = 0; i < r->nprotos; i++)
+		if (r->protos[i].sup != NULL)
+			tv_supervised_unload(r->protos[i].sup);
 	return tv_wsi_clear_clusters(r->w) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
