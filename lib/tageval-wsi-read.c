@@ -59,6 +59,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->cl_p);
 	free(w->cl_p_spare);
 	free(w->big);
+	free(w->gap);
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
@@ -151,9 +152,37 @@ uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, uint32_t idx)
 	return lab[best].label;
 }
 
+/* The gold line of instance @i, the last one made: a gap kept when it does
+ * not follow the instance before's. */
+static int set_gold_line(struct tageval_wsi *w, uint32_t i, uint64_t line)
+{
+	uint64_t skip = w->ngap ? w->gap[w->ngap - 1].skip : 0;
+	if (line == (uint64_t)i + 1 + skip)
+		return TAGEVAL_OK;
+	if (tv_grow((void **)&w->gap, &w->gapcap, w->ngap + 1, sizeof *w->gap))
+		return TAGEVAL_ENOMEM;
+	w->gap[w->ngap++] = (struct tv_wgap){ i, line - i - 1 };
+	return TAGEVAL_OK;
+}
+
+uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
+{
+	size_t lo = 0, hi = w->ngap; /* the gaps at or before i: [0, lo) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->gap[mid].inst <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint64_t)i + 1 + (lo ? w->gap[lo - 1].skip : 0);
+}
+
 static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 {
-	uint32_t *p = sys ? &w->sys_line[i] : &w->in[i].gold_line;
+	if (!sys)
+		return set_gold_line(w, i, line);
+	uint32_t *p = &w->sys_line[i];
 	if (line < TV_LINE_BIG) {
 		*p = (uint32_t)line;
 		return TAGEVAL_OK;
@@ -165,23 +194,13 @@ static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 	return TAGEVAL_OK;
 }
 
-static uint64_t get_line(const struct tageval_wsi *w, uint32_t i, int sys)
-{
-	uint32_t v = sys ? w->sys_line[i] : w->in[i].gold_line;
-	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
-		if (w->big[k].inst == i && w->big[k].sys == sys)
-			return w->big[k].line;
-	return v;
-}
-
-uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
-{
-	return get_line(w, i, 0);
-}
-
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i)
 {
-	return get_line(w, i, 1);
+	uint32_t v = w->sys_line[i];
+	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
+		if (w->big[k].inst == i && w->big[k].sys)
+			return w->big[k].line;
+	return v;
 }
 
 /* Instance i's SemEval-2007 class; the array exists once one differs from
@@ -653,7 +672,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
-		 * (it grew by doubling; 24 bytes each), then the system side's */
+		 * (it grew by doubling; 20 bytes each), then the system side's */
 		struct tv_winst *in = NULL;
 		if (w->n > 0 && w->n < w->cap)
 			in = realloc(w->in, w->n * sizeof *in);

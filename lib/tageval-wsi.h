@@ -6,7 +6,7 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* One gold instance: 24 bytes, the bulk of what a large key costs (with its
+/* One gold instance: 20 bytes, the bulk of what a large key costs (with its
  * id in the interning table).  What a system said of it is in arrays of
  * their own in struct tageval_wsi (cl_j, sys_line, sflags: 9 bytes), sized
  * for the gold key's instances and reused by each clusters file.  The
@@ -18,8 +18,15 @@ struct tv_winst {
 	uint32_t class_j;    /* first gold label, weight cut off */
 	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
 	uint32_t gold_n;
-	uint32_t gold_line;  /* TV_LINE_BIG: see tv_wsi_gold_line() */
-	uint8_t gflags;      /* TV_WF_* of the gold line */
+	uint8_t gflags;      /* TV_WF_* of the gold line; its number: tv_wsi_gold_line() */
+};
+
+/* The gold lines of the instances from @inst on are numbered inst + 1 +
+ * @skip (the gold key's lines make the instances in turn), until the next
+ * such gap. */
+struct tv_wgap {
+	uint32_t inst;
+	uint64_t skip;
 };
 
 #define TV_LINE_BIG UINT32_MAX
@@ -115,7 +122,10 @@ struct tageval_wsi {
 	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
 	uint32_t *cl_p_spare;     /* the cl_p of the clusters before, reused */
 	size_t class_lcap;
-	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
+	struct tv_wgap *gap;      /* the gold lines, when any is not the line after
+				   * the instance before's (blank lines, comments) */
+	size_t ngap, gapcap;
+	struct tv_wbigline *big;  /* system line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
 	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
 	 * their bytes (intern_kind() in tageval-wsi-read.c) */
