@@ -389,8 +389,8 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 		}
 		tv_wsi_metrics_2010(&cells, o.beta, f);
 		/* the SemEval-2007 table is the same one unless some line reads
-		 * differently (class_l, cl_p exist only then) */
-		if ((w->class_l != NULL || w->cl_p != NULL) &&
+		 * differently (class_l, cl_p or cl_pooled only then) */
+		if ((w->class_l != NULL || w->cl_p != NULL || w->cl_pooled) &&
 		    (rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
 			rc = tv_nomem(err);
 			goto out;

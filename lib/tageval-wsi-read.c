@@ -225,14 +225,22 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	if (w->cl_p == NULL) {
 		if (c == tv_wsi_cl_j(w, i))
 			return TAGEVAL_OK;
+		/* a line of two labels or more: in its second label's nline (the
+		 * padding), no array of 4 bytes an instance */
+		if ((w->sflags[i] & TV_WF_POOLED) && w->sys_pool[w->cl_j[i]].nline >= 2) {
+			w->sys_pool[w->cl_j[i] + 1].nline = c + 1;
+			w->cl_pooled = 1;
+			return TAGEVAL_OK;
+		}
 		/* the array of the clusters before, if they had one */
-		w->cl_p = w->cl_p_spare ? w->cl_p_spare
-					: malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		uint32_t *a = w->cl_p_spare ? w->cl_p_spare
+					    : malloc((w->n ? w->n : 1) * sizeof *a);
 		w->cl_p_spare = NULL;
-		if (w->cl_p == NULL)
+		if (a == NULL)
 			return TAGEVAL_ENOMEM;
 		for (uint32_t k = 0; k < w->n; k++)
-			w->cl_p[k] = tv_wsi_cl_j(w, k);
+			a[k] = tv_wsi_cl_p(w, k);
+		w->cl_p = a;
 	}
 	w->cl_p[i] = c;
 	return TAGEVAL_OK;
@@ -748,6 +756,7 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 		w->cl_j[i] = w->unanswered;
 	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
 	memset(w->sflags, 0, w->n * sizeof *w->sflags);
+	w->cl_pooled = 0;
 	if (w->cl_p != NULL) { /* kept for the next clusters */
 		free(w->cl_p_spare);
 		w->cl_p_spare = w->cl_p;

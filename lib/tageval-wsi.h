@@ -119,7 +119,12 @@ struct tageval_wsi {
 				   * interned (the baseline of one cluster per instance:
 				   * its labels are never printed); see tv_wsi_nlabels() */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
-	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
+	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j,
+				   * or where cl_pooled says */
+	int cl_pooled;            /* some line's cl_p differs from its cl_j: kept + 1 in
+				   * the nline of its second label in sys_pool (only a
+				   * line of two labels or more can differ), 0 there
+				   * when the same */
 	uint32_t *cl_p_spare;     /* the cl_p of the clusters before, reused */
 	size_t class_lcap;
 	struct tv_wgap *gap;      /* the gold lines, when any is not the line after
@@ -161,7 +166,15 @@ static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
 
 static inline uint32_t tv_wsi_cl_p(const struct tageval_wsi *w, uint32_t i)
 {
-	return w->cl_p ? w->cl_p[i] : tv_wsi_cl_j(w, i);
+	if (w->cl_p)
+		return w->cl_p[i];
+	if (w->cl_pooled && (w->sflags[i] & TV_WF_POOLED)) {
+		const struct tv_wlabel *lab = w->sys_pool + w->cl_j[i];
+		if (lab[0].nline >= 2 && lab[1].nline != 0)
+			return lab[1].nline - 1;
+		return lab[0].label;
+	}
+	return tv_wsi_cl_j(w, i);
 }
 
 /* Where instance i's system labels are in sys_pool (TV_NONE: its single
