@@ -113,7 +113,7 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 	size_t n = w->n ? w->n : 1;
 	size_t nlab = 0;
 	for (size_t i = 0; i < w->n; i++)
-		nlab += w->in[i].gold_n;
+		nlab += tv_wsi_gold_n(w->gold_pool, &w->in[i]);
 	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
 	if (nlab != w->n && (s->gfirst = malloc((w->n + 1) * sizeof *s->gfirst)) == NULL)
 		goto nomem;
@@ -138,12 +138,12 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
 		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-		for (uint32_t j = 0; j < in->gold_n; j++)
+		for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
-		ngold += in->gold_n;
+		ngold += tv_wsi_gold_n(w->gold_pool, in);
 		copy_sys(s, s->gsys, p, &nsys);
 	}
 	if (s->gfirst)

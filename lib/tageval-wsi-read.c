@@ -131,7 +131,7 @@ uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *w, const struct tv_winst *i
 	const uint32_t *lab = w->gold_pool + in->gold_first;
 	const double *wt = w->gold_wpool + in->gold_first;
 	size_t best = 0;
-	for (size_t i = 1; i < in->gold_n; i++)
+	for (size_t i = 1; i < tv_wsi_gold_n(w->gold_pool, in); i++)
 		if (wt[i] > wt[best])
 			best = i;
 	return lab[best];
@@ -338,12 +338,14 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				tv_wsi_gold_line(w, idx));
 	}
 	size_t nlab = l->nfield - 2;
-	/* gold_first and gold_n are 32 bits, TV_NONE kept apart */
-	if (nlab >= (size_t)TV_NONE - w->ngold)
+	/* gold_first and the count are 32 bits, TV_NONE kept apart */
+	if (nlab >= (size_t)TV_NONE - 1 - w->ngold)
 		return tv_nomem(err);
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
-	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool) ||
-	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab, sizeof *w->gold_wpool))
+	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab + 1,
+		    sizeof *w->gold_pool) ||
+	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab + 1,
+		    sizeof *w->gold_wpool))
 		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
@@ -357,8 +359,10 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	w->nwordcache = 1;
 	if (set_line(w, idx, 0, l->lineno))
 		return tv_nomem(err);
+	/* the number of labels, then the labels */
+	w->gold_wpool[w->ngold] = 0.0;
+	w->gold_pool[w->ngold++] = (uint32_t)nlab;
 	in->gold_first = (uint32_t)w->ngold;
-	in->gold_n = (uint32_t)nlab;
 	size_t nweighted = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
@@ -392,7 +396,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	w->counts.gold_weighted += nweighted > 0;
 	if (nlab == 1) {
 		/* the usual case: the label stays in the instance */
-		w->ngold = in->gold_first;
+		w->ngold = in->gold_first - 1;
 		in->gold_first = TV_NONE;
 	}
 	return TAGEVAL_OK;
@@ -680,7 +684,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
-		 * (it grew by doubling; 20 bytes each), then the system side's */
+		 * (it grew by doubling; 16 bytes each), then the system side's */
 		struct tv_winst *in = NULL;
 		if (w->n > 0 && w->n < w->cap)
 			in = realloc(w->in, w->n * sizeof *in);

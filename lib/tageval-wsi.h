@@ -6,7 +6,7 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* One gold instance: 20 bytes, the bulk of what a large key costs (with its
+/* One gold instance: 16 bytes, the bulk of what a large key costs (with its
  * id in the interning table).  What a system said of it is in arrays of
  * their own in struct tageval_wsi (cl_j, sys_line, sflags: 9 bytes), sized
  * for the gold key's instances and reused by each clusters file.  The
@@ -16,8 +16,9 @@
 struct tv_winst {
 	uint32_t word;
 	uint32_t class_j;    /* first gold label, weight cut off */
-	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
-	uint32_t gold_n;
+	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool
+			      * (TV_NONE: one, class_j); their number
+			      * (tv_wsi_gold_n()) in the pool just before */
 	uint8_t gflags;      /* TV_WF_* of the gold line; its number: tv_wsi_gold_line() */
 };
 
@@ -80,6 +81,12 @@ struct tv_wlabel {
 static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_winst *in)
 {
 	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
+}
+
+/* The number of its gold labels (1 or more). */
+static inline uint32_t tv_wsi_gold_n(const uint32_t *pool, const struct tv_winst *in)
+{
+	return in->gold_first == TV_NONE ? 1 : pool[in->gold_first - 1];
 }
 
 struct tageval_wsi {
