@@ -182,6 +182,8 @@ static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 {
 	if (!sys)
 		return set_gold_line(w, i, line);
+	if (w->sys_line == NULL)
+		return TAGEVAL_OK; /* a baseline's: no message names its lines */
 	uint32_t *p = &w->sys_line[i];
 	if (line < TV_LINE_BIG) {
 		*p = (uint32_t)line;
@@ -196,11 +198,11 @@ static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i)
 {
-	uint32_t v = w->sys_line[i];
+	uint32_t v = w->sys_line ? w->sys_line[i] : TV_LINE_BIG;
 	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
 		if (w->big[k].inst == i && w->big[k].sys)
 			return w->big[k].line;
-	return v;
+	return v == TV_LINE_BIG ? 0 : v;
 }
 
 /* Instance i's SemEval-2007 class; the array exists once one differs from
@@ -491,13 +493,11 @@ static int sys_arrays(struct tageval_wsi *w)
 {
 	size_t m = w->n ? w->n : 1;
 	w->cl_j = malloc(m * sizeof *w->cl_j);
-	w->sys_line = calloc(m, sizeof *w->sys_line);
 	w->sflags = calloc(m, sizeof *w->sflags);
-	if (w->cl_j == NULL || w->sys_line == NULL || w->sflags == NULL) {
+	if (w->cl_j == NULL || w->sflags == NULL) {
 		free(w->cl_j);
-		free(w->sys_line);
 		free(w->sflags);
-		w->cl_j = w->sys_line = NULL;
+		w->cl_j = NULL;
 		w->sflags = NULL;
 		return TAGEVAL_ENOMEM;
 	}
@@ -666,6 +666,34 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	return rc;
 }
 
+/*
+ * A clusters file read: the line numbers of its lines, needed by the
+ * messages about instances listed twice while it was read, are freed (4
+ * bytes an instance) but those of the lines of weights all 0, that the
+ * fuzzy metrics refuse (kept with the large ones); the pool of labels no
+ * larger than it.
+ */
+static int sys_read(struct tageval_wsi *w, struct tageval_error *err)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (!(w->sflags[i] & TV_WF_ZERO) || w->sys_line[i] == TV_LINE_BIG)
+			continue;
+		if (tv_grow((void **)&w->big, &w->bigcap, w->nbig + 1, sizeof *w->big))
+			return tv_nomem(err);
+		w->big[w->nbig++] = (struct tv_wbigline){ (uint32_t)i, 1, w->sys_line[i] };
+	}
+	free(w->sys_line);
+	w->sys_line = NULL;
+	if (w->nsys > 0 && w->nsys < w->syscap) {
+		struct tv_wlabel *p = realloc(w->sys_pool, w->nsys * sizeof *p);
+		if (p != NULL) {
+			w->sys_pool = p;
+			w->syscap = w->nsys;
+		}
+	}
+	return TAGEVAL_OK;
+}
+
 static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		     struct tageval_error *err)
 {
@@ -674,7 +702,12 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 				"the gold key is read once, then the clusters once");
 	if (!gold && w->cl_j == NULL)
 		return tv_nomem(err); /* sys_arrays() failed after the gold key */
+	if (!gold && w->sys_line == NULL &&
+	    (w->sys_line = calloc(w->n ? w->n : 1, sizeof *w->sys_line)) == NULL)
+		return tv_nomem(err);
 	int rc = read_lines(w, r, gold, err);
+	if (!gold && rc == TAGEVAL_OK)
+		rc = sys_read(w, err);
 	char **name = gold ? &w->gold_name : &w->sys_name;
 	free(*name);
 	*name = strdup(r->name);
@@ -758,7 +791,8 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	/* the system side's arrays kept for the next clusters */
 	for (size_t i = 0; i < w->n; i++)
 		w->cl_j[i] = w->unanswered;
-	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
+	free(w->sys_line); /* a clusters file's not read to its end */
+	w->sys_line = NULL;
 	memset(w->sflags, 0, w->n * sizeof *w->sflags);
 	w->cl_pooled = 0;
 	if (w->cl_p != NULL) { /* kept for the next clusters */

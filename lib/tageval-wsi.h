@@ -8,8 +8,9 @@
 
 /* One gold instance: 16 bytes, the bulk of what a large key costs (with its
  * id in the interning table).  What a system said of it is in arrays of
- * their own in struct tageval_wsi (cl_j, sys_line, sflags: 9 bytes), sized
- * for the gold key's instances and reused by each clusters file.  The
+ * their own in struct tageval_wsi (cl_j, sflags: 5 bytes; sys_line, 4 more,
+ * while a clusters file is read), sized for the gold key's instances and
+ * reused by each clusters file.  The
  * SemEval-2007 readings (class_l, cl_p), rarely different from the
  * SemEval-2010 ones, live in arrays of their own that exist only once some
  * line makes them differ; line numbers of 2^32 - 1 and more in a list. */
@@ -102,7 +103,9 @@ struct tageval_wsi {
 				   * cluster); the unanswered cluster when no line;
 				   * TV_WF_POOLED: where the line's labels are in
 				   * sys_pool (the first is the cluster) */
-	uint32_t *sys_line;       /* TV_LINE_BIG: see tv_wsi_sys_line() */
+	uint32_t *sys_line;       /* TV_LINE_BIG: see tv_wsi_sys_line(); NULL but while
+				   * a clusters file is read (then in big[], those
+				   * of lines with weights all 0) */
 	uint8_t *sflags;          /* TV_WF_* of the system line, TV_WF_ANSWERED,
 				   * TV_WF_POOLED */
 	uint32_t *gold_pool;
