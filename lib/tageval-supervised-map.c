@@ -906,7 +906,8 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 	double whole = 0; /* the whole weights so far (exact below 2^53) */
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (tv_role(sp->role, p) != ROLE_MAPPING)
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
+		if (sp->role[p] != ROLE_MAPPING)
 			continue;
 		nmap++;
 		const uint32_t *lab;
@@ -924,17 +925,17 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		if (nl > 1 && tv_sup_sys_n(s, g) > 0)
+		if (nl > 1 && sys_n > 0)
 			frac = 1;
 		/* a single cluster of the instance itself has weight 1; one
 		 * fraction is enough, or whole weights whose total passes 2^53
 		 * (their sums would round, in the order they are added) */
-		for (uint32_t c = 0; !frac && s->gkind[g - s->g] == TV_G_POOLED && c < tv_sup_sys_n(s, g); c++) {
+		for (uint32_t c = 0; !frac && s->gkind[p] == TV_G_POOLED && c < sys_n; c++) {
 			whole += sys[c].w;
 			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52 || whole > 0x1p53)
 				frac = 1;
 		}
-		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
@@ -963,14 +964,15 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (tv_role(sp->role, p) != ROLE_MAPPING || tv_sup_sys_n(s, g) == 0)
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
+		if (sp->role[p] != ROLE_MAPPING || sys_n == 0)
 			continue;
 		const uint32_t *lab;
 		uint32_t nl;
 		labels_of(s, sp, g, &lab, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t k = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
@@ -1201,6 +1203,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		    struct tageval_error *err)
 {
 	const double *rowsum = m->rowsum;
+	const uint32_t sys_n = tv_sup_sys_n(s, g);
 	uint32_t index = 0;
 	int rc = TAGEVAL_OK;
 	const uint32_t *lab = NULL;
@@ -1213,15 +1216,15 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		labels_of(s, sp, g, &lab, &nl);
 		x->too_many |= nl > UINT16_MAX; /* the scorer's limit: its message */
 	}
-	if (tv_sup_sys_n(s, g) == 0 || m->ns == 0)
+	if (sys_n == 0 || m->ns == 0)
 		return TAGEVAL_OK;
 	/* the clusters that count: known to the mapping, of weight above 0 */
-	if (tv_grow((void **)&x->vec, &x->veccap, tv_sup_sys_n(s, g), sizeof *x->vec))
+	if (tv_grow((void **)&x->vec, &x->veccap, sys_n, sizeof *x->vec))
 		return TAGEVAL_ENOMEM;
 	size_t nv = 0;
 	struct tv_wlabel one;
 	const struct tv_wlabel *sys = sys_of(s, g, &one);
-	for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
+	for (uint32_t c = 0; c < sys_n; c++) {
 		const struct tv_wlabel *e = &sys[c];
 		if (x->cstamp[e->label] != x->gen)
 			continue; /* a cluster no mapping instance has */
@@ -1313,7 +1316,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		return TAGEVAL_ENOMEM;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (tv_role(sp->role, p) != ROLE_TEST)
+		if (sp->role[p] != ROLE_TEST)
 			continue;
 		res->test++;
 		int rc = map_test(s, sp, g, x, &m, key, res, err);
@@ -1384,11 +1387,11 @@ static int group_roles(const struct tageval_supervised *s, struct split *sp)
 	if (sp->grouped)
 		return TAGEVAL_OK;
 	const struct tageval_wsi *w = s->w;
-	uint8_t *r = calloc(tv_roles_size(w->n), 1);
+	uint8_t *r = malloc(w->n ? w->n : 1);
 	if (r == NULL)
 		return TAGEVAL_ENOMEM;
 	for (size_t p = 0; p < w->n; p++)
-		tv_role_set(r, p, tv_role(sp->role, s->order[p]));
+		r[p] = sp->role[s->order[p]];
 	free(sp->role);
 	sp->role = r;
 	sp->grouped = 1;
@@ -1535,6 +1538,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	size_t ns = 0, nk = 0, ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		uint32_t nl;
 		const uint32_t *lab = tv_sup_gold(s, g, &nl);
 		for (uint32_t j = 0; j < nl; j++) {
@@ -1549,14 +1553,14 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
 			if (x->cstamp[cl] != x->gen) {
 				x->cstamp[cl] = x->gen;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
-		ntr += (size_t)tv_sup_sys_n(s, g) * (nl + 1);
+		ntr += (size_t)sys_n * (nl + 1);
 	}
 	if (ns > 1)
 		qsort(x->names, ns, sizeof *x->names, by_name);
@@ -1574,13 +1578,14 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (tv_sup_sys_n(s, g) == 0)
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
+		if (sys_n == 0)
 			continue;
 		uint32_t nl;
 		const uint32_t *lab = tv_sup_gold(s, g, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < tv_sup_sys_n(s, g); c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t row = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
@@ -1601,11 +1606,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		size_t nmap = 0;
 		int anysense = 0;
 		for (uint32_t p = m.first; p < m.last; p++) /* no branch: the roles are drawn */
-			nmap += tv_role(role, p) == ROLE_MAPPING;
+			nmap += role[p] == ROLE_MAPPING;
 		for (uint32_t p = m.first; p < m.last && nmap > 0 && !anysense; p++) {
 			uint32_t nl;
 			(void)tv_sup_gold(s, &s->g[p], &nl);
-			anysense = tv_role(role, p) == ROLE_MAPPING && nl > 0;
+			anysense = role[p] == ROLE_MAPPING && nl > 0;
 		}
 		res->mapping += nmap;
 		m.nmap = nmap;
@@ -1625,11 +1630,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 				for (; u < ntr && x->wtr[u].v == 1.0 &&
 				       x->wtr[u].cluster == e->cluster && x->wtr[u].sense == e->sense;
 				     u++)
-					ones += tv_role(role, x->wtr[u].p) == ROLE_MAPPING;
+					ones += role[x->wtr[u].p] == ROLE_MAPPING;
 				t = u - 1;
 				if (ones == 0)
 					continue;
-			} else if (tv_role(role, e->p) != ROLE_MAPPING) {
+			} else if (role[e->p] != ROLE_MAPPING) {
 				continue;
 			}
 			double *sum;
@@ -1666,7 +1671,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		x->ncorrect = f[i].ncorrect;
 		x->too_many = f[i].too_many;
 		for (uint32_t p = m.first; p < m.last; p++) {
-			if (tv_role(role, p) != ROLE_TEST)
+			if (role[p] != ROLE_TEST)
 				continue;
 			res->test++;
 			if (map_test(s, &sp[i], &s->g[p], x, &m, NULL, res, NULL))

@@ -36,7 +36,6 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->selected);
 	free(s->g);
 	free(s->gkind);
-	free(s->gsys);
 	free(s->label_sense);
 	if (!s->borrowed) {
 		free(s->start);
@@ -68,9 +67,8 @@ static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *
 }
 
 /* The clusters of grouped position @p, from the wsi object, its pooled
- * labels to @gsys at *nsys. */
-static void copy_sys(struct tageval_supervised *s, struct tv_wlabel *gsys, size_t p,
-		     size_t *nsys)
+ * labels where they are in the wsi object's sys_pool. */
+static void copy_sys(struct tageval_supervised *s, size_t p)
 {
 	const struct tageval_wsi *w = s->w;
 	uint32_t inst = s->order[p];
@@ -79,10 +77,8 @@ static void copy_sys(struct tageval_supervised *s, struct tv_wlabel *gsys, size_
 		s->g[p].v = w->cl_j[inst]; /* a single cluster of weight 1, or none */
 		s->gkind[p] = sys_n == 0 ? TV_G_NONE : TV_G_ONE;
 	} else {
-		s->g[p].v = (uint32_t)*nsys;
+		s->g[p].v = sys_first;
 		s->gkind[p] = TV_G_POOLED;
-		memcpy(gsys + *nsys, w->sys_pool + sys_first, sys_n * sizeof *gsys);
-		*nsys += sys_n;
 	}
 }
 
@@ -120,7 +116,6 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
 	s->g = malloc(n * sizeof *s->g);
 	s->gkind = malloc(n);
-	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
 	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
 	if (pos)
 		s->pos = strdup(pos);
@@ -129,11 +124,12 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 		s->start = (uint32_t *)start;
 		s->order = (uint32_t *)order;
 	}
-	if (!s->gpool || !s->selected || !s->g || !s->gkind || !s->gsys || !s->label_sense || (pos && !s->pos) ||
+	if (!s->gpool || !s->selected || !s->g || !s->gkind || !s->label_sense || (pos && !s->pos) ||
 	    (start == NULL && tv_wsi_group(w, &s->start, &s->order)))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
-	size_t nsys = 0, ngold = 0;
+	size_t ngold = 0;
+	s->gsys = w->sys_pool;
 	for (size_t p = 0; p < w->n; p++) {
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
@@ -144,7 +140,7 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
 		ngold += tv_wsi_gold_n(w->gold_pool, in);
-		copy_sys(s, s->gsys, p, &nsys);
+		copy_sys(s, p);
 	}
 	if (s->gfirst)
 		s->gfirst[w->n] = (uint32_t)ngold;
@@ -171,10 +167,8 @@ void tv_supervised_unload(struct tageval_supervised *s)
 	s->fused = NULL;
 	free(s->g);
 	free(s->gkind);
-	free(s->gsys);
 	s->g = NULL;
 	s->gkind = NULL;
-	s->gsys = NULL;
 }
 
 int tv_supervised_reload(struct tageval_supervised *s)
@@ -186,13 +180,9 @@ int tv_supervised_reload(struct tageval_supervised *s)
 		return TAGEVAL_ENOMEM;
 	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
 		return TAGEVAL_ENOMEM;
-	struct tv_wlabel *gsys = realloc(s->gsys, (w->nsys ? w->nsys : 1) * sizeof *gsys);
-	if (gsys == NULL)
-		return TAGEVAL_ENOMEM;
-	s->gsys = gsys;
-	size_t nsys = 0;
+	s->gsys = w->sys_pool;
 	for (size_t p = 0; p < w->n; p++)
-		copy_sys(s, gsys, p, &nsys);
+		copy_sys(s, p);
 	return TAGEVAL_OK;
 }
 
@@ -204,7 +194,7 @@ static struct split *new_split(struct tageval_supervised *s)
 	s->fused = NULL;
 	struct split *sp = &s->splits[s->nsplits];
 	memset(sp, 0, sizeof *sp);
-	sp->role = calloc(tv_roles_size(s->w->n), 1);
+	sp->role = calloc(s->w->n ? s->w->n : 1, 1);
 	if (sp->role == NULL)
 		return NULL;
 	s->nsplits++;
@@ -244,11 +234,11 @@ static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	if (idx == TV_NONE)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" is not in the gold key", q);
-	if (tv_role(sp->role, idx) == rd->role)
+	if (sp->role[idx] == rd->role)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
 				rd->line[idx]);
-	if (tv_role(sp->role, idx) != ROLE_NONE)
+	if (sp->role[idx] != ROLE_NONE)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
 				rd->mapping_name, rd->line[idx]);
@@ -259,7 +249,7 @@ static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
 	}
-	tv_role_set(sp->role, idx, rd->role);
+	sp->role[idx] = (uint8_t)rd->role;
 	rd->line[idx] = l->lineno;
 	size_t nlab = l->nfield - 2;
 	if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab, sizeof *sp->pool))
@@ -465,7 +455,7 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				continue;
 			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
 				uint32_t inst = s->order[i];
-				tv_role_set(sp->role, inst, fold[inst] == f ? ROLE_TEST : ROLE_MAPPING);
+				sp->role[inst] = fold[inst] == f ? ROLE_TEST : ROLE_MAPPING;
 			}
 		}
 	}
@@ -512,7 +502,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 			size_t n = shuffled(s, &c, word, rng, tmp);
 			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
 			for (size_t i = 0; i < n; i++)
-				tv_role_set(sp->role, tmp[i], i < ntest ? ROLE_TEST : ROLE_MAPPING);
+				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
 		}
 	}
 out:

@@ -27,27 +27,9 @@ struct grouped {
 /* gkind[p]: position p's clusters; TV_G_NONE and TV_G_ONE are their number. */
 enum { TV_G_NONE = 0, TV_G_ONE = 1, TV_G_POOLED = 2 };
 
-/* Role @i of a split's roles, packed four to a byte (tv_roles_size()). */
-static inline int tv_role(const uint8_t *role, size_t i)
-{
-	return role[i >> 2] >> ((i & 3) * 2) & 3;
-}
-
-static inline void tv_role_set(uint8_t *role, size_t i, int v)
-{
-	unsigned shift = (unsigned)(i & 3) * 2;
-	role[i >> 2] = (uint8_t)((role[i >> 2] & ~(3u << shift)) | (unsigned)v << shift);
-}
-
-/* The bytes of the roles of @n instances (at least one). */
-static inline size_t tv_roles_size(size_t n)
-{
-	return n ? (n + 3) / 4 : 1;
-}
-
 struct split {
-	uint8_t *role;        /* per gold instance (tv_role()); once grouped, in the
-			       * grouped order (role p that of instance order[p]) */
+	uint8_t *role;        /* per gold instance; once grouped, in the grouped order
+			       * (role[p] that of instance order[p]) */
 	int grouped;          /* set at the split's first evaluation */
 	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
 	uint32_t *lab_n;
@@ -77,8 +59,8 @@ struct tageval_supervised {
 	 * front to back: position p holds instance order[p] */
 	struct grouped *g;
 	uint8_t *gkind;           /* TV_G_* of each position */
-	struct tv_wlabel *gsys;   /* cluster vectors (each first label's nline
-				   * their number, as in sys_pool) */
+	const struct tv_wlabel *gsys; /* the wsi object's sys_pool (each line's first
+				   * label's nline their number), set at each reload */
 	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
 	struct split *splits;
 	size_t nsplits, splitcap;
@@ -119,8 +101,7 @@ static inline const uint32_t *tv_sup_gold(const struct tageval_supervised *s,
  * gold key alone. */
 int tv_supervised_reload(struct tageval_supervised *sup);
 
-/* Frees the copies of the clusters (5 bytes an instance and their pooled
- * labels) until tv_supervised_reload(): a report reads the next clustering
+/* Frees the copies of the clusters (5 bytes an instance) until tv_supervised_reload(): a report reads the next clustering
  * without them.  Nothing but tv_supervised_reload() and
  * tageval_supervised_free() may be called until then. */
 void tv_supervised_unload(struct tageval_supervised *sup);
