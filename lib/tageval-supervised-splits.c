@@ -427,7 +427,8 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				"instances: split %zu would have no test instance",
 				k, most, most + 1);
 	gsl_rng *rng = tv_rng_new(seed);
-	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	/* one selected word's instances at a time (the largest's, most) */
+	uint32_t *tmp = malloc((most ? most : 1) * sizeof *tmp);
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
@@ -444,6 +445,11 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 		for (size_t i = 0; i < n; i++)
 			fold[tmp[i]] = (uint32_t)(i % k);
 	}
+	/* the draws made: not kept while the k splits are allocated */
+	free(tmp);
+	tmp = NULL;
+	canon_free(&c);
+	c = (struct canon){ 0 };
 	for (size_t f = 0; f < k; f++) {
 		struct split *sp = new_split(s);
 		if (sp == NULL) {
