@@ -226,7 +226,12 @@ struct scratch {
 	uint32_t *tagof;            /* sense id -> 1 + its tag in inv, 0 not yet, TV_NONE
 				     * a name with '/' (see tag_of) */
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
-	uint32_t *cstamp, *crow;    /* cluster label -> first triple of its row */
+	uint32_t *crow;             /* cluster label -> its row; TV_NONE but for the
+				     * word's clusters, listed in clab to be reset at
+				     * the next word (4 bytes a label: a million of
+				     * them at the one cluster per instance baseline) */
+	uint32_t *clab;
+	size_t nclab, clabcap;
 	uint32_t gen;
 	struct sense_name *names;
 	size_t namecap;
@@ -290,7 +295,7 @@ static void scratch_free(struct scratch *x)
 	free(x->wtr2);
 	free(x->sstamp);
 	free(x->slocal);
-	free(x->cstamp);
+	free(x->clab);
 	free(x->crow);
 	free(x->names);
 	free(x->tr);
@@ -937,8 +942,11 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		}
 		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
-			if (x->cstamp[cl] != x->gen) {
-				x->cstamp[cl] = x->gen;
+			if (x->crow[cl] == TV_NONE) {
+				if (tv_grow((void **)&x->clab, &x->clabcap, x->nclab + 1,
+					    sizeof *x->clab))
+					return TAGEVAL_ENOMEM;
+				x->clab[x->nclab++] = cl;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
@@ -1226,7 +1234,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	const struct tv_wlabel *sys = sys_of(s, g, &one);
 	for (uint32_t c = 0; c < sys_n; c++) {
 		const struct tv_wlabel *e = &sys[c];
-		if (x->cstamp[e->label] != x->gen)
+		if (x->crow[e->label] == TV_NONE)
 			continue; /* a cluster no mapping instance has */
 		uint32_t k = x->crow[e->label];
 		if (!(rowsum[k] > 0.0))
@@ -1274,9 +1282,11 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
+	for (size_t j = 0; j < x->nclab; j++) /* the word before's clusters */
+		x->crow[x->clab[j]] = TV_NONE;
+	x->nclab = 0;
 	/* 1. the senses of the mapping instances, in bytewise order, and the
 	 *    clusters they use */
 	if (mapping_senses(s, sp, x, &m))
@@ -1531,9 +1541,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
+	for (size_t j = 0; j < x->nclab; j++) /* the word before's clusters */
+		x->crow[x->clab[j]] = TV_NONE;
+	x->nclab = 0;
 	/* the senses and clusters of all the word's instances */
 	size_t ns = 0, nk = 0, ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
@@ -1555,8 +1567,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
-			if (x->cstamp[cl] != x->gen) {
-				x->cstamp[cl] = x->gen;
+			if (x->crow[cl] == TV_NONE) {
+				if (tv_grow((void **)&x->clab, &x->clabcap, x->nclab + 1,
+					    sizeof *x->clab))
+					return TAGEVAL_ENOMEM;
+				x->clab[x->nclab++] = cl;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
@@ -1705,9 +1720,10 @@ static int evaluate_all(struct tageval_supervised *s)
 	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
-	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	if (!f || !r || !x.sstamp || !x.slocal || !x.cstamp || !x.crow)
+	if (x.crow != NULL)
+		memset(x.crow, 0xff, nlab * sizeof *x.crow); /* TV_NONE */
+	if (!f || !r || !x.sstamp || !x.slocal || !x.crow)
 		goto out;
 	for (size_t i = 0; i < k; i++)
 		if (group_roles(s, &s->splits[i]))
@@ -1811,9 +1827,10 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
-	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	if (!x.tagof || !x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
+	if (x.crow != NULL)
+		memset(x.crow, 0xff, nlab * sizeof *x.crow); /* TV_NONE */
+	if (!x.tagof || !x.sstamp || !x.slocal || !x.crow || !inv ||
 	    (!keyless && tageval_key_new(inv, name, &k))) {
 		rc = tv_nomem(err);
 		goto out;
