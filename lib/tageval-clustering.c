@@ -1322,7 +1322,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 			const uint32_t *gl = tv_wsi_gold(w->gold_pool, in);
 			const double *gw = in->gold_first == TV_NONE ? NULL
 					   : w->gold_wpool + in->gold_first;
-			if (add_labels(t, 1, w, gl, gw, NULL, in->gold_n ? in->gold_n : 1,
+			if (add_labels(t, 1, w, gl, gw, NULL, tv_wsi_gold_n(w->gold_pool, in),
 				       in->gflags, &gp, &ngl))
 				return tv_nomem(err);
 			uint32_t nsys = tv_wsi_sys_n(w, items[i]);

@@ -226,7 +226,12 @@ struct scratch {
 	uint32_t *tagof;            /* sense id -> 1 + its tag in inv, 0 not yet, TV_NONE
 				     * a name with '/' (see tag_of) */
 	uint32_t *sstamp, *slocal;  /* sense id -> local index */
-	uint32_t *cstamp, *crow;    /* cluster label -> first triple of its row */
+	uint32_t *crow;             /* cluster label -> its row; TV_NONE but for the
+				     * word's clusters, listed in clab to be reset at
+				     * the next word (4 bytes a label: a million of
+				     * them at the one cluster per instance baseline) */
+	uint32_t *clab;
+	size_t nclab, clabcap;
 	uint32_t gen;
 	struct sense_name *names;
 	size_t namecap;
@@ -290,7 +295,7 @@ static void scratch_free(struct scratch *x)
 	free(x->wtr2);
 	free(x->sstamp);
 	free(x->slocal);
-	free(x->cstamp);
+	free(x->clab);
 	free(x->crow);
 	free(x->names);
 	free(x->tr);
@@ -324,9 +329,9 @@ static void scratch_free(struct scratch *x)
 static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const struct grouped *g,
 				      struct tv_wlabel *one)
 {
-	if (g->sys_first != TV_NONE)
-		return s->gsys + g->sys_first;
-	one->label = g->cl;
+	if (s->gkind[g - s->g] == TV_G_POOLED)
+		return s->gsys + g->v;
+	one->label = g->v;
 	one->w = 1.0;
 	return one;
 }
@@ -906,6 +911,7 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 	double whole = 0; /* the whole weights so far (exact below 2^53) */
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		if (sp->role[p] != ROLE_MAPPING)
 			continue;
 		nmap++;
@@ -924,20 +930,23 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		if (nl > 1 && g->sys_n > 0)
+		if (nl > 1 && sys_n > 0)
 			frac = 1;
 		/* a single cluster of the instance itself has weight 1; one
 		 * fraction is enough, or whole weights whose total passes 2^53
 		 * (their sums would round, in the order they are added) */
-		for (uint32_t c = 0; !frac && g->sys_first != TV_NONE && c < g->sys_n; c++) {
+		for (uint32_t c = 0; !frac && s->gkind[p] == TV_G_POOLED && c < sys_n; c++) {
 			whole += sys[c].w;
 			if (sys[c].w != floor(sys[c].w) || sys[c].w > 0x1p52 || whole > 0x1p53)
 				frac = 1;
 		}
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
-			if (x->cstamp[cl] != x->gen) {
-				x->cstamp[cl] = x->gen;
+			if (x->crow[cl] == TV_NONE) {
+				if (tv_grow((void **)&x->clab, &x->clabcap, x->nclab + 1,
+					    sizeof *x->clab))
+					return TAGEVAL_ENOMEM;
+				x->clab[x->nclab++] = cl;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
@@ -963,14 +972,15 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	x->ntr = 0;
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (sp->role[p] != ROLE_MAPPING || g->sys_n == 0)
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
+		if (sp->role[p] != ROLE_MAPPING || sys_n == 0)
 			continue;
 		const uint32_t *lab;
 		uint32_t nl;
 		labels_of(s, sp, g, &lab, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t k = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
@@ -1201,6 +1211,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		    struct tageval_error *err)
 {
 	const double *rowsum = m->rowsum;
+	const uint32_t sys_n = tv_sup_sys_n(s, g);
 	uint32_t index = 0;
 	int rc = TAGEVAL_OK;
 	const uint32_t *lab = NULL;
@@ -1213,17 +1224,17 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		labels_of(s, sp, g, &lab, &nl);
 		x->too_many |= nl > UINT16_MAX; /* the scorer's limit: its message */
 	}
-	if (g->sys_n == 0 || m->ns == 0)
+	if (sys_n == 0 || m->ns == 0)
 		return TAGEVAL_OK;
 	/* the clusters that count: known to the mapping, of weight above 0 */
-	if (tv_grow((void **)&x->vec, &x->veccap, g->sys_n, sizeof *x->vec))
+	if (tv_grow((void **)&x->vec, &x->veccap, sys_n, sizeof *x->vec))
 		return TAGEVAL_ENOMEM;
 	size_t nv = 0;
 	struct tv_wlabel one;
 	const struct tv_wlabel *sys = sys_of(s, g, &one);
-	for (uint32_t c = 0; c < g->sys_n; c++) {
+	for (uint32_t c = 0; c < sys_n; c++) {
 		const struct tv_wlabel *e = &sys[c];
-		if (x->cstamp[e->label] != x->gen)
+		if (x->crow[e->label] == TV_NONE)
 			continue; /* a cluster no mapping instance has */
 		uint32_t k = x->crow[e->label];
 		if (!(rowsum[k] > 0.0))
@@ -1271,9 +1282,11 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
+	for (size_t j = 0; j < x->nclab; j++) /* the word before's clusters */
+		x->crow[x->clab[j]] = TV_NONE;
+	x->nclab = 0;
 	/* 1. the senses of the mapping instances, in bytewise order, and the
 	 *    clusters they use */
 	if (mapping_senses(s, sp, x, &m))
@@ -1528,13 +1541,16 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 			     .wlen = strlen(tv_intern_str(&w->words, (uint32_t)word)) };
 	if (++x->gen == 0) {
 		memset(x->sstamp, 0, s->senses.n * sizeof *x->sstamp);
-		memset(x->cstamp, 0, tv_wsi_nlabels(w) * sizeof *x->cstamp);
 		x->gen = 1;
 	}
+	for (size_t j = 0; j < x->nclab; j++) /* the word before's clusters */
+		x->crow[x->clab[j]] = TV_NONE;
+	x->nclab = 0;
 	/* the senses and clusters of all the word's instances */
 	size_t ns = 0, nk = 0, ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		uint32_t nl;
 		const uint32_t *lab = tv_sup_gold(s, g, &nl);
 		for (uint32_t j = 0; j < nl; j++) {
@@ -1549,14 +1565,17 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		}
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			uint32_t cl = sys[c].label;
-			if (x->cstamp[cl] != x->gen) {
-				x->cstamp[cl] = x->gen;
+			if (x->crow[cl] == TV_NONE) {
+				if (tv_grow((void **)&x->clab, &x->clabcap, x->nclab + 1,
+					    sizeof *x->clab))
+					return TAGEVAL_ENOMEM;
+				x->clab[x->nclab++] = cl;
 				x->crow[cl] = (uint32_t)nk++;
 			}
 		}
-		ntr += (size_t)g->sys_n * (nl + 1);
+		ntr += (size_t)sys_n * (nl + 1);
 	}
 	if (ns > 1)
 		qsort(x->names, ns, sizeof *x->names, by_name);
@@ -1574,13 +1593,14 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (g->sys_n == 0)
+		const uint32_t sys_n = tv_sup_sys_n(s, g);
+		if (sys_n == 0)
 			continue;
 		uint32_t nl;
 		const uint32_t *lab = tv_sup_gold(s, g, &nl);
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
-		for (uint32_t c = 0; c < g->sys_n; c++) {
+		for (uint32_t c = 0; c < sys_n; c++) {
 			const struct tv_wlabel *e = &sys[c];
 			uint32_t row = x->crow[e->label];
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
@@ -1700,9 +1720,10 @@ static int evaluate_all(struct tageval_supervised *s)
 	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
-	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	if (!f || !r || !x.sstamp || !x.slocal || !x.cstamp || !x.crow)
+	if (x.crow != NULL)
+		memset(x.crow, 0xff, nlab * sizeof *x.crow); /* TV_NONE */
+	if (!f || !r || !x.sstamp || !x.slocal || !x.crow)
 		goto out;
 	for (size_t i = 0; i < k; i++)
 		if (group_roles(s, &s->splits[i]))
@@ -1806,9 +1827,10 @@ static int evaluate(struct tageval_supervised *s, size_t i, struct tageval_super
 	x.tagof = calloc(nsense, sizeof *x.tagof);
 	x.sstamp = calloc(nsense, sizeof *x.sstamp);
 	x.slocal = malloc(nsense * sizeof *x.slocal);
-	x.cstamp = calloc(nlab, sizeof *x.cstamp);
 	x.crow = malloc(nlab * sizeof *x.crow);
-	if (!x.tagof || !x.sstamp || !x.slocal || !x.cstamp || !x.crow || !inv ||
+	if (x.crow != NULL)
+		memset(x.crow, 0xff, nlab * sizeof *x.crow); /* TV_NONE */
+	if (!x.tagof || !x.sstamp || !x.slocal || !x.crow || !inv ||
 	    (!keyless && tageval_key_new(inv, name, &k))) {
 		rc = tv_nomem(err);
 		goto out;

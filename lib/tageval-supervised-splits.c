@@ -35,10 +35,12 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->gfirst);
 	free(s->selected);
 	free(s->g);
-	free(s->gsys);
+	free(s->gkind);
 	free(s->label_sense);
-	free(s->start);
-	free(s->order);
+	if (!s->borrowed) {
+		free(s->start);
+		free(s->order);
+	}
 	free(s->pos);
 	free(s);
 }
@@ -64,8 +66,34 @@ static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *
 	return TAGEVAL_OK;
 }
 
+/* The clusters of grouped position @p, from the wsi object, its pooled
+ * labels where they are in the wsi object's sys_pool. */
+static void copy_sys(struct tageval_supervised *s, size_t p)
+{
+	const struct tageval_wsi *w = s->w;
+	uint32_t inst = s->order[p];
+	uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
+	if (sys_first == TV_NONE || sys_n == 0) {
+		s->g[p].v = w->cl_j[inst]; /* a single cluster of weight 1, or none */
+		s->gkind[p] = sys_n == 0 ? TV_G_NONE : TV_G_ONE;
+	} else {
+		s->g[p].v = sys_first;
+		s->gkind[p] = TV_G_POOLED;
+	}
+}
+
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 			   struct tageval_supervised **out, struct tageval_error *err)
+{
+	TV_NEED(err, out, "out");
+	*out = NULL;
+	TV_NEED(err, w, "wsi");
+	return tv_supervised_new_grouped(w, pos, NULL, NULL, out, err);
+}
+
+int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
+			      const uint32_t *start, const uint32_t *order,
+			      struct tageval_supervised **out, struct tageval_error *err)
 {
 	TV_NEED(err, out, "out");
 	*out = NULL;
@@ -81,41 +109,38 @@ int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 	size_t n = w->n ? w->n : 1;
 	size_t nlab = 0;
 	for (size_t i = 0; i < w->n; i++)
-		nlab += w->in[i].gold_n;
+		nlab += tv_wsi_gold_n(w->gold_pool, &w->in[i]);
 	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
 	if (nlab != w->n && (s->gfirst = malloc((w->n + 1) * sizeof *s->gfirst)) == NULL)
 		goto nomem;
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
 	s->g = malloc(n * sizeof *s->g);
-	s->gsys = malloc((w->nsys ? w->nsys : 1) * sizeof *s->gsys);
+	s->gkind = malloc(n);
 	s->label_sense = calloc(w->labels.n ? w->labels.n : 1, sizeof *s->label_sense);
 	if (pos)
 		s->pos = strdup(pos);
-	if (!s->gpool || !s->selected || !s->g || !s->gsys || !s->label_sense || (pos && !s->pos) ||
-	    tv_wsi_group(w, &s->start, &s->order))
+	if (start != NULL) { /* borrowed: never written */
+		s->borrowed = 1;
+		s->start = (uint32_t *)start;
+		s->order = (uint32_t *)order;
+	}
+	if (!s->gpool || !s->selected || !s->g || !s->gkind || !s->label_sense || (pos && !s->pos) ||
+	    (start == NULL && tv_wsi_group(w, &s->start, &s->order)))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
-	size_t nsys = 0, ngold = 0;
+	size_t ngold = 0;
+	s->gsys = w->sys_pool;
 	for (size_t p = 0; p < w->n; p++) {
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
 		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-		for (uint32_t j = 0; j < in->gold_n; j++)
+		for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
 			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
 				goto nomem;
-		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
-		s->g[p] = (struct grouped){ TV_NONE, sys_n, 0 };
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
-		ngold += in->gold_n;
-		if (sys_first == TV_NONE || sys_n == 0) {
-			s->g[p].sys_first = TV_NONE;
-			s->g[p].cl = w->cl_j[inst]; /* a single cluster of weight 1 */
-		} else {
-			s->g[p].sys_first = (uint32_t)nsys;
-			memcpy(s->gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *s->gsys);
-			nsys += sys_n;
-		}
+		ngold += tv_wsi_gold_n(w->gold_pool, in);
+		copy_sys(s, p);
 	}
 	if (s->gfirst)
 		s->gfirst[w->n] = (uint32_t)ngold;
@@ -136,32 +161,28 @@ nomem:
 	return tv_nomem(err);
 }
 
+void tv_supervised_unload(struct tageval_supervised *s)
+{
+	free(s->fused);
+	s->fused = NULL;
+	free(s->g);
+	free(s->gkind);
+	s->g = NULL;
+	s->gkind = NULL;
+}
+
 int tv_supervised_reload(struct tageval_supervised *s)
 {
 	const struct tageval_wsi *w = s->w;
 	free(s->fused); /* the figures of the clusters before */
 	s->fused = NULL;
-	struct tv_wlabel *gsys = realloc(s->gsys, (w->nsys ? w->nsys : 1) * sizeof *gsys);
-	if (gsys == NULL)
+	if (s->g == NULL && (s->g = malloc((w->n ? w->n : 1) * sizeof *s->g)) == NULL)
 		return TAGEVAL_ENOMEM;
-	s->gsys = gsys;
-	size_t nsys = 0;
-	/* as tageval_supervised_new() copies them */
-	for (size_t p = 0; p < w->n; p++) {
-		uint32_t inst = s->order[p];
-		uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
-		struct grouped *g = &s->g[p];
-		g->sys_n = sys_n;
-		g->cl = 0;
-		if (sys_first == TV_NONE || sys_n == 0) {
-			g->sys_first = TV_NONE;
-			g->cl = w->cl_j[inst];
-		} else {
-			g->sys_first = (uint32_t)nsys;
-			memcpy(gsys + nsys, w->sys_pool + sys_first, sys_n * sizeof *gsys);
-			nsys += sys_n;
-		}
-	}
+	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
+		return TAGEVAL_ENOMEM;
+	s->gsys = w->sys_pool;
+	for (size_t p = 0; p < w->n; p++)
+		copy_sys(s, p);
 	return TAGEVAL_OK;
 }
 
@@ -406,7 +427,8 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				"instances: split %zu would have no test instance",
 				k, most, most + 1);
 	gsl_rng *rng = tv_rng_new(seed);
-	uint32_t *tmp = malloc((w->n ? w->n : 1) * sizeof *tmp);
+	/* one selected word's instances at a time (the largest's, most) */
+	uint32_t *tmp = malloc((most ? most : 1) * sizeof *tmp);
 	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
@@ -423,6 +445,11 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 		for (size_t i = 0; i < n; i++)
 			fold[tmp[i]] = (uint32_t)(i % k);
 	}
+	/* the draws made: not kept while the k splits are allocated */
+	free(tmp);
+	tmp = NULL;
+	canon_free(&c);
+	c = (struct canon){ 0 };
 	for (size_t f = 0; f < k; f++) {
 		struct split *sp = new_split(s);
 		if (sp == NULL) {

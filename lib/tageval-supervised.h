@@ -16,13 +16,16 @@
 /* The role of a gold instance in one split. */
 enum { ROLE_NONE = 0, ROLE_MAPPING = 1, ROLE_TEST = 2 };
 
-/* Position p of the grouped order: instance order[p] (inst_of()), its gold
- * labels in gpool (gold_of()), its clusters here (12 bytes). */
+/* Position p of the grouped order: instance order[p] (tv_sup_inst()), its
+ * gold labels in gpool (tv_sup_gold()), its clusters here and in gkind[p]
+ * (5 bytes): read them with tv_sup_sys_n() and sys_of(). */
 struct grouped {
-	uint32_t sys_first;  /* into gsys, or TV_NONE: the single cluster cl, weight 1 */
-	uint32_t sys_n;
-	uint32_t cl;
+	uint32_t v; /* TV_G_POOLED: where its clusters are in gsys; otherwise its
+		     * single cluster, weight 1 (TV_G_NONE: the unanswered one) */
 };
+
+/* gkind[p]: position p's clusters; TV_G_NONE and TV_G_ONE are their number. */
+enum { TV_G_NONE = 0, TV_G_ONE = 1, TV_G_POOLED = 2 };
 
 struct split {
 	uint8_t *role;        /* per gold instance; once grouped, in the grouped order
@@ -50,11 +53,14 @@ struct tageval_supervised {
 	uint32_t *gfirst;         /* position p's in gpool[gfirst[p] .. gfirst[p + 1]),
 				   * or NULL: one each, gpool[p] */
 	uint8_t *selected;        /* per word */
-	uint32_t *start, *order;  /* instances grouped by word */
+	uint32_t *start, *order;  /* instances grouped by word (tv_wsi_group()) */
+	int borrowed;             /* start and order are the caller's */
 	/* copies in the grouped order, so that a word's instances are read
 	 * front to back: position p holds instance order[p] */
 	struct grouped *g;
-	struct tv_wlabel *gsys;   /* cluster vectors */
+	uint8_t *gkind;           /* TV_G_* of each position */
+	const struct tv_wlabel *gsys; /* the wsi object's sys_pool (each line's first
+				   * label's nline their number), set at each reload */
 	uint32_t *label_sense;    /* wsi label id -> sense id + 1 (0: not yet) */
 	struct split *splits;
 	size_t nsplits, splitcap;
@@ -68,6 +74,13 @@ struct tageval_supervised {
 static inline uint32_t tv_sup_inst(const struct tageval_supervised *s, const struct grouped *g)
 {
 	return s->order[g - s->g];
+}
+
+/* Its number of clusters. */
+static inline uint32_t tv_sup_sys_n(const struct tageval_supervised *s, const struct grouped *g)
+{
+	uint8_t kind = s->gkind[g - s->g];
+	return kind == TV_G_POOLED ? s->gsys[g->v].nline : kind;
 }
 
 /* Its gold labels (sense ids). */
@@ -87,5 +100,17 @@ static inline const uint32_t *tv_sup_gold(const struct tageval_supervised *s,
  * then another clustering read), keeping the splits: they depend on the
  * gold key alone. */
 int tv_supervised_reload(struct tageval_supervised *sup);
+
+/* Frees the copies of the clusters (5 bytes an instance) until tv_supervised_reload(): a report reads the next clustering
+ * without them.  Nothing but tv_supervised_reload() and
+ * tageval_supervised_free() may be called until then. */
+void tv_supervised_unload(struct tageval_supervised *sup);
+
+/* tageval_supervised_new() with the instances grouped by word as
+ * tv_wsi_group() gives them (@start and @order, borrowed: they must outlive
+ * the object), or grouped here when @start is NULL. */
+int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
+			      const uint32_t *start, const uint32_t *order,
+			      struct tageval_supervised **out, struct tageval_error *err);
 
 #endif

@@ -62,12 +62,17 @@ const struct tageval_wsi_figures *tageval_wsi_result_total(const struct tageval_
 	return &r->total;
 }
 
-/* Scratch for building one word's table; arrays indexed by label id are
- * stamped per word, so nothing is cleared between words. */
+/* Scratch for building one word's table.  The classes' array, indexed by
+ * gold label id, is stamped per word, so nothing is cleared between words;
+ * the clusters' one, indexed by any label id (a million for the one
+ * cluster per instance baseline: 4 bytes each, no stamps), is TV_NONE but
+ * for the word's clusters, listed in kid to be reset at the next word. */
 struct table {
-	uint32_t *kstamp, *klocal, *cstamp, *clocal;
-	size_t labcap;
+	uint32_t *klocal, *cstamp, *clocal;
+	size_t labcap, clabcap;
 	uint32_t gen;
+	uint32_t *kid;          /* the word's cluster label ids, kn's order */
+	size_t nkid, kidcap;
 	double *kn, *cn;        /* marginals */
 	size_t kcap, ccap;
 	uint64_t *keys;         /* the items' (cluster, class) label ids, then
@@ -84,8 +89,8 @@ struct table {
 
 static void table_free(struct table *t)
 {
-	free(t->kstamp);
 	free(t->klocal);
+	free(t->kid);
 	free(t->cstamp);
 	free(t->clocal);
 	free(t->kn);
@@ -98,15 +103,19 @@ static void table_free(struct table *t)
 	free(t->scratch);
 }
 
-/* The arrays of @t indexed by label id, for @nl labels; 0: out of memory. */
-static int table_alloc(struct table *t, size_t nl)
+/* The arrays of @t indexed by label id, for @nl labels of which the first
+ * @ngold are the gold key's (the classes are among them); 0: out of
+ * memory. */
+static int table_alloc(struct table *t, size_t nl, size_t ngold)
 {
 	t->labcap = nl ? nl : 1;
-	t->kstamp = calloc(t->labcap, sizeof *t->kstamp);
-	t->cstamp = calloc(t->labcap, sizeof *t->cstamp);
+	t->clabcap = ngold ? ngold : 1;
+	t->cstamp = calloc(t->clabcap, sizeof *t->cstamp);
 	t->klocal = malloc(t->labcap * sizeof *t->klocal);
-	t->clocal = malloc(t->labcap * sizeof *t->clocal);
-	return t->kstamp && t->cstamp && t->klocal && t->clocal;
+	t->clocal = malloc(t->clabcap * sizeof *t->clocal);
+	if (t->klocal != NULL)
+		memset(t->klocal, 0xff, t->labcap * sizeof *t->klocal); /* TV_NONE */
+	return t->cstamp && t->klocal && t->clocal;
 }
 
 static int by_key(const void *a, const void *b)
@@ -135,11 +144,13 @@ static int table_marginals(struct table *t, const struct tageval_wsi *w, const u
 		uint32_t k = jar ? tv_wsi_cl_j(w, items[i]) : tv_wsi_cl_p(w, items[i]);
 		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
 		t->keys[i] = (uint64_t)k << 32 | c; /* the cells' passes read these */
-		if (t->kstamp[k] != t->gen) {
-			t->kstamp[k] = t->gen;
-			t->klocal[k] = (uint32_t)nk++;
-			if (tv_grow((void **)&t->kn, &t->kcap, nk, sizeof *t->kn))
+		if (t->klocal[k] == TV_NONE) {
+			if (tv_grow((void **)&t->kn, &t->kcap, nk + 1, sizeof *t->kn) ||
+			    tv_grow((void **)&t->kid, &t->kidcap, nk + 1, sizeof *t->kid))
 				return TAGEVAL_ENOMEM;
+			t->kid[nk] = k;
+			t->nkid = nk + 1;
+			t->klocal[k] = (uint32_t)nk++;
 			t->kn[nk - 1] = 0.0;
 		}
 		if (t->cstamp[c] != t->gen) {
@@ -233,10 +244,12 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 		       size_t n, int jar, struct tv_cells *out)
 {
 	if (++t->gen == 0) {
-		memset(t->kstamp, 0, t->labcap * sizeof *t->kstamp);
-		memset(t->cstamp, 0, t->labcap * sizeof *t->cstamp);
+		memset(t->cstamp, 0, t->clabcap * sizeof *t->cstamp);
 		t->gen = 1;
 	}
+	for (size_t i = 0; i < t->nkid; i++) /* the word before's clusters */
+		t->klocal[t->kid[i]] = TV_NONE;
+	t->nkid = 0;
 	size_t nk = 0, nc = 0;
 	/* local indices of the word's clusters and classes, and their sizes */
 	if (tv_grow((void **)&t->keys, &t->keycap, n, sizeof *t->keys))
@@ -328,17 +341,31 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	if (!(o.beta >= 0.0) || o.beta > 1e12)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "beta must be a number >= 0");
 	uint32_t *start = NULL, *order = NULL;
+	if (tv_wsi_group(w, &start, &order))
+		return tv_nomem(err);
+	int rc = tv_wsi_evaluate_grouped(w, &o, start, order, out, err);
+	free(start);
+	free(order);
+	return rc;
+}
+
+int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
+			    const uint32_t *start, const uint32_t *order,
+			    struct tageval_wsi_result **out, struct tageval_error *err)
+{
+	struct tageval_wsi_options o = *opts;
+	*out = NULL;
 	struct table t = { 0 };
 	struct tageval_wsi_result *r = calloc(1, sizeof *r);
 	int rc = TAGEVAL_OK;
 	size_t nw = w->words.n, nl = tv_wsi_nlabels(w);
-	if (r == NULL || tv_wsi_group(w, &start, &order)) {
+	if (r == NULL) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	r->name = calloc(nw ? nw : 1, sizeof *r->name);
 	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
-	int t_ok = table_alloc(&t, nl);
+	int t_ok = table_alloc(&t, nl, w->gold_labels);
 	if (!r->name || !r->fig || !t_ok) {
 		rc = tv_nomem(err);
 		goto out;
@@ -362,8 +389,8 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 		}
 		tv_wsi_metrics_2010(&cells, o.beta, f);
 		/* the SemEval-2007 table is the same one unless some line reads
-		 * differently (class_l, cl_p exist only then) */
-		if ((w->class_l != NULL || w->cl_p != NULL) &&
+		 * differently (class_l, cl_p or cl_pooled only then) */
+		if ((w->class_l != NULL || w->cl_p != NULL || w->cl_pooled) &&
 		    (rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
 			rc = tv_nomem(err);
 			goto out;
@@ -386,8 +413,6 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	average_words(tot, sum, N, r->nwords);
 out:
 	table_free(&t);
-	free(start);
-	free(order);
 	if (rc) {
 		tageval_wsi_result_free(r);
 		return rc;

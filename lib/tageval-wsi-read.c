@@ -59,6 +59,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->cl_p);
 	free(w->cl_p_spare);
 	free(w->big);
+	free(w->gap);
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
@@ -130,7 +131,7 @@ uint32_t tv_wsi_crisp_gold(const struct tageval_wsi *w, const struct tv_winst *i
 	const uint32_t *lab = w->gold_pool + in->gold_first;
 	const double *wt = w->gold_wpool + in->gold_first;
 	size_t best = 0;
-	for (size_t i = 1; i < in->gold_n; i++)
+	for (size_t i = 1; i < tv_wsi_gold_n(w->gold_pool, in); i++)
 		if (wt[i] > wt[best])
 			best = i;
 	return lab[best];
@@ -151,9 +152,39 @@ uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, uint32_t idx)
 	return lab[best].label;
 }
 
+/* The gold line of instance @i, the last one made: a gap kept when it does
+ * not follow the instance before's. */
+static int set_gold_line(struct tageval_wsi *w, uint32_t i, uint64_t line)
+{
+	uint64_t skip = w->ngap ? w->gap[w->ngap - 1].skip : 0;
+	if (line == (uint64_t)i + 1 + skip)
+		return TAGEVAL_OK;
+	if (tv_grow((void **)&w->gap, &w->gapcap, w->ngap + 1, sizeof *w->gap))
+		return TAGEVAL_ENOMEM;
+	w->gap[w->ngap++] = (struct tv_wgap){ i, line - i - 1 };
+	return TAGEVAL_OK;
+}
+
+uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
+{
+	size_t lo = 0, hi = w->ngap; /* the gaps at or before i: [0, lo) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->gap[mid].inst <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint64_t)i + 1 + (lo ? w->gap[lo - 1].skip : 0);
+}
+
 static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 {
-	uint32_t *p = sys ? &w->sys_line[i] : &w->in[i].gold_line;
+	if (!sys)
+		return set_gold_line(w, i, line);
+	if (w->sys_line == NULL)
+		return TAGEVAL_OK; /* a baseline's: no message names its lines */
+	uint32_t *p = &w->sys_line[i];
 	if (line < TV_LINE_BIG) {
 		*p = (uint32_t)line;
 		return TAGEVAL_OK;
@@ -165,23 +196,13 @@ static int set_line(struct tageval_wsi *w, uint32_t i, int sys, uint64_t line)
 	return TAGEVAL_OK;
 }
 
-static uint64_t get_line(const struct tageval_wsi *w, uint32_t i, int sys)
-{
-	uint32_t v = sys ? w->sys_line[i] : w->in[i].gold_line;
-	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
-		if (w->big[k].inst == i && w->big[k].sys == sys)
-			return w->big[k].line;
-	return v;
-}
-
-uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
-{
-	return get_line(w, i, 0);
-}
-
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i)
 {
-	return get_line(w, i, 1);
+	uint32_t v = w->sys_line ? w->sys_line[i] : TV_LINE_BIG;
+	for (size_t k = w->nbig; v == TV_LINE_BIG && k-- > 0;)
+		if (w->big[k].inst == i && w->big[k].sys)
+			return w->big[k].line;
+	return v == TV_LINE_BIG ? 0 : v;
 }
 
 /* Instance i's SemEval-2007 class; the array exists once one differs from
@@ -206,14 +227,22 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	if (w->cl_p == NULL) {
 		if (c == tv_wsi_cl_j(w, i))
 			return TAGEVAL_OK;
+		/* a line of two labels or more: in its second label's nline (the
+		 * padding), no array of 4 bytes an instance */
+		if ((w->sflags[i] & TV_WF_POOLED) && w->sys_pool[w->cl_j[i]].nline >= 2) {
+			w->sys_pool[w->cl_j[i] + 1].nline = c + 1;
+			w->cl_pooled = 1;
+			return TAGEVAL_OK;
+		}
 		/* the array of the clusters before, if they had one */
-		w->cl_p = w->cl_p_spare ? w->cl_p_spare
-					: malloc((w->n ? w->n : 1) * sizeof *w->cl_p);
+		uint32_t *a = w->cl_p_spare ? w->cl_p_spare
+					    : malloc((w->n ? w->n : 1) * sizeof *a);
 		w->cl_p_spare = NULL;
-		if (w->cl_p == NULL)
+		if (a == NULL)
 			return TAGEVAL_ENOMEM;
 		for (uint32_t k = 0; k < w->n; k++)
-			w->cl_p[k] = tv_wsi_cl_j(w, k);
+			a[k] = tv_wsi_cl_p(w, k);
+		w->cl_p = a;
 	}
 	w->cl_p[i] = c;
 	return TAGEVAL_OK;
@@ -311,12 +340,14 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				tv_wsi_gold_line(w, idx));
 	}
 	size_t nlab = l->nfield - 2;
-	/* gold_first and gold_n are 32 bits, TV_NONE kept apart */
-	if (nlab >= (size_t)TV_NONE - w->ngold)
+	/* gold_first and the count are 32 bits, TV_NONE kept apart */
+	if (nlab >= (size_t)TV_NONE - 1 - w->ngold)
 		return tv_nomem(err);
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
-	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab, sizeof *w->gold_pool) ||
-	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab, sizeof *w->gold_wpool))
+	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab + 1,
+		    sizeof *w->gold_pool) ||
+	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab + 1,
+		    sizeof *w->gold_wpool))
 		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
@@ -330,8 +361,10 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	w->nwordcache = 1;
 	if (set_line(w, idx, 0, l->lineno))
 		return tv_nomem(err);
+	/* the number of labels, then the labels */
+	w->gold_wpool[w->ngold] = 0.0;
+	w->gold_pool[w->ngold++] = (uint32_t)nlab;
 	in->gold_first = (uint32_t)w->ngold;
-	in->gold_n = (uint32_t)nlab;
 	size_t nweighted = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
@@ -365,7 +398,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	w->counts.gold_weighted += nweighted > 0;
 	if (nlab == 1) {
 		/* the usual case: the label stays in the instance */
-		w->ngold = in->gold_first;
+		w->ngold = in->gold_first - 1;
 		in->gold_first = TV_NONE;
 	}
 	return TAGEVAL_OK;
@@ -460,13 +493,11 @@ static int sys_arrays(struct tageval_wsi *w)
 {
 	size_t m = w->n ? w->n : 1;
 	w->cl_j = malloc(m * sizeof *w->cl_j);
-	w->sys_line = calloc(m, sizeof *w->sys_line);
 	w->sflags = calloc(m, sizeof *w->sflags);
-	if (w->cl_j == NULL || w->sys_line == NULL || w->sflags == NULL) {
+	if (w->cl_j == NULL || w->sflags == NULL) {
 		free(w->cl_j);
-		free(w->sys_line);
 		free(w->sflags);
-		w->cl_j = w->sys_line = NULL;
+		w->cl_j = NULL;
 		w->sflags = NULL;
 		return TAGEVAL_ENOMEM;
 	}
@@ -635,6 +666,34 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	return rc;
 }
 
+/*
+ * A clusters file read: the line numbers of its lines, needed by the
+ * messages about instances listed twice while it was read, are freed (4
+ * bytes an instance) but those of the lines of weights all 0, that the
+ * fuzzy metrics refuse (kept with the large ones); the pool of labels no
+ * larger than it.
+ */
+static int sys_read(struct tageval_wsi *w, struct tageval_error *err)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (!(w->sflags[i] & TV_WF_ZERO) || w->sys_line[i] == TV_LINE_BIG)
+			continue;
+		if (tv_grow((void **)&w->big, &w->bigcap, w->nbig + 1, sizeof *w->big))
+			return tv_nomem(err);
+		w->big[w->nbig++] = (struct tv_wbigline){ (uint32_t)i, 1, w->sys_line[i] };
+	}
+	free(w->sys_line);
+	w->sys_line = NULL;
+	if (w->nsys > 0 && w->nsys < w->syscap) {
+		struct tv_wlabel *p = realloc(w->sys_pool, w->nsys * sizeof *p);
+		if (p != NULL) {
+			w->sys_pool = p;
+			w->syscap = w->nsys;
+		}
+	}
+	return TAGEVAL_OK;
+}
+
 static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		     struct tageval_error *err)
 {
@@ -643,7 +702,12 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 				"the gold key is read once, then the clusters once");
 	if (!gold && w->cl_j == NULL)
 		return tv_nomem(err); /* sys_arrays() failed after the gold key */
+	if (!gold && w->sys_line == NULL &&
+	    (w->sys_line = calloc(w->n ? w->n : 1, sizeof *w->sys_line)) == NULL)
+		return tv_nomem(err);
 	int rc = read_lines(w, r, gold, err);
+	if (!gold && rc == TAGEVAL_OK)
+		rc = sys_read(w, err);
 	char **name = gold ? &w->gold_name : &w->sys_name;
 	free(*name);
 	*name = strdup(r->name);
@@ -653,7 +717,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
-		 * (it grew by doubling; 24 bytes each), then the system side's */
+		 * (it grew by doubling; 16 bytes each), then the system side's */
 		struct tv_winst *in = NULL;
 		if (w->n > 0 && w->n < w->cap)
 			in = realloc(w->in, w->n * sizeof *in);
@@ -727,8 +791,10 @@ int tv_wsi_clear_clusters(struct tageval_wsi *w)
 	/* the system side's arrays kept for the next clusters */
 	for (size_t i = 0; i < w->n; i++)
 		w->cl_j[i] = w->unanswered;
-	memset(w->sys_line, 0, w->n * sizeof *w->sys_line);
+	free(w->sys_line); /* a clusters file's not read to its end */
+	w->sys_line = NULL;
 	memset(w->sflags, 0, w->n * sizeof *w->sflags);
+	w->cl_pooled = 0;
 	if (w->cl_p != NULL) { /* kept for the next clusters */
 		free(w->cl_p_spare);
 		w->cl_p_spare = w->cl_p;

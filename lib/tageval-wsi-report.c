@@ -29,6 +29,8 @@ struct tageval_wsi_report {
 	struct tageval_wsi *w;
 	unsigned long generation; /* counts the clusterings read */
 	uint32_t *by_id;          /* the gold instances in bytewise order of their ids */
+	uint32_t *start, *order;  /* the gold instances grouped by word (tv_wsi_group()),
+				   * shared by every evaluation and protocol */
 	struct proto *protos;
 	size_t nprotos, protocap;
 };
@@ -46,11 +48,18 @@ static int make(struct tageval_wsi_report **out, struct tageval_error *err)
 	return TAGEVAL_OK;
 }
 
+/* The gold instances grouped by word, once the gold key is read. */
+static int group(struct tageval_wsi_report *r, struct tageval_error *err)
+{
+	return tv_wsi_group(r->w, &r->start, &r->order) ? tv_nomem(err) : TAGEVAL_OK;
+}
+
 int tageval_wsi_report_new(const char *gold, struct tageval_wsi_report **out,
 			   struct tageval_error *err)
 {
 	int rc = make(out, err);
-	if (rc == TAGEVAL_OK && (rc = tageval_wsi_read_gold((*out)->w, gold, err)) != TAGEVAL_OK) {
+	if (rc == TAGEVAL_OK && ((rc = tageval_wsi_read_gold((*out)->w, gold, err)) != TAGEVAL_OK ||
+				 (rc = group(*out, err)) != TAGEVAL_OK)) {
 		tageval_wsi_report_free(*out);
 		*out = NULL;
 	}
@@ -62,7 +71,8 @@ int tageval_wsi_report_new_buffer(const char *data, size_t size, const char *nam
 {
 	int rc = make(out, err);
 	if (rc == TAGEVAL_OK &&
-	    (rc = tageval_wsi_read_gold_buffer((*out)->w, data, size, name, err)) != TAGEVAL_OK) {
+	    ((rc = tageval_wsi_read_gold_buffer((*out)->w, data, size, name, err)) != TAGEVAL_OK ||
+	     (rc = group(*out, err)) != TAGEVAL_OK)) {
 		tageval_wsi_report_free(*out);
 		*out = NULL;
 	}
@@ -91,6 +101,8 @@ void tageval_wsi_report_free(struct tageval_wsi_report *r)
 	}
 	free(r->protos);
 	free(r->by_id);
+	free(r->start);
+	free(r->order);
 	tageval_wsi_free(r->w);
 	free(r);
 }
@@ -107,6 +119,11 @@ static int next_clustering(struct tageval_wsi_report *r, struct tageval_error *e
 {
 	TV_NEED(err, r, "rep");
 	r->generation++;
+	/* the protocols' copies of the clusters before: made again at their
+	 * next evaluation, not kept while the next clusters are read */
+	for (size_t i = 0; i < r->nprotos; i++)
+		if (r->protos[i].sup != NULL)
+			tv_supervised_unload(r->protos[i].sup);
 	return tv_wsi_clear_clusters(r->w) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
@@ -223,8 +240,15 @@ int tageval_wsi_report_baseline(struct tageval_wsi_report *r, enum tageval_wsi_b
 	struct tageval_wsi *w = r->w;
 	if (r->by_id == NULL && (r->by_id = sorted_ids(w)) == NULL)
 		return tv_nomem(err);
-	return tv_wsi_baseline(w, r->by_id, (int)b, seed, k, names[b]) ? tv_nomem(err)
-									: TAGEVAL_OK;
+	rc = tv_wsi_baseline(w, r->by_id, (int)b, seed, k, names[b]) ? tv_nomem(err) : TAGEVAL_OK;
+	if (b == TAGEVAL_WSI_RANDOM) {
+		/* the last baseline a report draws (wsi-report(1): 1c1w, 1c1inst,
+		 * random, then the systems): its 4 bytes an instance not kept
+		 * through the systems; made again if another baseline comes */
+		free(r->by_id);
+		r->by_id = NULL;
+	}
+	return rc;
 }
 
 int tageval_wsi_report_figures(const struct tageval_wsi_report *r, const char *pos,
@@ -238,7 +262,7 @@ int tageval_wsi_report_figures(const struct tageval_wsi_report *r, const char *p
 	struct tageval_wsi_result *wr = NULL;
 	tageval_wsi_options_init(&wo);
 	wo.pos = pos;
-	int rc = tageval_wsi_evaluate(r->w, &wo, &wr, err);
+	int rc = tv_wsi_evaluate_grouped(r->w, &wo, r->start, r->order, &wr, err);
 	if (rc)
 		return rc;
 	*wsi = *tageval_wsi_result_total(wr);
@@ -346,7 +370,7 @@ static int ready(struct tageval_wsi_report *r, struct proto *p, struct tageval_e
 		return TAGEVAL_OK;
 	}
 	struct tageval_supervised *sup = NULL;
-	int rc = tageval_supervised_new(r->w, p->pos, &sup, err);
+	int rc = tv_supervised_new_grouped(r->w, p->pos, r->start, r->order, &sup, err);
 	if (rc == TAGEVAL_OK) {
 		if (p->kind == PROTO_FOLDS)
 			rc = tageval_supervised_add_folds(sup, p->n, p->seed, err);

@@ -6,20 +6,29 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* One gold instance: 24 bytes, the bulk of what a large key costs (with its
+/* One gold instance: 16 bytes, the bulk of what a large key costs (with its
  * id in the interning table).  What a system said of it is in arrays of
- * their own in struct tageval_wsi (cl_j, sys_line, sflags: 9 bytes), sized
- * for the gold key's instances and reused by each clusters file.  The
+ * their own in struct tageval_wsi (cl_j, sflags: 5 bytes; sys_line, 4 more,
+ * while a clusters file is read), sized for the gold key's instances and
+ * reused by each clusters file.  The
  * SemEval-2007 readings (class_l, cl_p), rarely different from the
  * SemEval-2010 ones, live in arrays of their own that exist only once some
  * line makes them differ; line numbers of 2^32 - 1 and more in a list. */
 struct tv_winst {
 	uint32_t word;
 	uint32_t class_j;    /* first gold label, weight cut off */
-	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool */
-	uint32_t gold_n;
-	uint32_t gold_line;  /* TV_LINE_BIG: see tv_wsi_gold_line() */
-	uint8_t gflags;      /* TV_WF_* of the gold line */
+	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool
+			      * (TV_NONE: one, class_j); their number
+			      * (tv_wsi_gold_n()) in the pool just before */
+	uint8_t gflags;      /* TV_WF_* of the gold line; its number: tv_wsi_gold_line() */
+};
+
+/* The gold lines of the instances from @inst on are numbered inst + 1 +
+ * @skip (the gold key's lines make the instances in turn), until the next
+ * such gap. */
+struct tv_wgap {
+	uint32_t inst;
+	uint64_t skip;
 };
 
 #define TV_LINE_BIG UINT32_MAX
@@ -75,6 +84,12 @@ static inline const uint32_t *tv_wsi_gold(const uint32_t *pool, const struct tv_
 	return in->gold_first == TV_NONE ? &in->class_j : pool + in->gold_first;
 }
 
+/* The number of its gold labels (1 or more). */
+static inline uint32_t tv_wsi_gold_n(const uint32_t *pool, const struct tv_winst *in)
+{
+	return in->gold_first == TV_NONE ? 1 : pool[in->gold_first - 1];
+}
+
 struct tageval_wsi {
 	struct tv_intern ids;     /* instance id -> index */
 	struct tv_intern words;
@@ -88,7 +103,9 @@ struct tageval_wsi {
 				   * cluster); the unanswered cluster when no line;
 				   * TV_WF_POOLED: where the line's labels are in
 				   * sys_pool (the first is the cluster) */
-	uint32_t *sys_line;       /* TV_LINE_BIG: see tv_wsi_sys_line() */
+	uint32_t *sys_line;       /* TV_LINE_BIG: see tv_wsi_sys_line(); NULL but while
+				   * a clusters file is read (then in big[], those
+				   * of lines with weights all 0) */
 	uint8_t *sflags;          /* TV_WF_* of the system line, TV_WF_ANSWERED,
 				   * TV_WF_POOLED */
 	uint32_t *gold_pool;
@@ -112,10 +129,18 @@ struct tageval_wsi {
 				   * interned (the baseline of one cluster per instance:
 				   * its labels are never printed); see tv_wsi_nlabels() */
 	uint32_t *class_l;        /* first gold token as written (SemEval-2007); NULL: class_j */
-	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j */
+	uint32_t *cl_p;           /* label(s) of largest weight (SemEval-2007); NULL: cl_j,
+				   * or where cl_pooled says */
+	int cl_pooled;            /* some line's cl_p differs from its cl_j: kept + 1 in
+				   * the nline of its second label in sys_pool (only a
+				   * line of two labels or more can differ), 0 there
+				   * when the same */
 	uint32_t *cl_p_spare;     /* the cl_p of the clusters before, reused */
 	size_t class_lcap;
-	struct tv_wbigline *big;  /* line numbers >= TV_LINE_BIG */
+	struct tv_wgap *gap;      /* the gold lines, when any is not the line after
+				   * the instance before's (blank lines, comments) */
+	size_t ngap, gapcap;
+	struct tv_wbigline *big;  /* system line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
 	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
 	 * their bytes (intern_kind() in tageval-wsi-read.c) */
@@ -151,7 +176,15 @@ static inline uint32_t tv_wsi_class_l(const struct tageval_wsi *w, uint32_t i)
 
 static inline uint32_t tv_wsi_cl_p(const struct tageval_wsi *w, uint32_t i)
 {
-	return w->cl_p ? w->cl_p[i] : tv_wsi_cl_j(w, i);
+	if (w->cl_p)
+		return w->cl_p[i];
+	if (w->cl_pooled && (w->sflags[i] & TV_WF_POOLED)) {
+		const struct tv_wlabel *lab = w->sys_pool + w->cl_j[i];
+		if (lab[0].nline >= 2 && lab[1].nline != 0)
+			return lab[1].nline - 1;
+		return lab[0].label;
+	}
+	return tv_wsi_cl_j(w, i);
 }
 
 /* Where instance i's system labels are in sys_pool (TV_NONE: its single
@@ -183,6 +216,13 @@ static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, ui
 }
 
 /* The line numbers of instance i's gold and system lines. */
+/* tageval_wsi_evaluate() (@opts checked, not NULL) with the instances
+ * grouped by word as tv_wsi_group() gives them, borrowed. */
+struct tageval_wsi_options;
+struct tageval_wsi_result;
+int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
+			    const uint32_t *start, const uint32_t *order,
+			    struct tageval_wsi_result **out, struct tageval_error *err);
 uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i);
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 
