@@ -885,6 +885,60 @@ out:
 }
 
 /*
+ * A sense-induction report (tageval_wsi_report): two protocols (2 folds,
+ * random splits), the three baselines, two clusterings, the supervised
+ * copies dropped and made again between them.  The gold key has a comment
+ * and a blank line (the gaps of its line numbers): w.n s1 s1 s2 s2, v.v t1
+ * t1.  The one-cluster-per-word baseline: w.n one cluster of 4, F(s1) =
+ * F(s2) = 2 * (2/4 * 2/2) / (2/4 + 2/2) = 2/3; v.v F = 1; the F-score over
+ * the instances (4 * 2/3 + 2 * 1) / 6 = 7/9.  The clustering "p" puts
+ * each sense in a cluster of its own (v.v's lines both read as d1, their
+ * first label, in the SemEval-2007 reading): F-score 1.  2 folds: 2 splits.
+ */
+static void scen_wsi_report(struct run *r)
+{
+	static const char gold[] = "!! c\nw.n w.n.1 s1\n\nw.n w.n.2 s1\nw.n w.n.3 s2\n"
+				   "w.n w.n.4 s2\nv.v v.v.1 t1\nv.v v.v.2 t1\n";
+	static const char p[] = "w.n w.n.4 c2\nw.n w.n.1 c1\nw.n w.n.2 c1\nw.n w.n.3 c2\n"
+				"v.v v.v.1 d1/0.5 d2/0.5\nv.v v.v.2 d1/0.5 d2/0.5\n";
+	static const char q[] = "w.n w.n.1 c1\nv.v v.v.2 d1\n";
+	struct tageval_wsi_report *rep = NULL;
+	struct tageval_supervised_result *res = NULL;
+	size_t n = 0, pf, pr;
+	struct tageval_wsi_figures wf;
+	struct tageval_clustering_figures cf;
+	TRY(tageval_wsi_report_new_buffer(gold, LEN(gold), "gold", &rep, &r->err));
+	TRY(tageval_wsi_report_add_folds(rep, NULL, 2, 1, &pf, &r->err));
+	TRY(tageval_wsi_report_add_random(rep, "n", 2, 0.5, 1, &pr, &r->err));
+	TRY(tageval_wsi_report_baseline(rep, TAGEVAL_WSI_1C1W, 1, 0, &r->err));
+	TRY(tageval_wsi_report_figures(rep, NULL, 7, &wf, &cf, NULL, &r->err));
+	r->fig[0] = wf.fscore;
+	TRY(tageval_wsi_report_supervised(rep, pf, &res, &n, &r->err));
+	free(res);
+	res = NULL;
+	TRY(tageval_wsi_report_baseline(rep, TAGEVAL_WSI_1C1INST, 1, 0, &r->err));
+	TRY(tageval_wsi_report_supervised(rep, pr, &res, &n, &r->err));
+	free(res);
+	res = NULL;
+	TRY(tageval_wsi_report_baseline(rep, TAGEVAL_WSI_RANDOM, 1, 3, &r->err));
+	TRY(tageval_wsi_report_supervised(rep, pf, &res, &n, &r->err));
+	free(res);
+	res = NULL;
+	TRY(tageval_wsi_report_read_clusters_buffer(rep, q, LEN(q), "q", &r->err));
+	TRY(tageval_wsi_report_supervised(rep, pr, &res, &n, &r->err));
+	free(res);
+	res = NULL;
+	TRY(tageval_wsi_report_read_clusters_buffer(rep, p, LEN(p), "p", &r->err));
+	TRY(tageval_wsi_report_figures(rep, NULL, 7, &wf, &cf, NULL, &r->err));
+	r->fig[1] = wf.fscore;
+	TRY(tageval_wsi_report_supervised(rep, pf, &res, &n, &r->err));
+	r->fig[2] = (double)n;
+out:
+	free(res);
+	tageval_wsi_report_free(rep);
+}
+
+/*
  * Larger inputs, made in main() before any test (so that their allocations
  * are not counted): enough lines that the interning tables rehash and the
  * arrays grow, and one line longer than the reader's first buffer.
@@ -1044,6 +1098,7 @@ static const struct scenario scenarios[] = {
 	{ "supervised", scen_supervised, 3, { 5.0, 1.0, 2.0 } },
 	{ "graded", scen_graded, 3, { 1.0, 6.0, 1.0 } },
 	{ "report", scen_report, 3, { 3.0, 4.0, 4.0 } },
+	{ "wsi report", scen_wsi_report, 3, { 7.0 / 9.0, 1.0, 2.0 } },
 	{ "large key and scorer", scen_big_scorer, 4, { BIG_N, BIG_N, BIG_N, 1.0 } },
 	{ "large agreement", scen_big_agreement, 3, { 1.0, BIG_N, BIG_WORDS } },
 	{ "large wsi, clustering, supervised", scen_big_wsi, 3, { 1.0, 1.0, 3.0 } },
