@@ -728,6 +728,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 			w->in = in;
 			w->cap = w->n;
 		}
+		tv_intern_compact(&w->ids); /* no instance added past the gold key */
 		uint8_t *gf = NULL;
 		if (w->n > 0 && w->n < w->gfcap)
 			gf = realloc(w->gflags, w->n * sizeof *gf);
