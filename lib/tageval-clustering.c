@@ -1315,7 +1315,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 	for (size_t i = 0; i < ni; i++) {
 		if (i < n) {
 			const struct tv_winst *in = &w->in[items[i]];
-			if (in->gflags & TV_WF_ZERO)
+			if (w->gflags[items[i]] & TV_WF_ZERO)
 				return line_error(err, w->gold_name, tv_wsi_gold_line(w, items[i]),
 						  tv_intern_str(&w->ids, items[i]),
 						  "has only weights of 0");
@@ -1323,7 +1323,7 @@ static int fuzzy_data(struct scratch *t, const struct tageval_wsi *w, const uint
 			const double *gw = in->gold_first == TV_NONE ? NULL
 					   : w->gold_wpool + in->gold_first;
 			if (add_labels(t, 1, w, gl, gw, NULL, tv_wsi_gold_n(w->gold_pool, in),
-				       in->gflags, &gp, &ngl))
+				       w->gflags[items[i]], &gp, &ngl))
 				return tv_nomem(err);
 			uint32_t nsys = tv_wsi_sys_n(w, items[i]);
 			if (nsys) {

@@ -350,6 +350,21 @@ static int rehash(struct tv_intern *in, size_t nslots)
 	return TAGEVAL_OK;
 }
 
+void tv_intern_compact(struct tv_intern *in)
+{
+	/* 0.8: probes of a present string 3 on average (linear probing) */
+	size_t nslots = in->n + in->n / 4 + 1;
+	if (in->slots != NULL && nslots < in->nslots)
+		(void)rehash(in, nslots); /* on failure the old slots stay */
+	if (in->n > 0 && in->n < in->cap) {
+		uint32_t *off = realloc(in->off, in->n * sizeof *off);
+		if (off != NULL) {
+			in->off = off;
+			in->cap = in->n;
+		}
+	}
+}
+
 /* The slot of s[0..len), or the empty slot where it would go. */
 static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t len, uint32_t h)
 {

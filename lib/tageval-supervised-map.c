@@ -912,7 +912,7 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
-		if (sp->role[p] != ROLE_MAPPING)
+		if (tv_role(sp->role, p) != ROLE_MAPPING)
 			continue;
 		nmap++;
 		const uint32_t *lab;
@@ -973,7 +973,7 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 	for (uint32_t p = m->first; p < m->last; p++) {
 		const struct grouped *g = &s->g[p];
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
-		if (sp->role[p] != ROLE_MAPPING || sys_n == 0)
+		if (tv_role(sp->role, p) != ROLE_MAPPING || sys_n == 0)
 			continue;
 		const uint32_t *lab;
 		uint32_t nl;
@@ -1326,7 +1326,7 @@ static int map_word(struct tageval_supervised *s, const struct split *sp, size_t
 		return TAGEVAL_ENOMEM;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
-		if (sp->role[p] != ROLE_TEST)
+		if (tv_role(sp->role, p) != ROLE_TEST)
 			continue;
 		res->test++;
 		int rc = map_test(s, sp, g, x, &m, key, res, err);
@@ -1397,11 +1397,11 @@ static int group_roles(const struct tageval_supervised *s, struct split *sp)
 	if (sp->grouped)
 		return TAGEVAL_OK;
 	const struct tageval_wsi *w = s->w;
-	uint8_t *r = malloc(w->n ? w->n : 1);
+	uint8_t *r = calloc(tv_roles_size(w->n), 1);
 	if (r == NULL)
 		return TAGEVAL_ENOMEM;
 	for (size_t p = 0; p < w->n; p++)
-		r[p] = sp->role[s->order[p]];
+		tv_role_set(r, p, tv_role(sp->role, s->order[p]));
 	free(sp->role);
 	sp->role = r;
 	sp->grouped = 1;
@@ -1621,11 +1621,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		size_t nmap = 0;
 		int anysense = 0;
 		for (uint32_t p = m.first; p < m.last; p++) /* no branch: the roles are drawn */
-			nmap += role[p] == ROLE_MAPPING;
+			nmap += tv_role(role, p) == ROLE_MAPPING;
 		for (uint32_t p = m.first; p < m.last && nmap > 0 && !anysense; p++) {
 			uint32_t nl;
 			(void)tv_sup_gold(s, &s->g[p], &nl);
-			anysense = role[p] == ROLE_MAPPING && nl > 0;
+			anysense = tv_role(role, p) == ROLE_MAPPING && nl > 0;
 		}
 		res->mapping += nmap;
 		m.nmap = nmap;
@@ -1645,11 +1645,11 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 				for (; u < ntr && x->wtr[u].v == 1.0 &&
 				       x->wtr[u].cluster == e->cluster && x->wtr[u].sense == e->sense;
 				     u++)
-					ones += role[x->wtr[u].p] == ROLE_MAPPING;
+					ones += tv_role(role, x->wtr[u].p) == ROLE_MAPPING;
 				t = u - 1;
 				if (ones == 0)
 					continue;
-			} else if (role[e->p] != ROLE_MAPPING) {
+			} else if (tv_role(role, e->p) != ROLE_MAPPING) {
 				continue;
 			}
 			double *sum;
@@ -1686,7 +1686,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		x->ncorrect = f[i].ncorrect;
 		x->too_many = f[i].too_many;
 		for (uint32_t p = m.first; p < m.last; p++) {
-			if (role[p] != ROLE_TEST)
+			if (tv_role(role, p) != ROLE_TEST)
 				continue;
 			res->test++;
 			if (map_test(s, &sp[i], &s->g[p], x, &m, NULL, res, NULL))

@@ -194,7 +194,7 @@ static struct split *new_split(struct tageval_supervised *s)
 	s->fused = NULL;
 	struct split *sp = &s->splits[s->nsplits];
 	memset(sp, 0, sizeof *sp);
-	sp->role = calloc(s->w->n ? s->w->n : 1, 1);
+	sp->role = calloc(tv_roles_size(s->w->n), 1);
 	if (sp->role == NULL)
 		return NULL;
 	s->nsplits++;
@@ -234,11 +234,11 @@ static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	if (idx == TV_NONE)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" is not in the gold key", q);
-	if (sp->role[idx] == rd->role)
+	if (tv_role(sp->role, idx) == rd->role)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
 				rd->line[idx]);
-	if (sp->role[idx] != ROLE_NONE)
+	if (tv_role(sp->role, idx) != ROLE_NONE)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" is also in the mapping key (%s:%" PRIu64 ")", q,
 				rd->mapping_name, rd->line[idx]);
@@ -249,7 +249,7 @@ static int split_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" belongs to word \"%s\" in the gold key", q, q2);
 	}
-	sp->role[idx] = (uint8_t)rd->role;
+	tv_role_set(sp->role, idx, rd->role);
 	rd->line[idx] = l->lineno;
 	size_t nlab = l->nfield - 2;
 	if (tv_grow((void **)&sp->pool, &sp->poolcap, sp->npool + nlab, sizeof *sp->pool))
@@ -461,7 +461,7 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				continue;
 			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
 				uint32_t inst = s->order[i];
-				sp->role[inst] = fold[inst] == f ? ROLE_TEST : ROLE_MAPPING;
+				tv_role_set(sp->role, inst, fold[inst] == f ? ROLE_TEST : ROLE_MAPPING);
 			}
 		}
 	}
@@ -508,7 +508,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 			size_t n = shuffled(s, &c, word, rng, tmp);
 			size_t ntest = (size_t)floor(fraction * (double)n + 0.5);
 			for (size_t i = 0; i < n; i++)
-				sp->role[tmp[i]] = i < ntest ? ROLE_TEST : ROLE_MAPPING;
+				tv_role_set(sp->role, tmp[i], i < ntest ? ROLE_TEST : ROLE_MAPPING);
 		}
 	}
 out:

@@ -27,9 +27,28 @@ struct grouped {
 /* gkind[p]: position p's clusters; TV_G_NONE and TV_G_ONE are their number. */
 enum { TV_G_NONE = 0, TV_G_ONE = 1, TV_G_POOLED = 2 };
 
+/* Role @i of a split's roles, packed four to a byte (tv_roles_size()):
+ * 5 splits 1.25 B an instance, not 5. */
+static inline int tv_role(const uint8_t *role, size_t i)
+{
+	return role[i >> 2] >> ((i & 3) * 2) & 3;
+}
+
+static inline void tv_role_set(uint8_t *role, size_t i, int v)
+{
+	unsigned shift = (unsigned)(i & 3) * 2;
+	role[i >> 2] = (uint8_t)((role[i >> 2] & ~(3u << shift)) | (unsigned)v << shift);
+}
+
+/* The bytes of the roles of @n instances (at least one). */
+static inline size_t tv_roles_size(size_t n)
+{
+	return n ? (n + 3) / 4 : 1;
+}
+
 struct split {
-	uint8_t *role;        /* per gold instance; once grouped, in the grouped order
-			       * (role[p] that of instance order[p]) */
+	uint8_t *role;        /* per gold instance (tv_role()); once grouped, in the
+			       * grouped order (role p that of instance order[p]) */
 	int grouped;          /* set at the split's first evaluation */
 	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
 	uint32_t *lab_n;

@@ -48,6 +48,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	tv_intern_clear(&w->labels);
 	tv_intern_clear(&w->xids);
 	free(w->in);
+	free(w->gflags);
 	free(w->cl_j);
 	free(w->sys_line);
 	free(w->sflags);
@@ -344,6 +345,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	if (nlab >= (size_t)TV_NONE - 1 - w->ngold)
 		return tv_nomem(err);
 	if (tv_grow((void **)&w->in, &w->cap, w->n + 1, sizeof *w->in) ||
+	    tv_grow((void **)&w->gflags, &w->gfcap, w->n + 1, sizeof *w->gflags) ||
 	    tv_grow((void **)&w->gold_pool, &w->goldcap, w->ngold + nlab + 1,
 		    sizeof *w->gold_pool) ||
 	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab + 1,
@@ -393,7 +395,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				return tv_nomem(err);
 		}
 	}
-	in->gflags = (uint8_t)weight_flags(nweighted, nlab, max);
+	w->gflags[idx] = (uint8_t)weight_flags(nweighted, nlab, max);
 	w->counts.gold_multi += nlab > 1;
 	w->counts.gold_weighted += nweighted > 0;
 	if (nlab == 1) {
@@ -717,13 +719,22 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		w->have_gold = 1;
 		w->gold_labels = w->labels.n;
 		/* the instances are all there: their array no larger than they
-		 * (it grew by doubling; 16 bytes each), then the system side's */
+		 * (it grew by doubling; 12 bytes each, and 1 of flags), then the
+		 * system side's */
 		struct tv_winst *in = NULL;
 		if (w->n > 0 && w->n < w->cap)
 			in = realloc(w->in, w->n * sizeof *in);
 		if (in != NULL) {
 			w->in = in;
 			w->cap = w->n;
+		}
+		tv_intern_compact(&w->ids); /* no instance added past the gold key */
+		uint8_t *gf = NULL;
+		if (w->n > 0 && w->n < w->gfcap)
+			gf = realloc(w->gflags, w->n * sizeof *gf);
+		if (gf != NULL) {
+			w->gflags = gf;
+			w->gfcap = w->n;
 		}
 		if (sys_arrays(w) && rc == TAGEVAL_OK)
 			rc = tv_nomem(err);

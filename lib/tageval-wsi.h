@@ -6,8 +6,8 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* One gold instance: 16 bytes, the bulk of what a large key costs (with its
- * id in the interning table).  What a system said of it is in arrays of
+/* One gold instance: 12 bytes (and 1 of flags in gflags[]), the bulk of
+ * what a large key costs (with its id in the interning table).  What a system said of it is in arrays of
  * their own in struct tageval_wsi (cl_j, sflags: 5 bytes; sys_line, 4 more,
  * while a clusters file is read), sized for the gold key's instances and
  * reused by each clusters file.  The
@@ -20,8 +20,8 @@ struct tv_winst {
 	uint32_t gold_first; /* gold labels in gold_pool, their weights in gold_wpool
 			      * (TV_NONE: one, class_j); their number
 			      * (tv_wsi_gold_n()) in the pool just before */
-	uint8_t gflags;      /* TV_WF_* of the gold line; its number: tv_wsi_gold_line() */
-};
+};	/* 12 bytes; the gold line's TV_WF_* in gflags[], its number:
+	 * tv_wsi_gold_line() */
 
 /* The gold lines of the instances from @inst on are numbered inst + 1 +
  * @skip (the gold key's lines make the instances in turn), until the next
@@ -96,6 +96,9 @@ struct tageval_wsi {
 	struct tv_intern labels;  /* labels, tie sets, the "unanswered" cluster */
 	struct tv_winst *in;
 	size_t n, cap;
+	uint8_t *gflags;          /* TV_WF_* of instance i's gold line (1 B, not 4 in
+				   * struct tv_winst's padding) */
+	size_t gfcap;
 	/* the system side of the gold instances, n of each, allocated once the
 	 * gold key is read; read them with tv_wsi_cl_j(), tv_wsi_sys_n(),
 	 * tv_wsi_sys(): */

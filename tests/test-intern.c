@@ -386,6 +386,48 @@ START_TEST(sort_ids_bytewise)
 }
 END_TEST
 
+START_TEST(compact_keeps_ids)
+{
+	/*
+	 * 1,000 strings "c0" .. "c999": the slots grow from 64 by 1.5 (96,
+	 * 144, 216, 324, 486, 729, 1,093, 1,639: 1,093 holds at most 765 at
+	 * load 0.7) and the id array doubles from 8 to 1,024.  Compacting
+	 * makes 1,000 + 1,000 / 4 + 1 = 1,251 slots and 1,000 ids; every
+	 * string is still found with its id.  Compacting again changes
+	 * nothing; a new string then grows the slots by 1.5 (1,001 x 10 >
+	 * 1,251 x 7 = 8,757): 1,251 + 625 = 1,876, its id 1,000.
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[16];
+	uint32_t id;
+	for (uint32_t i = 0; i < 1000; i++) {
+		int len = snprintf(s, sizeof s, "c%u", i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, NULL), TAGEVAL_OK);
+	}
+	ck_assert_uint_eq(in.nslots, 1639);
+	ck_assert_uint_eq(in.cap, 1024);
+	tv_intern_compact(&in);
+	ck_assert_uint_eq(in.nslots, 1251);
+	ck_assert_uint_eq(in.cap, 1000);
+	tv_intern_compact(&in);
+	ck_assert_uint_eq(in.nslots, 1251);
+	for (uint32_t i = 0; i < 1000; i++) {
+		int len = snprintf(s, sizeof s, "c%u", i);
+		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
+		ck_assert_uint_eq(id, i);
+		ck_assert_str_eq(tv_intern_str(&in, i), s);
+	}
+	ck_assert_int_eq(tv_intern_find(&in, "c1000", 5, &id), 0);
+	int added = 0;
+	ck_assert_int_eq(tv_intern_put(&in, "c1000", 5, &id, &added), TAGEVAL_OK);
+	ck_assert_int_eq(added, 1);
+	ck_assert_uint_eq(id, 1000);
+	ck_assert_uint_eq(in.nslots, 1876);
+	tv_intern_clear(&in);
+}
+END_TEST
+
 static Suite *intern_suite(void)
 {
 	Suite *s = suite_create("intern");
@@ -402,6 +444,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, pointers_stay_valid);
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
+	tcase_add_test(tc, compact_keeps_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__has_include)
+#if __has_include(<malloc.h>)
+#include <malloc.h> /* mallopt(), M_MMAP_THRESHOLD: glibc */
+#endif
+#endif
+
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
@@ -1403,6 +1409,18 @@ int tool_wsi_report_main(int argc, char **argv)
 		return tools_out_of_memory(prog);
 	}
 	gsl_set_error_handler_off();
+#if defined(M_MMAP_THRESHOLD)
+	/*
+	 * glibc raises its mmap threshold to the size of each mmapped block
+	 * freed (up to 32 MiB): after the first large array is freed (the
+	 * instance ids' slots, 10-16 MB at a million instances), the arrays
+	 * of a few MB made and freed per clustering come from the heap, and
+	 * the holes they leave are not given back.  A fixed threshold (the
+	 * default, 128 KiB) keeps them mmapped: 20 systems x 1M instances,
+	 * peak RSS 85.3 -> 76.7 MB.  A hint only: nothing to do if refused.
+	 */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	int status = parse(argc, argv, &o);
 	if (status < 0)
 		status = run(&o);
