@@ -120,8 +120,8 @@ static inline const uint32_t *tv_sup_gold(const struct tageval_supervised *s,
  * gold key alone. */
 int tv_supervised_reload(struct tageval_supervised *sup);
 
-/* Frees the copies of the clusters (5 bytes an instance) until tv_supervised_reload(): a report reads the next clustering
- * without them.  Nothing but tv_supervised_reload() and
+/* Frees the copies of the clusters (5 bytes an instance) until
+ * tv_supervised_reload(): a report reads the next clustering without them.  Nothing but tv_supervised_reload() and
  * tageval_supervised_free() may be called until then. */
 void tv_supervised_unload(struct tageval_supervised *sup);
 

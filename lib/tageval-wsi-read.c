@@ -61,6 +61,7 @@ void tageval_wsi_free(struct tageval_wsi *w)
 	free(w->cl_p_spare);
 	free(w->big);
 	free(w->gap);
+	free(w->bgap);
 	free(w->gold_name);
 	free(w->sys_name);
 	free(w->buf);
@@ -157,17 +158,37 @@ uint32_t tv_wsi_crisp_sys(const struct tageval_wsi *w, uint32_t idx)
  * not follow the instance before's. */
 static int set_gold_line(struct tageval_wsi *w, uint32_t i, uint64_t line)
 {
-	uint64_t skip = w->ngap ? w->gap[w->ngap - 1].skip : 0;
+	/* the skips grow with the instances: the last gap's is the largest */
+	uint64_t skip = w->nbgap ? w->bgap[w->nbgap - 1].skip
+		      : w->ngap ? w->gap[w->ngap - 1].skip : 0;
 	if (line == (uint64_t)i + 1 + skip)
 		return TAGEVAL_OK;
-	if (tv_grow((void **)&w->gap, &w->gapcap, w->ngap + 1, sizeof *w->gap))
-		return TAGEVAL_ENOMEM;
-	w->gap[w->ngap++] = (struct tv_wgap){ i, line - i - 1 };
+	skip = line - i - 1;
+	if (skip <= UINT32_MAX) {
+		if (tv_grow((void **)&w->gap, &w->gapcap, w->ngap + 1, sizeof *w->gap))
+			return TAGEVAL_ENOMEM;
+		w->gap[w->ngap++] = (struct tv_wgap){ i, (uint32_t)skip };
+	} else {
+		if (tv_grow((void **)&w->bgap, &w->bgapcap, w->nbgap + 1, sizeof *w->bgap))
+			return TAGEVAL_ENOMEM;
+		w->bgap[w->nbgap++] = (struct tv_wgap_big){ i, skip };
+	}
 	return TAGEVAL_OK;
 }
 
 uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
 {
+	if (w->nbgap && w->bgap[0].inst <= i) {
+		size_t lo = 0, hi = w->nbgap; /* the big gaps at or before i: [0, lo) */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (w->bgap[mid].inst <= i)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return (uint64_t)i + 1 + w->bgap[lo - 1].skip;
+	}
 	size_t lo = 0, hi = w->ngap; /* the gaps at or before i: [0, lo) */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -353,6 +374,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
+	in->gold_first = TV_NONE; /* one label (class_j) until its labels are read:
+				   * a read failing before leaves no wild index */
 	w->n++;
 	/* the lines of a word usually come together: reuse the last word's id */
 	if (w->nwordcache > 0 && strcmp(l->field[0], tv_intern_str(&w->words, w->lastword)) == 0)

@@ -7,8 +7,8 @@
 #include "tageval-util.h"
 
 /* One gold instance: 12 bytes (and 1 of flags in gflags[]), the bulk of
- * what a large key costs (with its id in the interning table).  What a system said of it is in arrays of
- * their own in struct tageval_wsi (cl_j, sflags: 5 bytes; sys_line, 4 more,
+ * what a large key costs (with its id in the interning table).  What a
+ * system said of it is in arrays of their own in struct tageval_wsi (cl_j, sflags: 5 bytes; sys_line, 4 more,
  * while a clusters file is read), sized for the gold key's instances and
  * reused by each clusters file.  The
  * SemEval-2007 readings (class_l, cl_p), rarely different from the
@@ -27,6 +27,12 @@ struct tv_winst {
  * @skip (the gold key's lines make the instances in turn), until the next
  * such gap. */
 struct tv_wgap {
+	uint32_t inst;
+	uint32_t skip;
+};
+/* The same once the skip passes UINT32_MAX (more than 4G lines that make
+ * no instance): every gap after that one is in this list too. */
+struct tv_wgap_big {
 	uint32_t inst;
 	uint64_t skip;
 };
@@ -143,6 +149,8 @@ struct tageval_wsi {
 	struct tv_wgap *gap;      /* the gold lines, when any is not the line after
 				   * the instance before's (blank lines, comments) */
 	size_t ngap, gapcap;
+	struct tv_wgap_big *bgap; /* the gaps of a skip past UINT32_MAX */
+	size_t nbgap, bgapcap;
 	struct tv_wbigline *big;  /* system line numbers >= TV_LINE_BIG */
 	size_t nbig, bigcap;
 	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
@@ -218,7 +226,6 @@ static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, ui
 	return one;
 }
 
-/* The line numbers of instance i's gold and system lines. */
 /* tageval_wsi_evaluate() (@opts checked, not NULL) with the instances
  * grouped by word as tv_wsi_group() gives them, borrowed. */
 struct tageval_wsi_options;
@@ -226,6 +233,8 @@ struct tageval_wsi_result;
 int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
 			    const uint32_t *start, const uint32_t *order,
 			    struct tageval_wsi_result **out, struct tageval_error *err);
+/* The line numbers of instance i's gold and system lines (the system's:
+ * after a read, only those of lines whose weights are all 0; 0 otherwise). */
 uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i);
 uint64_t tv_wsi_sys_line(const struct tageval_wsi *w, uint32_t i);
 
