@@ -352,6 +352,8 @@ static int rehash(struct tv_intern *in, size_t nslots)
 
 void tv_intern_compact(struct tv_intern *in)
 {
+	if (in->n == 0)
+		return; /* one slot would not grow (1 + 1/2 = 1): later puts would loop */
 	/* 0.8: probes of a present string 3 on average (linear probing) */
 	size_t nslots = in->n + in->n / 4 + 1;
 	if (in->slots != NULL && nslots < in->nslots)

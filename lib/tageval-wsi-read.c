@@ -374,8 +374,10 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
-	in->gold_first = TV_NONE; /* one label (class_j) until its labels are read:
-				   * a read failing before leaves no wild index */
+	in->gold_first = TV_NONE; /* one label (class_j) until its labels are all
+				   * read: a read failing before leaves no index to
+				   * labels not written */
+	w->gflags[idx] = 0;
 	w->n++;
 	/* the lines of a word usually come together: reuse the last word's id */
 	if (w->nwordcache > 0 && strcmp(l->field[0], tv_intern_str(&w->words, w->lastword)) == 0)
@@ -389,7 +391,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	/* the number of labels, then the labels */
 	w->gold_wpool[w->ngold] = 0.0;
 	w->gold_pool[w->ngold++] = (uint32_t)nlab;
-	in->gold_first = (uint32_t)w->ngold;
+	uint32_t first = (uint32_t)w->ngold;
 	size_t nweighted = 0;
 	double max = 0.0;
 	for (size_t i = 0; i < nlab; i++) {
@@ -421,11 +423,10 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	w->gflags[idx] = (uint8_t)weight_flags(nweighted, nlab, max);
 	w->counts.gold_multi += nlab > 1;
 	w->counts.gold_weighted += nweighted > 0;
-	if (nlab == 1) {
-		/* the usual case: the label stays in the instance */
-		w->ngold = in->gold_first - 1;
-		in->gold_first = TV_NONE;
-	}
+	if (nlab == 1)
+		w->ngold = first - 1; /* the usual case: the label stays in the instance */
+	else
+		in->gold_first = first;
 	return TAGEVAL_OK;
 }
 
