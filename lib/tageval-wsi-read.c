@@ -176,27 +176,31 @@ static int set_gold_line(struct tageval_wsi *w, uint32_t i, uint64_t line)
 	return TAGEVAL_OK;
 }
 
-uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
+/* The gaps of @gap (n of @size bytes, each starting with its uint32_t
+ * inst, ascending) at or before instance @i: [0, result). */
+_Static_assert(offsetof(struct tv_wgap, inst) == 0 && offsetof(struct tv_wgap_big, inst) == 0,
+	       "gaps_upto reads inst at the start of a gap");
+static size_t gaps_upto(const void *gap, size_t n, size_t size, uint32_t i)
 {
-	if (w->nbgap && w->bgap[0].inst <= i) {
-		size_t lo = 0, hi = w->nbgap; /* the big gaps at or before i: [0, lo) */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (w->bgap[mid].inst <= i)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return (uint64_t)i + 1 + w->bgap[lo - 1].skip;
-	}
-	size_t lo = 0, hi = w->ngap; /* the gaps at or before i: [0, lo) */
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (w->gap[mid].inst <= i)
+		uint32_t inst;
+		memcpy(&inst, (const char *)gap + mid * size, sizeof inst);
+		if (inst <= i)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+uint64_t tv_wsi_gold_line(const struct tageval_wsi *w, uint32_t i)
+{
+	if (w->nbgap && w->bgap[0].inst <= i) /* lo >= 1 */
+		return (uint64_t)i + 1 +
+		       w->bgap[gaps_upto(w->bgap, w->nbgap, sizeof *w->bgap, i) - 1].skip;
+	size_t lo = gaps_upto(w->gap, w->ngap, sizeof *w->gap, i);
 	return (uint64_t)i + 1 + (lo ? w->gap[lo - 1].skip : 0);
 }
 

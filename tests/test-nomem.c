@@ -545,6 +545,23 @@ out:
 }
 
 /*
+ * Two annotators' files, a1 and a2, read into a new set of annotations over
+ * a new inventory (*inv and *ann, for the caller to free, NULL until made).
+ */
+static int read_two(struct run *r, const char *a1, size_t n1, const char *a2, size_t n2,
+		    struct tageval_inventory **inv, struct tageval_annotations **ann)
+{
+	if ((*inv = tageval_inventory_new()) == NULL)
+		return TAGEVAL_ENOMEM;
+	int rc = tageval_annotations_new(*inv, ann);
+	if (rc == TAGEVAL_OK)
+		rc = tageval_annotations_read_buffer(*ann, a1, n1, "a1", &r->err);
+	if (rc == TAGEVAL_OK)
+		rc = tageval_annotations_read_buffer(*ann, a2, n2, "a2", &r->err);
+	return rc;
+}
+
+/*
  * Two annotators on 4 items, agreeing on 3: pr_a = 3/4; pooled marginals
  * a 3/8, b 5/8: pr_e = 9/64 + 25/64 = 34/64, kappa = (48/64 - 34/64) /
  * (30/64) = 14/30 = 7/15.  With 50 bootstrap replicates (seed 1).
@@ -592,10 +609,7 @@ static void scen_agreement_weighted(struct run *r)
 	static const struct tageval_label_distance pairs[] = { { "b", "a", 1.0 } };
 	struct tageval_inventory *inv = NULL;
 	struct tageval_annotations *ann = NULL;
-	NEED(inv = tageval_inventory_new());
-	TRY(tageval_annotations_new(inv, &ann));
-	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
-	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	TRY(read_two(r, a1, LEN(a1), a2, LEN(a2), &inv, &ann));
 	struct tageval_weighted_figures wf;
 	TRY(tageval_agreement_weighted(ann, pairs, 1, 0.95, &wf, &r->err));
 	r->fig[0] = wf.kappa.value;
@@ -623,10 +637,7 @@ static void scen_chance_alpha(struct run *r)
 	static const char a2[] = "w.n 1 a\nw.n 2 b\nw.n 3 b\nw.n 4 b\n";
 	struct tageval_inventory *inv = NULL;
 	struct tageval_annotations *ann = NULL;
-	NEED(inv = tageval_inventory_new());
-	TRY(tageval_annotations_new(inv, &ann));
-	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
-	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	TRY(read_two(r, a1, LEN(a1), a2, LEN(a2), &inv, &ann));
 	struct tageval_chance_figures ch;
 	struct tageval_alpha_figures lv;
 	TRY(tageval_agreement_chance_alpha(ann, 0, 0, &ch, &lv, &r->err));
@@ -653,10 +664,7 @@ static void scen_weights_file(struct run *r)
 				      "\nc a 1\nb c 0.25\na z 0.3\n";
 	struct tageval_inventory *inv = NULL;
 	struct tageval_annotations *ann = NULL;
-	NEED(inv = tageval_inventory_new());
-	TRY(tageval_annotations_new(inv, &ann));
-	TRY(tageval_annotations_read_buffer(ann, a1, LEN(a1), "a1", &r->err));
-	TRY(tageval_annotations_read_buffer(ann, a2, LEN(a2), "a2", &r->err));
+	TRY(read_two(r, a1, LEN(a1), a2, LEN(a2), &inv, &ann));
 	struct tageval_weighted_figures wf;
 	TRY(tageval_agreement_weighted_read_buffer(ann, wf_text, LEN(wf_text), "w", 0.95, &wf,
 						   &r->err));
