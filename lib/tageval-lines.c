@@ -181,6 +181,7 @@ struct unit {
 	size_t nb, bcap;
 	int rc;   /* the error after its lines */
 	int last; /* the end of the file, or an error: no unit after it */
+	int look; /* with find_ahead: its batches are looked up where it is made */
 	struct tageval_error err;
 };
 
@@ -282,7 +283,7 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 		u->cap = r->cap;
 		if (b->n > 0 && p->e->put != NULL)
 			put_ids(p, b);
-		else if (b->n > 0 && b->ids && ahead(p->e))
+		else if (b->n > 0 && b->ids && u->look)
 			look_up(p->e, b, 0); /* @found on the calling thread */
 		if (b->n > 0)
 			u->nb++;
@@ -305,10 +306,15 @@ static void *reading_thread(void *arg)
 		while (!p->stop && p->used + NUNIT <= seq)
 			pthread_cond_wait(&p->cv, &p->mu);
 		int stop = p->stop;
+		/* the look-ups done here while the calling thread has a unit
+		 * waiting besides the one it is on (it is the slower side), left
+		 * to it when it waits or is about to (this side is the slower) */
+		int look = ahead(p->e) && seq >= p->used + 2;
 		pthread_mutex_unlock(&p->mu);
 		if (stop)
 			break;
 		struct unit *u = &p->u[seq % NUNIT];
+		u->look = look;
 		make_unit(p, u, 0);
 		pthread_mutex_lock(&p->mu);
 		p->made = seq + 1;
@@ -346,7 +352,7 @@ static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 				__builtin_prefetch(b->line[k].field[0]);
 				__builtin_prefetch(b->line[k].field[b->line[k].nfield - 1]);
 			}
-		if (b->ids && ahead(e)) {
+		if (b->ids && u->look) {
 			if (e->found)
 				for (size_t k = 0; k < b->n; k++)
 					if (b->line[k].id && b->line[k].inst != TV_NONE)
@@ -383,6 +389,7 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 				pthread_cond_wait(&p.cv, &p.mu);
 			pthread_mutex_unlock(&p.mu);
 		} else {
+			u->look = 0; /* made here: looked up here */
 			make_unit(&p, u, seq == 0);
 			p.made = seq + 1;
 			/* a second thread once the file proves longer than half a
