@@ -344,14 +344,6 @@ static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 {
 	for (size_t i = 0; i < u->nb; i++) {
 		struct tv_batch *b = &u->b[i];
-		/* the lines' bytes, split (written) by the reading thread, are in
-		 * the other core's cache: their first and last fields are
-		 * fetched for the whole batch before any is used */
-		for (size_t k = 0; k < b->n; k++)
-			if (b->line[k].nfield > 0) {
-				__builtin_prefetch(b->line[k].field[0]);
-				__builtin_prefetch(b->line[k].field[b->line[k].nfield - 1]);
-			}
 		if (b->ids && u->look) {
 			if (e->found)
 				for (size_t k = 0; k < b->n; k++)
