@@ -73,6 +73,7 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 		l->id = NULL;
 		l->idlen = 0;
 		l->seps = r->seps;
+		l->put = TV_PUT_NO;
 		l->field = (char **)(uintptr_t)b->nfield; /* an index until the array is final */
 		if (r->nfield > 0) { /* a blank line (keep_blank) has none */
 			if (tv_grow((void **)&b->field, &b->fieldcap, b->nfield + r->nfield,
@@ -133,7 +134,7 @@ int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **fi
  * only then the comparisons; each stage reads only what the one before
  * fetched.
  */
-static void look_up(const struct tv_each *e, struct tv_batch *b)
+static void look_up(const struct tv_each *e, struct tv_batch *b, int found)
 {
 	const struct tv_intern *ids = e->ids;
 	for (size_t k = 0; k < b->n; k++)
@@ -155,7 +156,7 @@ static void look_up(const struct tv_each *e, struct tv_batch *b)
 		struct tv_line *l = &b->line[k];
 		l->inst = TV_NONE;
 		if (l->id && tv_intern_find_hashed(ids, l->id, l->idlen, l->hash, &l->inst) &&
-		    e->found)
+		    found && e->found)
 			e->found(e->ctx, l->inst);
 	}
 }
@@ -180,12 +181,14 @@ struct unit {
 	size_t nb, bcap;
 	int rc;   /* the error after its lines */
 	int last; /* the end of the file, or an error: no unit after it */
+	int look; /* with find_ahead: its batches are looked up where it is made */
 	struct tageval_error err;
 };
 
 struct pipe {
 	struct tv_reader *r;
 	const struct tv_each *e;
+	int put_off; /* a put failed: no more (the side that makes units only) */
 	struct unit u[NUNIT];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -197,6 +200,40 @@ static void unit_fail(struct unit *u, int rc)
 {
 	u->rc = rc;
 	u->last = 1;
+}
+
+/*
+ * With e->put: interns the ids of batch @b in file order, their slots
+ * fetched first (their cache misses overlap).  A put that fails (no memory)
+ * stops the puts for good: that line and the lines after intern their ids
+ * themselves (TV_PUT_NO), from the table as it is, and fail there as they
+ * would have.
+ */
+static void put_ids(struct pipe *p, struct tv_batch *b)
+{
+	struct tv_intern *ids = p->e->put;
+	if (p->put_off)
+		return;
+	for (size_t k = 0; k < b->n; k++)
+		if (b->line[k].id)
+			tv_intern_prefetch(ids, b->line[k].hash);
+	for (size_t k = 0; k < b->n; k++) {
+		struct tv_line *l = &b->line[k];
+		if (l->id == NULL)
+			continue;
+		int added;
+		if (tv_intern_put_hashed(ids, l->id, l->idlen, l->hash, &l->inst, &added)) {
+			p->put_off = 1;
+			return;
+		}
+		l->put = added ? TV_PUT_NEW : TV_PUT_OLD;
+	}
+}
+
+/* The look-ups are done where the lines are read. */
+static int ahead(const struct tv_each *e)
+{
+	return e->lookup == TV_LOOKUP_FIND && e->find_ahead && e->put == NULL;
 }
 
 /* Makes unit @u from the next chunk of the file; @first: the reader's own
@@ -244,6 +281,10 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 		int rc = tv_reader_batch(r, b, &u->err);
 		u->buf = r->buf; /* a refill may have moved or grown it */
 		u->cap = r->cap;
+		if (b->n > 0 && p->e->put != NULL)
+			put_ids(p, b);
+		else if (b->n > 0 && b->ids && u->look)
+			look_up(p->e, b, 0); /* @found on the calling thread */
 		if (b->n > 0)
 			u->nb++;
 		if (rc) {
@@ -265,10 +306,15 @@ static void *reading_thread(void *arg)
 		while (!p->stop && p->used + NUNIT <= seq)
 			pthread_cond_wait(&p->cv, &p->mu);
 		int stop = p->stop;
+		/* the look-ups done here while the calling thread has a unit
+		 * waiting besides the one it is on (it is the slower side), left
+		 * to it when it waits or is about to (this side is the slower) */
+		int look = ahead(p->e) && seq >= p->used + 2;
 		pthread_mutex_unlock(&p->mu);
 		if (stop)
 			break;
 		struct unit *u = &p->u[seq % NUNIT];
+		u->look = look;
 		make_unit(p, u, 0);
 		pthread_mutex_lock(&p->mu);
 		p->made = seq + 1;
@@ -298,8 +344,13 @@ static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 {
 	for (size_t i = 0; i < u->nb; i++) {
 		struct tv_batch *b = &u->b[i];
-		if (b->ids)
-			look_up(e, b);
+		if (b->ids && u->look) {
+			if (e->found)
+				for (size_t k = 0; k < b->n; k++)
+					if (b->line[k].id && b->line[k].inst != TV_NONE)
+						e->found(e->ctx, b->line[k].inst);
+		} else if (b->ids && e->put == NULL) /* a table being put in is the other side's */
+			look_up(e, b, 1);
 		for (size_t k = 0; k < b->n; k++) {
 			int rc = e->line(e->ctx, &b->line[k], err);
 			if (rc)
@@ -330,6 +381,7 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 				pthread_cond_wait(&p.cv, &p.mu);
 			pthread_mutex_unlock(&p.mu);
 		} else {
+			u->look = 0; /* made here: looked up here */
 			make_unit(&p, u, seq == 0);
 			p.made = seq + 1;
 			/* a second thread once the file proves longer than half a

@@ -87,7 +87,10 @@ struct tv_line {
 			   * with TV_ID_FIELD0) */
 	size_t idlen;
 	uint32_t hash;    /* of id */
-	uint32_t inst;    /* for the caller */
+	uint32_t inst;    /* for the caller (with tv_each's put: the id interned) */
+	unsigned put;     /* tv_each's put: TV_PUT_NEW or TV_PUT_OLD when the
+			   * reading side interned the id, TV_PUT_NO when it did
+			   * not (the line interns it itself) */
 	unsigned seps;    /* TV_SEP_* */
 	const double *weights; /* answers given through the API: the tags' weights
 				* (the fields hold bare tags), or NULL */
@@ -98,6 +101,12 @@ struct tv_line {
  * and hashed with the key of @ids. */
 int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **field,
 		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids);
+
+/* tv_line.put */
+#define TV_PUT_NO 0u  /* not interned (no id, no table to put it in, or the
+		       * reading side's put failed at this line or before) */
+#define TV_PUT_NEW 1u /* interned, new: l->inst is its id */
+#define TV_PUT_OLD 2u /* interned before (a duplicate): l->inst is its id */
 
 #define TV_BATCH 64
 
@@ -171,6 +180,20 @@ struct tv_each {
 	 * (to prefetch the caller's record of it); may be NULL */
 	void (*found)(void *ctx, uint32_t id);
 	int keep_blank; /* blank and comment-only lines are handed over too */
+	/* not NULL (the table @ids, given again not const): the ids are
+	 * interned where the lines are read and split (the reading thread,
+	 * in file order), each line's l->put and l->inst say how; the lines
+	 * before the one where a put fails are interned, none after (the
+	 * line interns its id itself, the reading side touches the table no
+	 * more).  The calling thread may not use the table until
+	 * tv_each_line returns, and the reading side may have interned the ids
+	 * of a few chunks past a line that fails. */
+	struct tv_intern *put;
+	/* with TV_LOOKUP_FIND: the table does not change while the file is
+	 * read (the line function interns nothing in it), so the look-ups are
+	 * done where the lines are read (the reading thread); @found is still
+	 * called on the calling thread, before the lines of each batch */
+	int find_ahead;
 	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
 	void *ctx;
 };

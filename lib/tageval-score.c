@@ -553,8 +553,8 @@ int tv_scorers_read(struct tageval_scorer *const *sc, size_t n, struct tv_reader
 	/* the scorers share their key: the look-ups are done once */
 	struct scorers all = { sc, n };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &sc[0]->key->ids,
-			     .lookup = TV_LOOKUP_FIND, .found = prefetch_instance,
-			     .line = score_lines, .ctx = &all };
+			     .lookup = TV_LOOKUP_FIND, .find_ahead = 1,
+			     .found = prefetch_instance, .line = score_lines, .ctx = &all };
 	return tv_each_line(r, &e, NULL, err);
 }
 

@@ -354,9 +354,9 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		return short_line(l, err);
 	const char *inst = l->field[1];
 	size_t ilen = strlen(inst);
-	uint32_t idx;
-	int added;
-	if (tv_intern_put_hashed(&w->ids, inst, ilen, l->hash, &idx, &added))
+	uint32_t idx = l->inst;
+	int added = l->put == TV_PUT_NEW;
+	if (l->put == TV_PUT_NO && tv_intern_put_hashed(&w->ids, inst, ilen, l->hash, &idx, &added))
 		return tv_nomem(err);
 	if (!added) {
 		char q[80];
@@ -687,6 +687,7 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	 * in stages (slots, strings, instances) */
 	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &w->ids,
 			     .lookup = gold ? TV_LOOKUP_SLOT : TV_LOOKUP_FIND,
+			     .put = gold ? &w->ids : NULL, .find_ahead = !gold,
 			     .found = prefetch_instance,
 			     .line = gold ? each_gold_line : each_system_line, .ctx = w };
 	size_t lines;
@@ -724,6 +725,30 @@ static int sys_read(struct tageval_wsi *w, struct tageval_error *err)
 	return TAGEVAL_OK;
 }
 
+/*
+ * The instance ids of a gold key that failed cut to its instances (w->n):
+ * the reading thread interned the ids of the lines it read ahead of the
+ * line that failed (tv_each's put), which were never instances.  The
+ * table is made anew from ids 0 .. w->n - 1 in order (an error path only).
+ * Returns TAGEVAL_ENOMEM when it cannot be made (the old one kept).
+ */
+static int gold_ids_cut(struct tageval_wsi *w)
+{
+	struct tv_intern ids;
+	tv_intern_init(&ids);
+	for (size_t i = 0; i < w->n; i++) {
+		uint32_t id;
+		if (tv_intern_put(&ids, tv_intern_str(&w->ids, (uint32_t)i),
+				  tv_intern_len(&w->ids, (uint32_t)i), &id, NULL)) {
+			tv_intern_clear(&ids);
+			return TAGEVAL_ENOMEM;
+		}
+	}
+	tv_intern_clear(&w->ids);
+	w->ids = ids;
+	return TAGEVAL_OK;
+}
+
 static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		     struct tageval_error *err)
 {
@@ -736,6 +761,11 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	    (w->sys_line = calloc(w->n ? w->n : 1, sizeof *w->sys_line)) == NULL)
 		return tv_nomem(err);
 	int rc = read_lines(w, r, gold, err);
+	/* no id without an instance: a clusters file read after a gold key
+	 * that failed finds only the gold key's instances (none of those
+	 * interned past the line that failed) or is refused for want of
+	 * memory (no system side made, as when sys_arrays() fails) */
+	int cut_failed = gold && rc != TAGEVAL_OK && w->ids.n > w->n && gold_ids_cut(w);
 	if (!gold && rc == TAGEVAL_OK)
 		rc = sys_read(w, err);
 	char **name = gold ? &w->gold_name : &w->sys_name;
@@ -764,7 +794,7 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 			w->gflags = gf;
 			w->gfcap = w->n;
 		}
-		if (sys_arrays(w) && rc == TAGEVAL_OK)
+		if (!cut_failed && sys_arrays(w) && rc == TAGEVAL_OK)
 			rc = tv_nomem(err);
 	} else
 		w->have_system = 1;

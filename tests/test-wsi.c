@@ -725,6 +725,43 @@ START_TEST(ignored_lines)
 }
 END_TEST
 
+/*
+ * A gold key that fails at line 10 ("w.n bad": no label) of 60,000 lines
+ * (about 830 KB: read by the second thread, which interns the ids of the
+ * lines it reads ahead of the failure).  The object keeps the 9 instances
+ * before the failure, i1 .. i9, and no id after it: a clusters file read
+ * afterwards finds i1 and i9 and ignores i11 and i59999 (not gold
+ * instances, as if never read: 2 lines ignored), as it did when the ids
+ * were interned by the line that read them.
+ */
+START_TEST(gold_fails_after_read_ahead)
+{
+	size_t n = 60000, cap = n * 16, len = 0;
+	char *gold = malloc(cap);
+	ck_assert_ptr_nonnull(gold);
+	for (size_t i = 1; i <= n; i++)
+		len += (size_t)snprintf(gold + len, cap - len, i == 10 ? "w.n bad\n" : "w.n i%zu a\n",
+					i);
+	struct tageval_error err;
+	struct tageval_wsi *w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, gold, len, "gold", &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 10);
+	ck_assert_str_eq(err.message, "instance \"bad\" has no label");
+	ck_assert_uint_eq(tageval_wsi_instances(w), 9);
+	const char *word, *inst;
+	ck_assert_int_eq(tageval_wsi_instance(w, 8, &word, &inst), TAGEVAL_OK);
+	ck_assert_str_eq(inst, "i9");
+	const char sys[] = "w.n i1 c\nw.n i11 c\nw.n i9 d\nw.n i59999 c\n";
+	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, sys, strlen(sys), "clusters", &err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_wsi_ignored(w), 2);
+	tageval_wsi_free(w);
+	free(gold);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 struct bad_input {
@@ -885,6 +922,7 @@ static Suite *wsi_suite(void)
 	tcase_add_test(tc, totals);
 	tcase_add_test(tc, pos_selection);
 	tcase_add_test(tc, ignored_lines);
+	tcase_add_test(tc, gold_fails_after_read_ahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_loop_test(tc, bad_inputs, 0, (int)(sizeof bad / sizeof bad[0]));
