@@ -186,7 +186,8 @@ struct tv_each {
 	 * before the one where a put fails are interned, none after (the
 	 * line interns its id itself, the reading side touches the table no
 	 * more).  The calling thread may not use the table until
-	 * tv_each_line returns, and the reading side may have interned the ids
+	 * tv_each_line returns, but to put the id of a TV_PUT_NO line (the
+	 * reading side, once its put failed, touches it no more), and the reading side may have interned the ids
 	 * of a few chunks past a line that fails. */
 	struct tv_intern *put;
 	/* with TV_LOOKUP_FIND: the table does not change while the file is

@@ -356,7 +356,9 @@ struct tageval_scorer;
 /**
  * Prepares scoring of answers against @key (whose tags live in @inv) under
  * @opts (copied; NULL = defaults).  Coarse scoring fails with
- * TAGEVAL_EFORMAT if a key tag has several top-level ancestors.
+ * TAGEVAL_EFORMAT if a key tag has several top-level ancestors.  @key must
+ * not change while the scorer exists (answers are looked up in it by a
+ * second thread while a file is read).
  */
 TAGEVAL_EXPORT int tageval_scorer_new(struct tageval_inventory *inv,
 				      const struct tageval_key *key,

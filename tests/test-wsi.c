@@ -762,6 +762,43 @@ START_TEST(gold_fails_after_read_ahead)
 }
 END_TEST
 
+/*
+ * A gold key of 60,000 lines (about 780 KB) whose line 40000 repeats the
+ * id of line 30000: both lines far past the first chunk (256 KiB; 4 KiB in
+ * developer builds), so both ids are interned by the second thread.  The
+ * message names the first line as the one-thread reading did; the object
+ * keeps the 39,999 instances before the failure and no id after it: a
+ * clusters file finds i30000 and i39999 and ignores i40001 and i60000
+ * (2 lines ignored).
+ */
+START_TEST(gold_duplicate_put_ahead)
+{
+	size_t n = 60000, cap = n * 16, len = 0;
+	char *gold = malloc(cap);
+	ck_assert_ptr_nonnull(gold);
+	for (size_t i = 1; i <= n; i++)
+		len += (size_t)snprintf(gold + len, cap - len, "w.n i%zu a\n",
+					i == 40000 ? (size_t)30000 : i);
+	struct tageval_error err;
+	struct tageval_wsi *w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, gold, len, "gold", &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 40000);
+	ck_assert_str_eq(err.message, "duplicate instance \"i30000\" (first at line 30000)");
+	ck_assert_uint_eq(tageval_wsi_instances(w), 39999);
+	const char *word, *inst;
+	ck_assert_int_eq(tageval_wsi_instance(w, 39998, &word, &inst), TAGEVAL_OK);
+	ck_assert_str_eq(inst, "i39999");
+	const char sys[] = "w.n i30000 c\nw.n i40001 c\nw.n i39999 d\nw.n i60000 c\n";
+	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, sys, strlen(sys), "clusters", &err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_wsi_ignored(w), 2);
+	tageval_wsi_free(w);
+	free(gold);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 struct bad_input {
@@ -923,6 +960,7 @@ static Suite *wsi_suite(void)
 	tcase_add_test(tc, pos_selection);
 	tcase_add_test(tc, ignored_lines);
 	tcase_add_test(tc, gold_fails_after_read_ahead);
+	tcase_add_test(tc, gold_duplicate_put_ahead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_loop_test(tc, bad_inputs, 0, (int)(sizeof bad / sizeof bad[0]));
