@@ -680,6 +680,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		struct tv_rec *r = realloc(a->rec[c], newcap * sizeof *r);
 		if (r == NULL)
 			return tv_nomem(err);
+		tv_advise_huge(r + cap, (newcap - cap) * sizeof *r);
 		memset(r + cap, 0, (newcap - cap) * sizeof *r);
 		a->rec[c] = r;
 		a->nrec[c] = newcap;
@@ -773,6 +774,7 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 		a->rec[c] = calloc(a->nitems, sizeof *a->rec[c]);
 		if (a->rec[c] == NULL)
 			return tv_nomem(err);
+		tv_advise_huge(a->rec[c], a->nitems * sizeof *a->rec[c]);
 		a->nrec[c] = a->nitems;
 	}
 	/* item look-ups in stages, so that their cache misses overlap */
