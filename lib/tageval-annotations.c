@@ -780,7 +780,8 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	/* item look-ups in stages, so that their cache misses overlap */
 	struct reading rd = { a, c };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,
-			     .found = prefetch_record, .line = each_add_line, .ctx = &rd };
+			     .found = prefetch_record, .find_until_new = 1, .line = each_add_line,
+			     .ctx = &rd };
 	size_t lines;
 	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
