@@ -6,6 +6,8 @@
 #include "tageval-intern.h"
 #include "tageval-inventory.h"
 
+struct tv_reader;
+
 /* An entry of an annotation: with a tree-shaped map (or none), a tag of the
  * line and its share of the line's weight; with a DAG, a leaf and its
  * probability.  Entries are in id order; @key is the tag's place in a
@@ -18,12 +20,18 @@ struct tv_leafp {
 
 #define TV_REC_INLINE 0x80000000u
 
+#define TV_REC_FAR 0xffffffffu
+
 /* One annotation: n == 0 absent; n == 1 | TV_REC_INLINE: all mass on leaf
- * @first; otherwise @n entries of the pool from @first. */
+ * @first; otherwise @n entries of the pool from @first.  @line: its line,
+ * kept for the message of a duplicate; TV_REC_FAR for a line of 2^32 - 1 or
+ * beyond (a file may have more than 4G lines), whose number is in the
+ * annotations' @far (12 bytes a record, not 16: three arrays of them for a
+ * million items and three annotators). */
 struct tv_rec {
 	uint32_t first;
 	uint32_t n;
-	uint64_t line; /* 64 bits: a file may have more than 4G lines */
+	uint32_t line;
 };
 
 struct tageval_annotations {
@@ -37,6 +45,13 @@ struct tageval_annotations {
 	size_t *nrec;               /* allocated records per annotator */
 	struct tv_leafp *pool;
 	size_t npool, poolcap;
+	/* the lines of the records whose line is TV_REC_FAR, in reading order */
+	struct tv_farline {
+		uint64_t line;
+		size_t c;
+		uint32_t item;
+	} *far;
+	size_t nfar, farcap;
 	/* tree-shaped map: tag -> preorder number, and one past its subtree's */
 	uint32_t *pre, *pre_end;
 	size_t npre;
@@ -86,6 +101,11 @@ struct tageval_annotations {
 	} *fileid;
 	size_t fileidcap;
 };
+
+/* Reads annotator a->nann's annotations from @r (white-box tests: a reader
+ * started at a line number beyond 2^32). */
+int tv_annotations_read_reader(struct tageval_annotations *a, struct tv_reader *r,
+			       struct tageval_error *err);
 
 /* Every figure of @out NaN, no reason yet (tageval-alpha.c): the figures
  * of tageval_agreement_weighted() and its readers on an error. */

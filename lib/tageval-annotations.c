@@ -57,6 +57,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->rec);
 	free(a->nrec);
 	free(a->pool);
+	free(a->far);
 	free(a->pre);
 	free(a->pre_end);
 	free(a->cache_off);
@@ -651,6 +652,19 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	return add_record(a, c, item, l, err);
 }
 
+/* The line of annotator @c's record of @item: the last one kept for it in
+ * a->far when beyond 32 bits (a failed line may have left one before it). */
+static uint64_t rec_line(const struct tageval_annotations *a, size_t c, uint32_t item)
+{
+	uint32_t line = a->rec[c][item].line;
+	if (line != TV_REC_FAR)
+		return line;
+	for (size_t i = a->nfar; i-- > 0;)
+		if (a->far[i].c == c && a->far[i].item == item)
+			return a->far[i].line;
+	return line; /* not reached: every TV_REC_FAR line is kept */
+}
+
 /* The annotation of line @l by annotator @c of item @item. */
 static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		      const struct tv_line *l, struct tageval_error *err)
@@ -666,6 +680,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		struct tv_rec *r = realloc(a->rec[c], newcap * sizeof *r);
 		if (r == NULL)
 			return tv_nomem(err);
+		tv_advise_huge(r + cap, (newcap - cap) * sizeof *r);
 		memset(r + cap, 0, (newcap - cap) * sizeof *r);
 		a->rec[c] = r;
 		a->nrec[c] = newcap;
@@ -677,14 +692,22 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		tv_quote(n, sizeof n, a->names[c], strlen(a->names[c]));
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"annotator \"%s\" annotates item \"%s\" twice (first at line %"
-				PRIu64 ")", n, q, rec->line);
+				PRIu64 ")", n, q, rec_line(a, c, item));
 	}
 	if (rec->n != 0) {
 		quote_id(q, sizeof q, l);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q, rec->line);
+				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
+				rec_line(a, c, item));
 	}
-	rec->line = l->lineno;
+	if (l->lineno < TV_REC_FAR) {
+		rec->line = (uint32_t)l->lineno;
+	} else {
+		if (tv_grow((void **)&a->far, &a->farcap, a->nfar + 1, sizeof *a->far))
+			return tv_nomem(err);
+		a->far[a->nfar++] = (struct tv_farline){ l->lineno, c, item };
+		rec->line = TV_REC_FAR;
+	}
 	return annotate(a, l, rec, err);
 }
 
@@ -751,12 +774,14 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 		a->rec[c] = calloc(a->nitems, sizeof *a->rec[c]);
 		if (a->rec[c] == NULL)
 			return tv_nomem(err);
+		tv_advise_huge(a->rec[c], a->nitems * sizeof *a->rec[c]);
 		a->nrec[c] = a->nitems;
 	}
 	/* item look-ups in stages, so that their cache misses overlap */
 	struct reading rd = { a, c };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,
-			     .found = prefetch_record, .line = each_add_line, .ctx = &rd };
+			     .found = prefetch_record, .find_until_new = 1, .line = each_add_line,
+			     .ctx = &rd };
 	size_t lines;
 	int rc = tv_each_line(r, &e, &lines, err);
 	if (rc == TAGEVAL_OK && lines == 0)
@@ -767,6 +792,12 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 }
 
 static int run_annotator(void *a, struct tv_reader *r, struct tageval_error *err)
+{
+	return read_annotator(a, r, err);
+}
+
+int tv_annotations_read_reader(struct tageval_annotations *a, struct tv_reader *r,
+			       struct tageval_error *err)
 {
 	return read_annotator(a, r, err);
 }

@@ -194,6 +194,10 @@ struct pipe {
 	pthread_cond_t cv;
 	uint64_t made, used; /* units made, units handed back */
 	int stop;            /* the calling thread wants no more units */
+	/* e->find_until_new: no more look-ups where the units are made (set for
+	 * good by the calling thread before a line may add an id; 1 without a
+	 * reading thread), and a unit being made with them */
+	int stopped, finding;
 };
 
 static void unit_fail(struct unit *u, int rc)
@@ -233,7 +237,8 @@ static void put_ids(struct pipe *p, struct tv_batch *b)
 /* The look-ups are done where the lines are read. */
 static int ahead(const struct tv_each *e)
 {
-	return e->lookup == TV_LOOKUP_FIND && e->find_ahead && e->put == NULL;
+	return e->lookup == TV_LOOKUP_FIND && (e->find_ahead || e->find_until_new) &&
+	       e->put == NULL;
 }
 
 /* Makes unit @u from the next chunk of the file; @first: the reader's own
@@ -309,7 +314,8 @@ static void *reading_thread(void *arg)
 		/* the look-ups done here while the calling thread has a unit
 		 * waiting besides the one it is on (it is the slower side), left
 		 * to it when it waits or is about to (this side is the slower) */
-		int look = ahead(p->e) && seq >= p->used + 2;
+		int look = ahead(p->e) && !p->stopped && seq >= p->used + 2;
+		p->finding = look;
 		pthread_mutex_unlock(&p->mu);
 		if (stop)
 			break;
@@ -317,6 +323,7 @@ static void *reading_thread(void *arg)
 		u->look = look;
 		make_unit(p, u, 0);
 		pthread_mutex_lock(&p->mu);
+		p->finding = 0;
 		p->made = seq + 1;
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
@@ -338,10 +345,22 @@ static int may_thread(const struct tv_reader *r)
 	return r->fd < 0 || (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode));
 }
 
-/* Looks up and hands over the lines of @u; its error (after them) last. */
-static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
-		    struct tageval_error *err)
+/* e->find_until_new: stops the look-ups of the reading thread for good and
+ * waits for the unit it is making with them: the caller's @line may then add
+ * to the table. */
+static void stop_finding(struct pipe *p)
 {
+	pthread_mutex_lock(&p->mu);
+	p->stopped = 1;
+	while (p->finding)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Looks up and hands over the lines of @u; its error (after them) last. */
+static int use_unit(struct pipe *p, struct unit *u, size_t *n, struct tageval_error *err)
+{
+	const struct tv_each *e = p->e;
 	for (size_t i = 0; i < u->nb; i++) {
 		struct tv_batch *b = &u->b[i];
 		if (b->ids && u->look) {
@@ -351,6 +370,12 @@ static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 						e->found(e->ctx, b->line[k].inst);
 		} else if (b->ids && e->put == NULL) /* a table being put in is the other side's */
 			look_up(e, b, 1);
+		/* an id not found: @line may add it, once the reading thread
+		 * no longer looks up */
+		if (e->find_until_new && b->ids)
+			for (size_t k = 0; !p->stopped && k < b->n; k++)
+				if (b->line[k].id && b->line[k].inst == TV_NONE)
+					stop_finding(p);
 		for (size_t k = 0; k < b->n; k++) {
 			int rc = e->line(e->ctx, &b->line[k], err);
 			if (rc)
@@ -366,7 +391,7 @@ static int use_unit(const struct tv_each *e, struct unit *u, size_t *n,
 int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		 struct tageval_error *err)
 {
-	struct pipe p = { .r = r, .e = e };
+	struct pipe p = { .r = r, .e = e, .stopped = 1 };
 	p.u[0].buf = r->buf;
 	p.u[0].cap = r->cap;
 	int threaded = 0, tried = 0, have_sync = 0;
@@ -394,11 +419,14 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 					else
 						pthread_mutex_destroy(&p.mu);
 				}
+				p.stopped = 0; /* read by the thread */
 				threaded = have_sync &&
 					   pthread_create(&tid, NULL, reading_thread, &p) == 0;
+				if (!threaded)
+					p.stopped = 1;
 			}
 		}
-		rc = use_unit(e, u, &n, err);
+		rc = use_unit(&p, u, &n, err);
 		int last = u->last;
 		if (threaded) {
 			pthread_mutex_lock(&p.mu);

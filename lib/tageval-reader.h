@@ -195,6 +195,12 @@ struct tv_each {
 	 * done where the lines are read (the reading thread); @found is still
 	 * called on the calling thread, before the lines of each batch */
 	int find_ahead;
+	/* with TV_LOOKUP_FIND, the table changing: as find_ahead as long as
+	 * every id is found.  @line may add to @ids (the only change made to it
+	 * while the file is read) only for a line whose l->inst is TV_NONE; it
+	 * is handed no such line before the reading thread has stopped looking
+	 * up (for good, and the unit it was making finished) */
+	int find_until_new;
 	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
 	void *ctx;
 };

@@ -1,13 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small helpers: growable arrays and the weight syntax. */
+#define _DEFAULT_SOURCE 1 /* madvise() and MADV_HUGEPAGE, where Linux has them */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tageval-util.h"
+
+void tv_advise_huge(void *p, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+	if (bytes >= 2 * huge && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
 
 int tv_grow_slow(void **buf, size_t *cap, size_t need, size_t size)
 {

@@ -46,6 +46,12 @@ void tv_quote(char *out, size_t outsize, const char *s, size_t len);
 
 /* ------------------------------------------------------------ growable arrays */
 
+/* Offers the 2 MiB-aligned part of the block @p of @bytes (4 MiB or more,
+ * not yet touched) to the kernel as huge pages: a hint only, nothing when the
+ * system has none.  For large arrays written at random (fewer TLB misses and
+ * page faults). */
+void tv_advise_huge(void *p, size_t bytes);
+
 /* Ensures room for @need elements of @size bytes; returns 0 or TAGEVAL_ENOMEM. */
 int tv_grow_slow(void **buf, size_t *cap, size_t need, size_t size);
 static inline int tv_grow(void **buf, size_t *cap, size_t need, size_t size)

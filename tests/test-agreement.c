@@ -8,6 +8,7 @@
  * and the bootstrap.  Every expected value is taken from the reference or
  * computed by hand in the comment next to it.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1338,6 +1339,105 @@ START_TEST(long_form_sparse_any_order)
 }
 END_TEST
 
+/*
+ * Files long enough for the reading thread (more than half a chunk: 128 KiB
+ * in release builds, 2 KiB in the developer build), which finds the ids of
+ * the second annotator ahead of the lines until one is not found; from then
+ * on the lines add them.  ANN1: "w i" for i = 0 .. 29999, tag "t<i mod 3>";
+ * ANN2: the same items from the last to the first, the same tag but for
+ * every tenth item (i mod 10 == 0: "t9"), and from its line 20001 on, every
+ * 50th line a new item "x j" (j = 0 .. 99) before the line of a "w" item.
+ * @dup (case 1-3): a line repeated further on (see below).
+ */
+#define AHEAD_N 30000
+#define AHEAD_M 100
+
+static char *ahead_ann2(int dup, uint64_t *first, uint64_t *again)
+{
+	size_t cap = (size_t)(AHEAD_N + AHEAD_M + 2) * 24, used = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	uint64_t line = 0, x = 0;
+	for (int i = AHEAD_N - 1; i >= 0; i--) {
+		if (line >= 20000 && (line - 20000) % 50 == 0 && x < AHEAD_M) {
+			used += (size_t)snprintf(t + used, cap - used, "x %" PRIu64 " t0\n", x);
+			line++;
+			/* case 1: "x 5" again 30 lines on (a unit the reading
+			 * thread may have looked up before the first was added);
+			 * case 2: "x 6" again 5000 lines on */
+			if (x == 5 && dup == 1)
+				*first = line;
+			if (x == 6 && dup == 2)
+				*first = line;
+			x++;
+		}
+		if (dup == 1 && *first && line == *first + 29) {
+			used += (size_t)snprintf(t + used, cap - used, "x 5 t1\n");
+			*again = ++line;
+		}
+		if (dup == 2 && x > 6 && line == *first + 4999) {
+			used += (size_t)snprintf(t + used, cap - used, "x 6 t1\n");
+			*again = ++line;
+		}
+		used += (size_t)snprintf(t + used, cap - used, "w %d t%d\n", i,
+					 i % 10 == 0 ? 9 : i % 3);
+		line++;
+		/* case 3: "w 29000" (line 1000, found ahead) again at line 10000 */
+		if (dup == 3 && i == 29000)
+			*first = line;
+		if (dup == 3 && line == 9999) {
+			used += (size_t)snprintf(t + used, cap - used, "w 29000 t0\n");
+			*again = ++line;
+		}
+	}
+	return t;
+}
+
+START_TEST(ids_found_ahead)
+{
+	size_t cap = (size_t)AHEAD_N * 16, used = 0;
+	char *ann1 = malloc(cap);
+	ck_assert_ptr_nonnull(ann1);
+	for (int i = 0; i < AHEAD_N; i++)
+		used += (size_t)snprintf(ann1 + used, cap - used, "w %d t%d\n", i, i % 3);
+	uint64_t first = 0, again = 0;
+	char *ann2 = ahead_ann2(_i, &first, &again);
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	add(&r, ann1);
+	int rc = tageval_annotations_read_buffer(r.ann, ann2, strlen(ann2), "ann2", &r.err);
+	if (_i == 0) {
+		ck_assert_int_eq(rc, TAGEVAL_OK);
+		/* 30000 items of both, 100 of ANN2 only */
+		ck_assert_uint_eq(tageval_annotations_items(r.ann), AHEAD_N + AHEAD_M);
+		const struct tageval_agreement_figures *f = compute(&r, NULL);
+		ck_assert_uint_eq(f->items, AHEAD_N);
+		ck_assert_uint_eq(tageval_agreement_single(r.ag, 0), 0);
+		ck_assert_uint_eq(tageval_agreement_single(r.ag, 1), AHEAD_M);
+		/* the tags differ on 3000 of the 30000 items: 27000 / 30000 */
+		ck_assert_double_eq_tol(f->pr_a, 0.9, TOL);
+	} else {
+		char want[96];
+		ck_assert_int_eq(rc, TAGEVAL_EFORMAT);
+		ck_assert_uint_eq(r.err.line, again);
+		/* "x j" is line 20001 + 50 j (x 0 after the 20000 lines of
+		 * "w 29999" .. "w 10000", then one every 50 lines): "x 5" at
+		 * 20251, again at 20251 + 30 = 20281; "x 6" at 20301, again at
+		 * 20301 + 5000 = 25301 (the last "x", 99, is at 24951); "w 29000"
+		 * is the 1000th line, again at 10000 */
+		snprintf(want, sizeof want, "duplicate instance \"%s\" (first at line %" PRIu64 ")",
+			 _i == 1 ? "x 5" : _i == 2 ? "x 6" : "w 29000", first);
+		ck_assert_str_eq(r.err.message, want);
+		ck_assert_uint_eq(first, _i == 1 ? 20251 : _i == 2 ? 20301 : 1000);
+		ck_assert_uint_eq(again, _i == 1 ? 20281 : _i == 2 ? 25301 : 10000);
+	}
+	finish_run(&r);
+	free(ann1);
+	free(ann2);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1359,6 +1459,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, long_form);
 	tcase_add_test(tc, long_form_no_lexelt);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
+	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);

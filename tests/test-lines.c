@@ -5,7 +5,8 @@
  * library's objects) starts the reader at a line number just below 2^32
  * and checks every place a line number is kept: the reader's error line,
  * the key's stored lines (16-byte instances: their low 32 bits, the high
- * bits where they change), the scorer's events and its errors.
+ * bits where they change), the scorer's events and its errors, and the
+ * annotations' records (32-bit lines, those of 2^32 - 1 on in a side list).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "test-common.h"
+#include "tageval-agreement.h"
 #include "tageval-key.h"
 #include "tageval-reader.h"
 #include "tageval-score.h"
@@ -65,6 +67,54 @@ START_TEST(key_lines_beyond_2_32)
 	ck_assert_str_eq(err.message, "duplicate instance \"w 4\" (first at line 4)");
 	tageval_key_free(key);
 	tageval_inventory_free(inv);
+}
+END_TEST
+
+/* Annotator @c of @text, first line @first, into @a: its status. */
+static int read_ann_at(struct tageval_annotations *a, const char *text, uint64_t first,
+		       struct tageval_error *err)
+{
+	struct tv_reader r;
+	open_at(&r, text, first);
+	int rc = tv_annotations_read_reader(a, &r, err);
+	tv_reader_close(&r);
+	return rc;
+}
+
+START_TEST(annotation_lines_beyond_2_32)
+{
+	/* a record's line is 32 bits, TV_REC_FAR (2^32 - 1) meaning "in the
+	 * side list": lines 2^32 - 3 and 2^32 - 2 kept in the record, 2^32 - 1
+	 * (the marker's own value) and 2^32 + 1 (after a blank line) in the
+	 * list; each duplicate after them names the first line in full */
+	static const char text[] = "w 1 a\nw 2 b\nw 3 c\n\nw 4 d\n";
+	static const struct {
+		const char *dup;
+		const char *message;
+	} cases[] = {
+		{ "w 1 e\n", "duplicate instance \"w 1\" (first at line 4294967293)" },
+		{ "w 2 e\n", "duplicate instance \"w 2\" (first at line 4294967294)" },
+		{ "w 3 e\n", "duplicate instance \"w 3\" (first at line 4294967295)" },
+		{ "w 4 e\n", "duplicate instance \"w 4\" (first at line 4294967297)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "%s%s", text, cases[i].dup);
+		struct tageval_inventory *inv = tageval_inventory_new();
+		struct tageval_annotations *a = NULL;
+		struct tageval_error err;
+		ck_assert_ptr_nonnull(inv);
+		ck_assert_int_eq(tageval_annotations_new(inv, &a), TAGEVAL_OK);
+		/* a first annotator of the same items read from line 1: its
+		 * records are not the second one's */
+		ck_assert_int_eq(read_ann_at(a, text, 1, &err), TAGEVAL_OK);
+		ck_assert_int_eq(read_ann_at(a, buf, TWO32 - 3, &err), TAGEVAL_EFORMAT);
+		/* the duplicate: line 2^32 - 3 + 5 = 2^32 + 2 */
+		ck_assert_uint_eq(err.line, TWO32 + 2);
+		ck_assert_str_eq(err.message, cases[i].message);
+		tageval_annotations_free(a);
+		tageval_inventory_free(inv);
+	}
 }
 END_TEST
 
@@ -192,6 +242,7 @@ static Suite *lines_suite(void)
 	TCase *tc = tcase_create("64-bit");
 	tcase_add_test(tc, key_lines_beyond_2_32);
 	tcase_add_test(tc, answer_lines_beyond_2_32);
+	tcase_add_test(tc, annotation_lines_beyond_2_32);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("weights");
 	tcase_add_test(tc, weight_as_strtod);

@@ -9,9 +9,11 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -1255,6 +1257,88 @@ static int without_figures(const struct tageval_annotations *ann, const struct o
 
 /* Reads the files, computes the agreement and prints it; returns the exit
  * status. */
+/*
+ * The passes over the items after reading, each on its own (they only read
+ * @ann): the main figures (tageval_agreement_compute()), the chance and
+ * alpha family (@want & 3) and the set alpha (@want & 4).  With a second
+ * core and two or more passes, the main figures (and the set alpha when the
+ * chance family runs too) on a second thread, the rest here: every figure
+ * is computed as it would be alone, so its bits do not change.  Without a
+ * second core, or when the thread cannot start, all of them here, in turn.
+ * An error: the first in the order main figures, chance family, set alpha
+ * (the one the passes in turn stop at).
+ */
+struct side_pass {
+	const struct tageval_annotations *ann;
+	const struct tageval_agreement_options *opts;
+	int sets;                          /* the set alpha too */
+	struct tageval_agreement *ag;
+	struct tageval_set_alpha *out;
+	int rc, sets_rc;
+	struct tageval_error err, sets_err;
+};
+
+static void *side_run(void *arg)
+{
+	struct side_pass *p = arg;
+	p->rc = tageval_agreement_compute(p->ann, p->opts, &p->ag, &p->err);
+	if (p->rc == TAGEVAL_OK && p->sets)
+		p->sets_rc = tageval_agreement_alpha_sets(p->ann, p->out, &p->sets_err);
+	return NULL;
+}
+
+static int chance_family(const struct tageval_annotations *ann, unsigned want, unsigned levels,
+			 size_t categories, struct extra_values *ev, struct tageval_error *err)
+{
+	if ((want & 3u) == 3u) /* both families in one pass over the items */
+		return tageval_agreement_chance_alpha(ann, categories, levels, &ev->ch, &ev->lv,
+						      err);
+	if (want & 1u)
+		return tageval_agreement_alpha_levels(ann, levels, &ev->lv, err);
+	if (want & 2u)
+		return tageval_agreement_chance(ann, categories, &ev->ch, err);
+	return TAGEVAL_OK;
+}
+
+static int compute_families(const struct tageval_annotations *ann,
+			    const struct tageval_agreement_options *opts, unsigned want,
+			    unsigned levels, size_t categories, struct tageval_agreement **ag,
+			    struct extra_values *ev, struct tageval_error *err)
+{
+	int rc;
+	struct side_pass p = { .ann = ann, .opts = opts, .out = &ev->sets,
+			       .sets = (want & 3u) && (want & 4u) };
+	pthread_t tid;
+	if ((want & 7u) == 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    pthread_create(&tid, NULL, side_run, &p) != 0) {
+		/* in turn */
+		if ((rc = tageval_agreement_compute(ann, opts, ag, err)) ||
+		    (rc = chance_family(ann, want, levels, categories, ev, err)))
+			return rc;
+		return (want & 4u) ? tageval_agreement_alpha_sets(ann, &ev->sets, err) : TAGEVAL_OK;
+	}
+	/* here: the chance family, or else the set alpha */
+	int here = 0;
+	struct tageval_error here_err = { 0 };
+	if (want & 3u)
+		here = chance_family(ann, want, levels, categories, ev, &here_err);
+	else
+		here = tageval_agreement_alpha_sets(ann, &ev->sets, &here_err);
+	pthread_join(tid, NULL);
+	*ag = p.ag;
+	if (p.rc) {
+		*err = p.err;
+		return p.rc;
+	}
+	if (here) {
+		*err = here_err;
+		return here;
+	}
+	if (p.sets_rc)
+		*err = p.sets_err;
+	return p.sets_rc;
+}
+
 static int run(const struct options *opt)
 {
 	struct options oo = *opt;
@@ -1325,8 +1409,6 @@ static int run(const struct options *opt)
 			goto out;
 		}
 	}
-	if (tageval_agreement_compute(ann, &o->agreement, &ag, &err))
-		goto fail;
 	/* each family computed only when one of its coefficients is asked for */
 	unsigned want = 0, levels = 0;
 	for (size_t i = 0; i < N_EXTRA; i++) {
@@ -1337,16 +1419,7 @@ static int run(const struct options *opt)
 		if (l >= 0 && l < 100)
 			levels |= 1u << l; /* the ratio level costs the distinct values squared */
 	}
-	if ((want & 3u) == 3u) {
-		/* both families in one pass over the items */
-		if (tageval_agreement_chance_alpha(ann, categories, levels, &ev.ch, &ev.lv, &err))
-			goto fail;
-	} else if ((want & 1u) && tageval_agreement_alpha_levels(ann, levels, &ev.lv, &err)) {
-		goto fail;
-	} else if ((want & 2u) && tageval_agreement_chance(ann, categories, &ev.ch, &err)) {
-		goto fail;
-	}
-	if ((want & 4u) && tageval_agreement_alpha_sets(ann, &ev.sets, &err))
+	if (compute_families(ann, &o->agreement, want, levels, categories, &ag, &ev, &err))
 		goto fail;
 	if (o->weights) {
 		/* the file of distances ("-": standard input), read and checked
