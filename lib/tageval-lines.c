@@ -314,7 +314,7 @@ static void *reading_thread(void *arg)
 		/* the look-ups done here while the calling thread has a unit
 		 * waiting besides the one it is on (it is the slower side), left
 		 * to it when it waits or is about to (this side is the slower) */
-		int look = ahead(p->e) && !p->stopped && seq >= p->used + 2;
+		int look = !stop && ahead(p->e) && !p->stopped && seq >= p->used + 2;
 		p->finding = look;
 		pthread_mutex_unlock(&p->mu);
 		if (stop)

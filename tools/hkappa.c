@@ -1278,6 +1278,17 @@ struct side_pass {
 	struct tageval_error err, sets_err;
 };
 
+/* The processors online, or 1 where the system does not say (the passes
+ * then run in turn). */
+static long online_cpus(void)
+{
+#ifdef _SC_NPROCESSORS_ONLN
+	return sysconf(_SC_NPROCESSORS_ONLN);
+#else
+	return 1;
+#endif
+}
+
 static void *side_run(void *arg)
 {
 	struct side_pass *p = arg;
@@ -1309,7 +1320,7 @@ static int compute_families(const struct tageval_annotations *ann,
 	struct side_pass p = { .ann = ann, .opts = opts, .out = &ev->sets,
 			       .sets = (want & 3u) && (want & 4u) };
 	pthread_t tid;
-	if ((want & 7u) == 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	if ((want & 7u) == 0 || online_cpus() < 2 ||
 	    pthread_create(&tid, NULL, side_run, &p) != 0) {
 		/* in turn */
 		if ((rc = tageval_agreement_compute(ann, opts, ag, err)) ||
