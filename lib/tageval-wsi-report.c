@@ -267,11 +267,13 @@ int tageval_wsi_report_figures(const struct tageval_wsi_report *r, const char *p
 	struct tageval_wsi_result *wr = NULL;
 	tageval_wsi_options_init(&wo);
 	wo.pos = pos;
-	int rc = tv_wsi_evaluate_grouped(r->w, &wo, r->start, r->order, &wr, err);
+	int rc = tv_wsi_evaluate_grouped(r->w, &wo, r->start, r->order,
+					 (families & TAGEVAL_WSI_REPORT_NO_2007) != 0, &wr, err);
 	if (rc)
 		return rc;
 	*wsi = *tageval_wsi_result_total(wr);
 	tageval_wsi_result_free(wr);
+	families &= ~TAGEVAL_WSI_REPORT_NO_2007;
 	if (families == 0)
 		return TAGEVAL_OK;
 	TV_NEED(err, clu, "clu");
