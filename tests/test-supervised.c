@@ -799,7 +799,8 @@ END_TEST
 /*
  * The gold labels as sense ids: 16-bit when the gold key has at most 65,536
  * labels (so many senses at most), 32-bit past that.  A key of @pad
- * instances of b.v, each with a sense of its own (t0, t1, ...), then a.n.1 ..
+ * senses of b.v (t0, t1, ...: 64 to a line, a line's labels read in
+ * order), then a.n.1 ..
  * a.n.10: s1 for 1-8, s2 for 9 and 10, all in cluster c1; a.n selected
  * ("n"), 2 folds.  The senses are numbered in the gold key's word order:
  * t0 .. t(pad - 1) are 0 .. pad - 1, s1 is pad, s2 pad + 1.  Each fold maps
@@ -814,8 +815,11 @@ END_TEST
 static void wide_case(size_t pad)
 {
 	struct sbuf gold = { 0 }, sys = { 0 };
-	for (size_t i = 0; i < pad; i++) {
-		sb_printf(&gold, "b.v b.v.%zu t%zu\n", i, i);
+	for (size_t i = 0; i < pad; i += 64) {
+		sb_printf(&gold, "b.v b.v.%zu", i);
+		for (size_t j = i; j < i + 64 && j < pad; j++)
+			sb_printf(&gold, " t%zu", j);
+		sb_printf(&gold, "\n");
 		sb_printf(&sys, "b.v b.v.%zu c1\n", i);
 	}
 	for (int i = 1; i <= 10; i++) {
@@ -1724,7 +1728,7 @@ static Suite *supervised_suite(void)
 	tcase_add_loop_test(tc, pair_selection_random, 0, 120);
 	tcase_add_test(tc, pair_tie_across_layers);
 	suite_add_tcase(s, tc);
-	/* the gold senses' 16-bit and 32-bit arrays, on keys of 65,546 lines */
+	/* the gold senses' 16-bit and 32-bit arrays, on keys of 65,546 labels */
 	tc = tcase_create("sense-ids");
 	tcase_add_test(tc, gold_senses_16bit_edge);
 	tcase_add_test(tc, gold_senses_32bit);
