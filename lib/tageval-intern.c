@@ -89,23 +89,44 @@ static uint32_t stored_len(const char *str)
 
 static uint32_t stored_id(const char *str)
 {
-	return load_u32(str - ((unsigned char)str[-1] < 0xff ? 5 : 9));
+	return load_u32(str - ((unsigned char)str[-1] < 0xff ? 5 : 10));
 }
 
-/* Copies s[0..len) with @id into the arena; *off receives its offset. */
+/* A jump record: the id no string has, then the offset of the next string's
+ * header (see tageval-intern.h). */
+#define JUMP_ID UINT32_MAX
+#define JUMP_SIZE 8
+
+/*
+ * Copies s[0..len) with @id into the arena; *off receives its offset.
+ * Every string is placed with JUMP_SIZE bytes free after it, in its chunk:
+ * when the next string does not go there (a new chunk, or a chunk of its
+ * own), a jump record to it is written there.  A record written in the
+ * current chunk is kept out of the next strings' way (used moves past it).
+ */
 static int arena_copy(struct tv_intern *in, const char *s, size_t len, uint32_t id,
 		      uint32_t *off)
 {
-	size_t head = len < 0xff ? 5 : 9;
+	size_t head = len < 0xff ? 5 : 10;
 	size_t need = head + len + 1;
 	size_t at = in->used;
-	if (in->end - in->used < need && arena_chunk(in, need, &at) != TAGEVAL_OK)
+	if (in->end - in->used < need + JUMP_SIZE &&
+	    arena_chunk(in, need + JUMP_SIZE, &at) != TAGEVAL_OK)
 		return TAGEVAL_ENOMEM;
+	if (id > 0 && at != in->last) {
+		char *j = in->piece[in->last / TV_INTERN_PIECE] + in->last % TV_INTERN_PIECE;
+		uint32_t word[2] = { JUMP_ID, (uint32_t)at };
+		memcpy(j, word, JUMP_SIZE);
+		if (in->last == in->used && at != in->used)
+			in->used += JUMP_SIZE; /* a chunk of its own: the current one stays */
+	}
+	in->last = at + need;
 	char *p = in->piece[at / TV_INTERN_PIECE] + at % TV_INTERN_PIECE;
 	memcpy(p, &id, 4);
 	if (len >= 0xff) {
 		uint32_t len32 = (uint32_t)len; /* the caller checked len <= UINT32_MAX */
-		memcpy(p + 4, &len32, 4);
+		p[4] = (char)0xff; /* read from the header's start (tv_intern_next) */
+		memcpy(p + 5, &len32, 4);
 	}
 	p[head - 1] = (char)(len < 0xff ? len : 0xff);
 	memcpy(p + head, s, len);
@@ -119,6 +140,14 @@ static int arena_copy(struct tv_intern *in, const char *s, size_t len, uint32_t 
 size_t tv_intern_len(const struct tv_intern *in, uint32_t id)
 {
 	return stored_len(tv_intern_str(in, id));
+}
+
+const char *tv_intern_walk(const struct tv_intern *in, uint32_t id)
+{
+	const char *str = tv_intern_at(in, in->samp[id / TV_INTERN_SAMPLE]);
+	for (uint32_t k = id % TV_INTERN_SAMPLE; k > 0; k--)
+		str = tv_intern_next(in, str);
+	return str;
 }
 
 /*
@@ -291,6 +320,7 @@ void tv_intern_clear(struct tv_intern *in)
 	}
 	free(in->piece);
 	free(in->off);
+	free(in->samp);
 	free(in->slots);
 	free(in->front);
 	uint64_t k0 = in->hashkey[0], k1 = in->hashkey[1];
@@ -358,11 +388,17 @@ void tv_intern_compact(struct tv_intern *in)
 	size_t nslots = in->n + in->n / 4 + 1;
 	if (in->slots != NULL && nslots < in->nslots)
 		(void)rehash(in, nslots); /* on failure the old slots stay */
-	if (in->n > 0 && in->n < in->cap) {
-		uint32_t *off = realloc(in->off, in->n * sizeof *off);
-		if (off != NULL) {
-			in->off = off;
-			in->cap = in->n;
+	if (in->samp == NULL) {
+		size_t ns = (in->n + TV_INTERN_SAMPLE - 1) / TV_INTERN_SAMPLE;
+		uint32_t *samp = malloc(ns * sizeof *samp);
+		if (samp != NULL) {
+			for (size_t k = 0; k < ns; k++)
+				samp[k] = in->off[k * TV_INTERN_SAMPLE];
+			free(in->off);
+			in->off = NULL;
+			in->cap = 0;
+			in->samp = samp;
+			in->samp_cap = ns;
 		}
 	}
 }
@@ -543,13 +579,21 @@ int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32
 	}
 	if (in->n >= UINT32_MAX - 1 || len > UINT32_MAX)
 		return TAGEVAL_ENOMEM;
-	if (tv_grow((void **)&in->off, &in->cap, in->n + 1, sizeof *in->off))
-		return TAGEVAL_ENOMEM;
 	uint32_t nid = (uint32_t)in->n, off;
+	if (in->samp == NULL) {
+		if (tv_grow((void **)&in->off, &in->cap, in->n + 1, sizeof *in->off))
+			return TAGEVAL_ENOMEM;
+	} else if (nid % TV_INTERN_SAMPLE == 0 &&
+		   tv_grow((void **)&in->samp, &in->samp_cap, nid / TV_INTERN_SAMPLE + 1,
+			   sizeof *in->samp))
+		return TAGEVAL_ENOMEM;
 	if (arena_copy(in, s, len, nid, &off) != TAGEVAL_OK)
 		return TAGEVAL_ENOMEM;
 	in->n++;
-	in->off[nid] = off;
+	if (in->samp == NULL)
+		in->off[nid] = off;
+	else if (nid % TV_INTERN_SAMPLE == 0)
+		in->samp[nid / TV_INTERN_SAMPLE] = off;
 	sl->hash = h;
 	sl->off = off;
 	*id = nid;
@@ -592,9 +636,11 @@ void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		/* the ids are scattered: their pointers and bytes fetched ahead */
 		if (i + 16 < n)
-			__builtin_prefetch(&in->off[ids[i + 16]]);
-		if (i + 8 < n)
+			tv_intern_prefetch_ptr(in, ids[i + 16]);
+		if (i + 8 < n && in->samp == NULL)
 			__builtin_prefetch(tv_intern_str(in, ids[i + 8]) - 1);
+		else if (i + 8 < n)
+			tv_intern_prefetch_bytes(in, ids[i + 8]);
 		const char *str = tv_intern_str(in, ids[i]);
 		size_t len = stored_len(str);
 		a[i] = (struct tv_sort_name){ be_prefix(str, len),

@@ -336,16 +336,14 @@ static const struct tv_wlabel *sys_of(const struct tageval_supervised *s, const 
 	return one;
 }
 
-static void labels_of(const struct tageval_supervised *s, const struct split *sp,
-		      const struct grouped *g, const uint32_t **lab, uint32_t *n)
+static struct tv_senses labels_of(const struct tageval_supervised *s, const struct split *sp,
+				  const struct grouped *g)
 {
 	if (sp->lab_first) {
 		uint32_t inst = tv_sup_inst(s, g);
-		*lab = sp->pool + sp->lab_first[inst];
-		*n = sp->lab_n[inst];
-	} else {
-		*lab = tv_sup_gold(s, g, n);
+		return (struct tv_senses){ NULL, sp->pool + sp->lab_first[inst], sp->lab_n[inst] };
 	}
+	return tv_sup_gold(s, g);
 }
 
 /* Scratch of step 3 for a word of @ns senses and @nk cluster rows. */
@@ -915,17 +913,16 @@ static int mapping_senses(const struct tageval_supervised *s, const struct split
 		if (tv_role(sp->role, p) != ROLE_MAPPING)
 			continue;
 		nmap++;
-		const uint32_t *lab;
-		uint32_t nl;
-		labels_of(s, sp, g, &lab, &nl);
+		struct tv_senses lab = labels_of(s, sp, g);
+		uint32_t nl = lab.n;
 		for (uint32_t j = 0; j < nl; j++) {
-			if (x->sstamp[lab[j]] == x->gen)
+			if (x->sstamp[tv_sense_at(lab, j)] == x->gen)
 				continue;
-			x->sstamp[lab[j]] = x->gen;
+			x->sstamp[tv_sense_at(lab, j)] = x->gen;
 			if (tv_grow((void **)&x->names, &x->namecap, ns + 1, sizeof *x->names))
 				return TAGEVAL_ENOMEM;
-			x->names[ns].id = lab[j];
-			x->names[ns].name = tv_intern_str(&s->senses, lab[j]);
+			x->names[ns].id = tv_sense_at(lab, j);
+			x->names[ns].name = tv_intern_str(&s->senses, tv_sense_at(lab, j));
 			ns++;
 		}
 		struct tv_wlabel one;
@@ -975,9 +972,8 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		if (tv_role(sp->role, p) != ROLE_MAPPING || sys_n == 0)
 			continue;
-		const uint32_t *lab;
-		uint32_t nl;
-		labels_of(s, sp, g, &lab, &nl);
+		struct tv_senses lab = labels_of(s, sp, g);
+		uint32_t nl = lab.n;
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		for (uint32_t c = 0; c < sys_n; c++) {
@@ -994,7 +990,7 @@ static int fill_table(const struct tageval_supervised *s, const struct split *sp
 				x->tr[x->ntr++] = (struct triple){ k, TV_NONE, e->w };
 			}
 			for (uint32_t j = 0; j < nl; j++) {
-				uint32_t sense = x->slocal[lab[j]];
+				uint32_t sense = x->slocal[tv_sense_at(lab, j)];
 				if (dense) {
 					S[(size_t)k * ns + sense] += v;
 					continue;
@@ -1182,14 +1178,13 @@ static int key_test(const struct tageval_supervised *s, const struct split *sp,
 		    const struct grouped *g, struct scratch *x, const struct wordmap *m,
 		    struct tageval_key *key, struct tageval_error *err)
 {
-	const uint32_t *lab;
-	uint32_t nl;
-	labels_of(s, sp, g, &lab, &nl);
+	struct tv_senses lab = labels_of(s, sp, g);
+	uint32_t nl = lab.n;
 	if (tv_grow((void **)&x->labtag, &x->labtagcap, nl, sizeof *x->labtag))
 		return TAGEVAL_ENOMEM;
 	int named = 0;
 	for (uint32_t j = 0; j < nl; j++) {
-		if (tag_of(s, x, lab[j], &x->labtag[j]))
+		if (tag_of(s, x, tv_sense_at(lab, j), &x->labtag[j]))
 			return TAGEVAL_ENOMEM;
 		named |= x->labtag[j] == TV_NONE;
 	}
@@ -1198,7 +1193,7 @@ static int key_test(const struct tageval_supervised *s, const struct split *sp,
 	if (tv_grow((void **)&x->labname, &x->labcap, nl, sizeof *x->labname))
 		return TAGEVAL_ENOMEM;
 	for (uint32_t j = 0; j < nl; j++)
-		x->labname[j] = tv_intern_str(&s->senses, lab[j]);
+		x->labname[j] = tv_intern_str(&s->senses, tv_sense_at(lab, j));
 	return tv_key_append(key, tv_intern_str(&s->w->words, m->word),
 			     tv_intern_str(&s->w->ids, tv_sup_inst(s, g)), x->labname, nl, err);
 }
@@ -1214,14 +1209,15 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 	const uint32_t sys_n = tv_sup_sys_n(s, g);
 	uint32_t index = 0;
 	int rc = TAGEVAL_OK;
-	const uint32_t *lab = NULL;
+	struct tv_senses lab = { NULL, NULL, 0 };
 	uint32_t nl = 0;
 	if (key != NULL) {
 		index = (uint32_t)tageval_key_size(key);
 		if ((rc = key_test(s, sp, g, x, m, key, err)) != TAGEVAL_OK)
 			return rc;
 	} else {
-		labels_of(s, sp, g, &lab, &nl);
+		lab = labels_of(s, sp, g);
+		nl = lab.n;
 		x->too_many |= nl > UINT16_MAX; /* the scorer's limit: its message */
 	}
 	if (sys_n == 0 || m->ns == 0)
@@ -1256,7 +1252,7 @@ static int map_test(const struct tageval_supervised *s, const struct split *sp,
 		/* the scorer's fine-grained credit of one answer of weight 1: 1
 		 * when it is one of the instance's labels (once), else 0 */
 		for (uint32_t j = 0; j < nl; j++)
-			if (lab[j] == x->names[best].id) {
+			if (tv_sense_at(lab, j) == x->names[best].id) {
 				x->ncorrect++;
 				break;
 			}
@@ -1551,16 +1547,16 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
-		uint32_t nl;
-		const uint32_t *lab = tv_sup_gold(s, g, &nl);
+		struct tv_senses lab = tv_sup_gold(s, g);
+		uint32_t nl = lab.n;
 		for (uint32_t j = 0; j < nl; j++) {
-			if (x->sstamp[lab[j]] == x->gen)
+			if (x->sstamp[tv_sense_at(lab, j)] == x->gen)
 				continue;
-			x->sstamp[lab[j]] = x->gen;
+			x->sstamp[tv_sense_at(lab, j)] = x->gen;
 			if (tv_grow((void **)&x->names, &x->namecap, ns + 1, sizeof *x->names))
 				return TAGEVAL_ENOMEM;
-			x->names[ns].id = lab[j];
-			x->names[ns].name = tv_intern_str(&s->senses, lab[j]);
+			x->names[ns].id = tv_sense_at(lab, j);
+			x->names[ns].name = tv_intern_str(&s->senses, tv_sense_at(lab, j));
 			ns++;
 		}
 		struct tv_wlabel one;
@@ -1596,8 +1592,8 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		if (sys_n == 0)
 			continue;
-		uint32_t nl;
-		const uint32_t *lab = tv_sup_gold(s, g, &nl);
+		struct tv_senses lab = tv_sup_gold(s, g);
+		uint32_t nl = lab.n;
 		struct tv_wlabel one;
 		const struct tv_wlabel *sys = sys_of(s, g, &one);
 		for (uint32_t c = 0; c < sys_n; c++) {
@@ -1606,7 +1602,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 			double v = nl == 1 ? e->w : e->w / (double)nl; /* x / 1 is x */
 			x->wtr[ntr++] = (struct wtriple){ row, TV_NONE, e->w, p };
 			for (uint32_t j = 0; j < nl; j++)
-				x->wtr[ntr++] = (struct wtriple){ row, x->slocal[lab[j]], v, p };
+				x->wtr[ntr++] = (struct wtriple){ row, x->slocal[tv_sense_at(lab, j)], v, p };
 		}
 	}
 	if (ntr > 1)
@@ -1623,8 +1619,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		for (uint32_t p = m.first; p < m.last; p++) /* no branch: the roles are drawn */
 			nmap += tv_role(role, p) == ROLE_MAPPING;
 		for (uint32_t p = m.first; p < m.last && nmap > 0 && !anysense; p++) {
-			uint32_t nl;
-			(void)tv_sup_gold(s, &s->g[p], &nl);
+			uint32_t nl = tv_sup_gold(s, &s->g[p]).n;
 			anysense = tv_role(role, p) == ROLE_MAPPING && nl > 0;
 		}
 		res->mapping += nmap;

@@ -32,6 +32,7 @@ void tageval_supervised_free(struct tageval_supervised *s)
 	free(s->fused);
 	tv_intern_clear(&s->senses);
 	free(s->gpool);
+	free(s->gpool16);
 	free(s->gfirst);
 	free(s->selected);
 	free(s->g);
@@ -110,7 +111,12 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 	size_t nlab = 0;
 	for (size_t i = 0; i < w->n; i++)
 		nlab += tv_wsi_gold_n(w->gold_pool, &w->in[i]);
-	s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
+	/* the senses come from the gold labels, at most one each */
+	int narrow = w->gold_labels <= (size_t)UINT16_MAX + 1;
+	if (narrow)
+		s->gpool16 = malloc((nlab ? nlab : 1) * sizeof *s->gpool16);
+	else
+		s->gpool = malloc((nlab ? nlab : 1) * sizeof *s->gpool);
 	if (nlab != w->n && (s->gfirst = malloc((w->n + 1) * sizeof *s->gfirst)) == NULL)
 		goto nomem;
 	s->selected = calloc(w->words.n ? w->words.n : 1, 1);
@@ -124,7 +130,7 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 		s->start = (uint32_t *)start;
 		s->order = (uint32_t *)order;
 	}
-	if (!s->gpool || !s->selected || !s->g || !s->gkind || !s->label_sense || (pos && !s->pos) ||
+	if ((narrow ? !s->gpool16 : !s->gpool) || !s->selected || !s->g || !s->gkind || !s->label_sense || (pos && !s->pos) ||
 	    (start == NULL && tv_wsi_group(w, &s->start, &s->order)))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
@@ -134,9 +140,15 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
 		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-		for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
-			if (sense_of(s, gold[j], &s->gpool[ngold + j]))
+		for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++) {
+			uint32_t id;
+			if (sense_of(s, gold[j], &id))
 				goto nomem;
+			if (narrow)
+				s->gpool16[ngold + j] = (uint16_t)id; /* below 65,536 */
+			else
+				s->gpool[ngold + j] = id;
+		}
 		if (s->gfirst)
 			s->gfirst[p] = (uint32_t)ngold;
 		ngold += tv_wsi_gold_n(w->gold_pool, in);

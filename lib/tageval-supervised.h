@@ -68,7 +68,11 @@ struct tageval_supervised {
 	const struct tageval_wsi *w;
 	char *pos;
 	struct tv_intern senses;  /* sense names (no kind prefix) */
-	uint32_t *gpool;          /* gold labels as sense ids, in grouped order */
+	uint32_t *gpool;          /* gold labels as sense ids, in grouped order, or
+				   * NULL and in gpool16 instead: 16-bit when the
+				   * gold key has at most 65,536 labels (so many
+				   * senses at most): 2 MB less at a million */
+	uint16_t *gpool16;
 	uint32_t *gfirst;         /* position p's in gpool[gfirst[p] .. gfirst[p + 1]),
 				   * or NULL: one each, gpool[p] */
 	uint8_t *selected;        /* per word */
@@ -102,17 +106,29 @@ static inline uint32_t tv_sup_sys_n(const struct tageval_supervised *s, const st
 	return kind == TV_G_POOLED ? s->gsys[g->v].nline : kind;
 }
 
+/* @n sense ids: 16-bit (h, the gold key's when gpool16 holds them) or
+ * 32-bit (w: a split file's, or a larger gold key's).  Read with tv_sense_at(). */
+struct tv_senses {
+	const uint16_t *h; /* NULL: w */
+	const uint32_t *w;
+	uint32_t n;
+};
+
+static inline uint32_t tv_sense_at(struct tv_senses l, uint32_t j)
+{
+	return l.h != NULL ? l.h[j] : l.w[j];
+}
+
 /* Its gold labels (sense ids). */
-static inline const uint32_t *tv_sup_gold(const struct tageval_supervised *s,
-					  const struct grouped *g, uint32_t *n)
+static inline struct tv_senses tv_sup_gold(const struct tageval_supervised *s,
+					   const struct grouped *g)
 {
 	size_t p = (size_t)(g - s->g);
-	if (s->gfirst == NULL) {
-		*n = 1;
-		return s->gpool + p;
-	}
-	*n = s->gfirst[p + 1] - s->gfirst[p];
-	return s->gpool + s->gfirst[p];
+	size_t first = s->gfirst == NULL ? p : s->gfirst[p];
+	uint32_t n = s->gfirst == NULL ? 1 : s->gfirst[p + 1] - s->gfirst[p];
+	if (s->gpool16 != NULL)
+		return (struct tv_senses){ s->gpool16 + first, NULL, n };
+	return (struct tv_senses){ NULL, s->gpool + first, n };
 }
 
 /* Takes the clusters the wsi object now holds (tv_wsi_clear_clusters(),

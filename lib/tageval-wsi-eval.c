@@ -3,6 +3,7 @@
  * Word sense induction: the unsupervised evaluation of every target word
  * from its sparse contingency table.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,14 +344,14 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	uint32_t *start = NULL, *order = NULL;
 	if (tv_wsi_group(w, &start, &order))
 		return tv_nomem(err);
-	int rc = tv_wsi_evaluate_grouped(w, &o, start, order, out, err);
+	int rc = tv_wsi_evaluate_grouped(w, &o, start, order, 0, out, err);
 	free(start);
 	free(order);
 	return rc;
 }
 
 int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
-			    const uint32_t *start, const uint32_t *order,
+			    const uint32_t *start, const uint32_t *order, int no2007,
 			    struct tageval_wsi_result **out, struct tageval_error *err)
 {
 	struct tageval_wsi_options o = *opts;
@@ -390,12 +391,15 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 		tv_wsi_metrics_2010(&cells, o.beta, f);
 		/* the SemEval-2007 table is the same one unless some line reads
 		 * differently (class_l, cl_p or cl_pooled only then) */
-		if ((w->class_l != NULL || w->cl_p != NULL || w->cl_pooled) &&
+		if (!no2007 && (w->class_l != NULL || w->cl_p != NULL || w->cl_pooled) &&
 		    (rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		tv_wsi_metrics_2007(&cells, t.scratch, f);
+		if (!no2007)
+			tv_wsi_metrics_2007(&cells, t.scratch, f);
+		else /* 0 in the sums, NaN once they are taken */
+			f->clusters_2007 = f->fscore = f->purity = f->entropy = 0.0;
 		r->name[r->nwords] = strdup(name);
 		if (r->name[r->nwords] == NULL) {
 			rc = tv_nomem(err);
@@ -411,6 +415,10 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 		goto out;
 	}
 	average_words(tot, sum, N, r->nwords);
+	for (size_t i = 0; no2007 && i <= r->nwords; i++) {
+		struct tageval_wsi_figures *f = i < r->nwords ? &r->fig[i] : tot;
+		f->clusters_2007 = f->fscore = f->purity = f->entropy = NAN;
+	}
 out:
 	table_free(&t);
 	if (rc) {

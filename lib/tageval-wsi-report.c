@@ -196,8 +196,13 @@ static uint32_t *sorted_ids(const struct tageval_wsi *w)
 		tv_intern_sort_ids(&w->ids, order + start[word], start[word + 1] - start[word],
 				   tmp);
 	free(tmp);
-	for (size_t i = 0; i < n; i++)
-		pre[i] = prefix8(tv_intern_str(&w->ids, (uint32_t)i));
+	/* the ids in id order: each string the one after the previous */
+	const char *str = n > 0 ? tv_intern_str(&w->ids, 0) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		pre[i] = prefix8(str);
+		if (i + 1 < n)
+			str = tv_intern_next(&w->ids, str);
+	}
 	/* runs: the words' (start[] holds their bounds); merged pairwise, the
 	 * bounds of the merged runs kept in start[] */
 	uint32_t *a = order;
@@ -262,11 +267,13 @@ int tageval_wsi_report_figures(const struct tageval_wsi_report *r, const char *p
 	struct tageval_wsi_result *wr = NULL;
 	tageval_wsi_options_init(&wo);
 	wo.pos = pos;
-	int rc = tv_wsi_evaluate_grouped(r->w, &wo, r->start, r->order, &wr, err);
+	int rc = tv_wsi_evaluate_grouped(r->w, &wo, r->start, r->order,
+					 (families & TAGEVAL_WSI_REPORT_NO_2007) != 0, &wr, err);
 	if (rc)
 		return rc;
 	*wsi = *tageval_wsi_result_total(wr);
 	tageval_wsi_result_free(wr);
+	families &= ~TAGEVAL_WSI_REPORT_NO_2007;
 	if (families == 0)
 		return TAGEVAL_OK;
 	TV_NEED(err, clu, "clu");

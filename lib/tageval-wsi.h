@@ -227,11 +227,13 @@ static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, ui
 }
 
 /* tageval_wsi_evaluate() (@opts checked, not NULL) with the instances
- * grouped by word as tv_wsi_group() gives them, borrowed. */
+ * grouped by word as tv_wsi_group() gives them, borrowed; @no2007: the
+ * SemEval-2007 figures (clusters_2007, fscore, purity, entropy) not
+ * computed but NaN, the others the same bit for bit. */
 struct tageval_wsi_options;
 struct tageval_wsi_result;
 int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
-			    const uint32_t *start, const uint32_t *order,
+			    const uint32_t *start, const uint32_t *order, int no2007,
 			    struct tageval_wsi_result **out, struct tageval_error *err);
 /* The line numbers of instance i's gold and system lines (the system's:
  * after a read, only those of lines whose weights are all 0; 0 otherwise). */

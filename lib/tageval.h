@@ -1605,7 +1605,11 @@ TAGEVAL_EXPORT int tageval_wsi_report_baseline(struct tageval_wsi_report *rep,
  * those of tageval_clustering_evaluate() with those metrics (fuzzy when
  * the gold key has a line of several labels or a weight, else crisp) in
  * @clu, and in @repeated (may be NULL) its tageval_clustering_result_repeated().
+ * TAGEVAL_WSI_REPORT_NO_2007 in @families (not a metric family): the
+ * SemEval-2007 figures of @wsi (clusters_2007, fscore, purity, entropy) are
+ * not computed but NaN, and the others are the same.
  */
+#define TAGEVAL_WSI_REPORT_NO_2007 0x100u
 TAGEVAL_EXPORT int tageval_wsi_report_figures(const struct tageval_wsi_report *rep,
 					      const char *pos, unsigned families,
 					      struct tageval_wsi_figures *wsi,

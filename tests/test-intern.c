@@ -392,8 +392,9 @@ START_TEST(compact_keeps_ids)
 	 * 1,000 strings "c0" .. "c999": the slots grow from 64 by 1.5 (96,
 	 * 144, 216, 324, 486, 729, 1,093, 1,639: 1,093 holds at most 765 at
 	 * load 0.7) and the id array doubles from 8 to 1,024.  Compacting
-	 * makes 1,000 + 1,000 / 4 + 1 = 1,251 slots and 1,000 ids; every
-	 * string is still found with its id.  Compacting again changes
+	 * makes 1,000 + 1,000 / 4 + 1 = 1,251 slots and replaces the id array
+	 * by every 16th id's offset (ceil(1,000 / 16) = 63); every string is
+	 * still found with its id.  Compacting again changes
 	 * nothing; a new string then grows the slots by 1.5 (1,001 x 10 >
 	 * 1,251 x 7 = 8,757): 1,251 + 625 = 1,876, its id 1,000.
 	 */
@@ -409,7 +410,9 @@ START_TEST(compact_keeps_ids)
 	ck_assert_uint_eq(in.cap, 1024);
 	tv_intern_compact(&in);
 	ck_assert_uint_eq(in.nslots, 1251);
-	ck_assert_uint_eq(in.cap, 1000);
+	ck_assert_ptr_null(in.off);
+	ck_assert_ptr_nonnull(in.samp);
+	ck_assert_uint_eq(in.samp_cap, 63);
 	tv_intern_compact(&in);
 	ck_assert_uint_eq(in.nslots, 1251);
 	for (uint32_t i = 0; i < 1000; i++) {
@@ -424,6 +427,158 @@ START_TEST(compact_keeps_ids)
 	ck_assert_int_eq(added, 1);
 	ck_assert_uint_eq(id, 1000);
 	ck_assert_uint_eq(in.nslots, 1876);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+
+/* String i of sampled_walk_chunks: 200,000, 400,000 and 2,000,000 bytes for
+ * ids 300, 301 and 700, else 250; "%06u" of the id, then 'a' + id % 26.  *len receives its length. */
+static char *walk_string(uint32_t i, size_t *len)
+{
+	*len = i == 300 ? 200000 : i == 301 ? 400000 : i == 700 ? 2000000 : 250;
+	char *s = malloc(*len + 1);
+	ck_assert_ptr_nonnull(s);
+	memset(s, 'a' + (int)(i % 26), *len);
+	char head[8];
+	snprintf(head, sizeof head, "%06u", i);
+	memcpy(s, head, 6);
+	s[*len] = '\0';
+	return s;
+}
+
+/* Checks strings 0 .. n - 1 (by tv_intern_str, tv_intern_len, tv_intern_find
+ * and, from string 0 on, tv_intern_next); returns the ids whose header does
+ * not follow the previous string's NUL, as a bitmap over 0 .. n - 1. */
+static void walk_check(struct tv_intern *in, uint32_t n, unsigned char *jumped)
+{
+	const char *next = tv_intern_str(in, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len;
+		char *want = walk_string(i, &len);
+		const char *got = tv_intern_str(in, i);
+		ck_assert_ptr_eq(got, next);
+		ck_assert_uint_eq(tv_intern_len(in, i), len);
+		ck_assert_int_eq(memcmp(got, want, len + 1), 0);
+		uint32_t id = UINT32_MAX;
+		ck_assert_int_eq(tv_intern_find(in, want, len, &id), 1);
+		ck_assert_uint_eq(id, i);
+		tv_intern_prefetch_ptr(in, i);
+		tv_intern_prefetch_bytes(in, i);
+		jumped[i] = 0;
+		if (i > 0) {
+			const char *prev = tv_intern_str(in, i - 1);
+			size_t plen = tv_intern_len(in, i - 1);
+			jumped[i] = got != prev + plen + 1 + (len < 0xff ? 5 : 10);
+		}
+		if (i + 1 < n)
+			next = tv_intern_next(in, got);
+		free(want);
+	}
+}
+
+START_TEST(sampled_walk_chunks)
+{
+	/*
+	 * Strings of 250 bytes take 5 + 250 + 1 = 256 bytes each, and each is
+	 * placed with 8 bytes free after it (a jump record's room).  The first
+	 * chunk is one piece, 65,536 bytes: string k (from 0) fits while
+	 * 65,536 - 256k >= 264, k <= 254: ids 0..254, and id 255 opens the
+	 * second chunk (one piece: a new chunk has as many pieces as the arena
+	 * so far, up to 32).  Id 300 (200,000 bytes: 4 pieces > 2) gets a chunk
+	 * of its own and the second chunk stays current, its next 8 bytes
+	 * (after id 299) kept for the jump record to id 300; id 301 (400,000
+	 * bytes: 7 pieces > 1 + 1 + 4) too.  The second chunk then holds ids
+	 * 255..299 (45 x 256 = 11,520 bytes), the record, and from 11,528 on
+	 * ids 302.. while 54,008 - 256k >= 264, k <= 209: ids 302..511; id 512
+	 * opens the third ordinary chunk, 1 + 1 + 4 + 7 = 13 pieces, room for
+	 * all the rest.  Id 700 (2,000,000 bytes: 31 pieces > 26) has its own.
+	 * So the ids not right after the
+	 * previous string: 255, 300, 301, 302, 512; and after the compacting,
+	 * 700 and 701 (back in the third chunk).  Every one of the 721 strings
+	 * is found by its id through the samples (ids 0, 16, ...) and the walk,
+	 * before and after compacting and after more puts (the
+	 * samples grow past ceil(600 / 16) = 38 at id 608).
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	unsigned char jumped[721];
+	uint32_t id;
+	for (uint32_t i = 0; i < 600; i++) {
+		size_t len;
+		char *s = walk_string(i, &len);
+		ck_assert_int_eq(tv_intern_put(&in, s, len, &id, NULL), TAGEVAL_OK);
+		ck_assert_uint_eq(id, i);
+		free(s);
+	}
+	walk_check(&in, 600, jumped);
+	for (uint32_t i = 1; i < 600; i++)
+		ck_assert_int_eq(jumped[i], i == 255 || i == 300 || i == 301 || i == 302 || i == 512);
+	tv_intern_compact(&in);
+	ck_assert_ptr_null(in.off);
+	ck_assert_uint_eq(in.samp_cap, 38);
+	walk_check(&in, 600, jumped);
+	for (uint32_t i = 600; i < 721; i++) {
+		size_t len;
+		char *s = walk_string(i, &len);
+		int added = 0;
+		ck_assert_int_eq(tv_intern_put(&in, s, len, &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, i);
+		free(s);
+	}
+	ck_assert_ptr_null(in.off);
+	ck_assert_uint_ge(in.samp_cap, 46); /* ceil(721 / 16) */
+	walk_check(&in, 721, jumped);
+	for (uint32_t i = 1; i < 721; i++)
+		ck_assert_int_eq(jumped[i], i == 255 || i == 300 || i == 301 || i == 302 ||
+						    i == 512 || i == 700 || i == 701);
+	/* the sort reads the strings through the walk: in order "000000..",
+	 * "000001.." .. (the ids' digits first), given in reverse */
+	uint32_t ids[721];
+	struct tv_sort_name tmp[2 * 721];
+	for (uint32_t i = 0; i < 721; i++)
+		ids[i] = 720 - i;
+	tv_intern_sort_ids(&in, ids, 721, tmp);
+	for (uint32_t i = 0; i < 721; i++)
+		ck_assert_uint_eq(ids[i], i);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+START_TEST(sampled_first_alone)
+{
+	/*
+	 * A first string of its own chunk (200,000 bytes > the first chunk's
+	 * one piece), then strings of 250: the record after the first string
+	 * (in its chunk's 8 spare bytes) leads to id 1 at the start of the
+	 * first ordinary chunk.  The table compacted at 3 strings (1 sample).
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char big[200001], s[251];
+	memset(big, 'b', 200000);
+	big[200000] = '\0';
+	uint32_t id;
+	ck_assert_int_eq(tv_intern_put(&in, big, 200000, &id, NULL), TAGEVAL_OK);
+	for (uint32_t i = 1; i < 40; i++) {
+		memset(s, 'a', 250);
+		snprintf(s, sizeof s, "%06u", i);
+		s[6] = 'a';
+		ck_assert_int_eq(tv_intern_put(&in, s, 250, &id, NULL), TAGEVAL_OK);
+		ck_assert_uint_eq(id, i);
+		if (i == 2)
+			tv_intern_compact(&in);
+	}
+	ck_assert_uint_ge(in.samp_cap, 3); /* ids 0, 16, 32 */
+	ck_assert_str_eq(tv_intern_str(&in, 0), big);
+	for (uint32_t i = 1; i < 40; i++) {
+		char want[8];
+		snprintf(want, sizeof want, "%06u", i);
+		ck_assert_int_eq(memcmp(tv_intern_str(&in, i), want, 6), 0);
+		ck_assert_uint_eq(tv_intern_len(&in, i), 250);
+	}
+	ck_assert_ptr_eq(tv_intern_next(&in, tv_intern_str(&in, 0)), tv_intern_str(&in, 1));
 	tv_intern_clear(&in);
 }
 END_TEST
@@ -445,6 +600,8 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, compact_keeps_ids);
+	tcase_add_test(tc, sampled_walk_chunks);
+	tcase_add_test(tc, sampled_first_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -796,6 +796,76 @@ START_TEST(pos_selection)
 }
 END_TEST
 
+/*
+ * The gold labels as sense ids: 16-bit when the gold key has at most 65,536
+ * labels (so many senses at most), 32-bit past that.  A key of @pad
+ * senses of b.v (t0, t1, ...: 64 to a line, a line's labels read in
+ * order), then a.n.1 ..
+ * a.n.10: s1 for 1-8, s2 for 9 and 10, all in cluster c1; a.n selected
+ * ("n"), 2 folds.  The senses are numbered in the gold key's word order:
+ * t0 .. t(pad - 1) are 0 .. pad - 1, s1 is pad, s2 pad + 1.  Each fold maps
+ * c1 from 5 of a.n's instances, at most 2 of them s2: to s1 (at least 3 of
+ * 5).  So all 10 test instances (5 a fold) are answered s1, 8 of them
+ * rightly: over the two folds 10 tested, 10 answered, 8 correct, whatever
+ * the draw.  pad = 65,534: 65,536 labels, s1 65,534 and s2 65,535, the
+ * largest 16-bit ids; pad = 65,536: 65,538 labels (32-bit), s1 65,536 and
+ * s2 65,537, which in 16 bits would read as senses 0 and 1 (t0, t1: the
+ * answers would name t0).
+ */
+static void wide_case(size_t pad)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	for (size_t i = 0; i < pad; i += 64) {
+		sb_printf(&gold, "b.v b.v.%zu", i);
+		for (size_t j = i; j < i + 64 && j < pad; j++)
+			sb_printf(&gold, " t%zu", j);
+		sb_printf(&gold, "\n");
+		sb_printf(&sys, "b.v b.v.%zu c1\n", i);
+	}
+	for (int i = 1; i <= 10; i++) {
+		sb_printf(&gold, "a.n a.n.%d %s\n", i, i <= 8 ? "s1" : "s2");
+		sb_printf(&sys, "a.n a.n.%d c1\n", i);
+	}
+	struct fx f;
+	load(&f, gold.s, sys.s, "n");
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
+	size_t test = 0, answered = 0;
+	double correct = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		ck_assert_uint_eq(r.mapping, 5);
+		ck_assert_uint_eq(r.test, 5);
+		ck_assert_uint_eq(count_lines(mapped), 5);
+		for (const char *l = mapped; *l; l = strchr(l, '\n') + 1)
+			ck_assert_int_eq(strncmp(strchr(strchr(l, ' ') + 1, ' '), " s1 !! score ", 13), 0);
+		test += r.test;
+		answered += r.answered;
+		correct += r.correct;
+		free(mapped);
+	}
+	ck_assert_uint_eq(test, 10);
+	ck_assert_uint_eq(answered, 10);
+	ck_assert_double_eq_tol(correct, 8.0, TOL);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+
+START_TEST(gold_senses_16bit_edge)
+{
+	wide_case(65534);
+}
+END_TEST
+
+START_TEST(gold_senses_32bit)
+{
+	wide_case(65536);
+}
+END_TEST
+
 /* --------------------------------------------------------- drawn splits */
 
 /*
@@ -1657,6 +1727,11 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, pos_selection);
 	tcase_add_loop_test(tc, pair_selection_random, 0, 120);
 	tcase_add_test(tc, pair_tie_across_layers);
+	suite_add_tcase(s, tc);
+	/* the gold senses' 16-bit and 32-bit arrays, on keys of 65,546 labels */
+	tc = tcase_create("sense-ids");
+	tcase_add_test(tc, gold_senses_16bit_edge);
+	tcase_add_test(tc, gold_senses_32bit);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("splits");
 	tcase_add_test(tc, folds_cover_once);

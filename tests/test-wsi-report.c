@@ -114,6 +114,59 @@ START_TEST(clustering_figures)
 END_TEST
 
 /*
+ * TAGEVAL_WSI_REPORT_NO_2007: the SemEval-2007 figures NaN, all the others
+ * the same bit for bit, on x (crisp) and on a clustering with weights (its
+ * SemEval-2007 table differs from the SemEval-2010 one: the second table
+ * is the one skipped).  Without the flag, x's SemEval-2007 figures (a.n
+ * perfect; b.v one cluster over two singleton classes: best F of each class
+ * 2 x (1/2 x 1) / (3/2) = 2/3, purity 1/2, entropy 1): F (4 + 2 x 2/3) / 6
+ * = 8/9, purity (4 + 1) / 6 = 5/6, entropy 2 / 6 = 1/3.  The flag alone is
+ * no metric family: the clustering figures are left alone, as with 0.
+ */
+START_TEST(no_2007)
+{
+	static const char xw[] = "a.n a1 c1/0.5 c2/0.5\na.n a2 c1\na.n a3 c2\na.n a4 c2\n"
+				 "b.v b1 k1\nb.v b2 k1\n";
+	struct tageval_wsi_report *r = open_gold();
+	struct tageval_error err = { 0 };
+	for (int k = 0; k < 2; k++) {
+		read_clusters(r, k == 0 ? x : xw);
+		struct tageval_wsi_figures a, b;
+		struct tageval_clustering_figures ca, cb;
+		size_t ra = 9, rb = 9;
+		ck_assert_int_eq(tageval_wsi_report_figures(r, NULL, TAGEVAL_CLUSTERING_BCUBED, &a,
+							    &ca, &ra, &err), TAGEVAL_OK);
+		ck_assert_int_eq(tageval_wsi_report_figures(r, NULL, TAGEVAL_CLUSTERING_BCUBED |
+							    TAGEVAL_WSI_REPORT_NO_2007,
+							    &b, &cb, &rb, &err), TAGEVAL_OK);
+		if (k == 0) {
+			ck_assert_double_eq_tol(a.fscore, 8.0 / 9.0, TOL);
+			ck_assert_double_eq_tol(a.purity, 5.0 / 6.0, TOL);
+			ck_assert_double_eq_tol(a.entropy, 1.0 / 3.0, TOL);
+		}
+		ck_assert(isnan(b.fscore) && isnan(b.purity) && isnan(b.entropy) &&
+			  isnan(b.clusters_2007));
+		ck_assert_uint_eq(a.instances, b.instances);
+		ck_assert(a.clusters == b.clusters && a.classes == b.classes);
+		ck_assert(a.homogeneity == b.homogeneity && a.completeness == b.completeness &&
+			  a.v_measure == b.v_measure);
+		ck_assert(a.paired_precision == b.paired_precision &&
+			  a.paired_recall == b.paired_recall && a.paired_fscore == b.paired_fscore);
+		ck_assert(ca.bcubed_precision == cb.bcubed_precision &&
+			  ca.bcubed_recall == cb.bcubed_recall &&
+			  ca.bcubed_fscore == cb.bcubed_fscore);
+		ck_assert_uint_eq(ra, rb);
+		cb.bcubed_fscore = -7.0;
+		ck_assert_int_eq(tageval_wsi_report_figures(r, "n", TAGEVAL_WSI_REPORT_NO_2007, &b,
+							    &cb, &rb, &err), TAGEVAL_OK);
+		ck_assert(cb.bcubed_fscore == -7.0);
+		ck_assert(isnan(b.fscore));
+	}
+	tageval_wsi_report_free(r);
+}
+END_TEST
+
+/*
  * The baselines:
  *   1c1w: one cluster per word: homogeneity 0 on both words, V = 0; a.n
  *     paired: system pairs C(4,2) = 6, gold pairs 2, both in the system's:
@@ -448,6 +501,7 @@ static Suite *wsi_report_suite(void)
 	Suite *s = suite_create("wsi_report");
 	TCase *tc = tcase_create("figures");
 	tcase_add_test(tc, clustering_figures);
+	tcase_add_test(tc, no_2007);
 	tcase_add_test(tc, baselines);
 	tcase_add_test(tc, baseline_cl_names);
 	tcase_add_test(tc, replaced);

@@ -460,6 +460,7 @@ struct ctx {
 	size_t ncols;
 	int graded, need_wsi_only, need_sup;
 	unsigned families;
+	int need_2007;             /* a SemEval-2007 column (F-score, purity, entropy) */
 	struct tageval_wsi_report *rep; /* the gold key, read once */
 	const char *gold_name;
 	size_t gold_repeated; /* lines of GOLD that give a label twice (fuzzy) */
@@ -544,8 +545,9 @@ static int evaluate(const struct ctx *c, const char *name, double *vals)
 		struct tageval_wsi_figures wf;
 		struct tageval_clustering_figures cf;
 		size_t repeated = 0;
-		if (tageval_wsi_report_figures(c->rep, c->pos[p], c->families, &wf, &cf, &repeated,
-					       &err)) {
+		/* the SemEval-2007 table only when one of its columns is shown */
+		unsigned fam = c->families | (c->need_2007 ? 0 : TAGEVAL_WSI_REPORT_NO_2007);
+		if (tageval_wsi_report_figures(c->rep, c->pos[p], fam, &wf, &cf, &repeated, &err)) {
 			tools_print_error(prog, &err);
 			return EXIT_DATA;
 		}
@@ -649,6 +651,14 @@ static const char *pos_name(const struct ctx *c, size_t p)
 static int is_supervised(const struct column *col)
 {
 	return col->m->src == SRC_SUP_RECALL || col->m->src == SRC_SUP_VAR;
+}
+
+static int is_2007(const struct column *col)
+{
+	size_t off = col->m->offset;
+	return col->m->src == SRC_WSI && (off == offsetof(struct tageval_wsi_figures, fscore) ||
+					  off == offsetof(struct tageval_wsi_figures, purity) ||
+					  off == offsetof(struct tageval_wsi_figures, entropy));
 }
 
 /* A text cell: fractions with --digits decimals, the supervised figures in
@@ -1261,6 +1271,7 @@ static int run(struct options *o)
 	for (size_t i = 0; i < c.ncols; i++) {
 		c.families |= c.cols[i].m->family;
 		c.need_sup |= is_supervised(&c.cols[i]);
+		c.need_2007 |= is_2007(&c.cols[i]);
 	}
 	if (c.graded && c.families) {
 		/* the gold key's lines that give a label twice, noted once */
