@@ -1225,6 +1225,7 @@ enum tageval_clustering_mode {
 #define TAGEVAL_CLUSTERING_BCUBED 1u /**< B-cubed */
 #define TAGEVAL_CLUSTERING_NMI 2u    /**< NMI and AMI */
 #define TAGEVAL_CLUSTERING_PAIRS 4u  /**< ARI, Rand, Fowlkes-Mallows */
+/* (0x100 is taken: TAGEVAL_WSI_REPORT_NO_2007) */
 
 struct tageval_clustering_options {
 	const char *pos;                    /**< as in tageval_wsi_options */
@@ -1599,6 +1600,10 @@ TAGEVAL_EXPORT int tageval_wsi_report_baseline(struct tageval_wsi_report *rep,
 					       unsigned long seed, unsigned long k,
 					       struct tageval_error *err);
 
+/* Not a metric family: a flag of tageval_wsi_report_figures()' @families
+ * (0x100, beside the TAGEVAL_CLUSTERING_* bits). */
+#define TAGEVAL_WSI_REPORT_NO_2007 0x100u
+
 /**
  * The totals of the clustering's figures on @pos (as in tageval_wsi_options):
  * those of tageval_wsi_evaluate() in @wsi, and when @families is not 0
@@ -1609,7 +1614,6 @@ TAGEVAL_EXPORT int tageval_wsi_report_baseline(struct tageval_wsi_report *rep,
  * SemEval-2007 figures of @wsi (clusters_2007, fscore, purity, entropy) are
  * not computed but NaN, and the others are the same.
  */
-#define TAGEVAL_WSI_REPORT_NO_2007 0x100u
 TAGEVAL_EXPORT int tageval_wsi_report_figures(const struct tageval_wsi_report *rep,
 					      const char *pos, unsigned families,
 					      struct tageval_wsi_figures *wsi,
