@@ -726,6 +726,32 @@ START_TEST(ignored_lines)
 END_TEST
 
 /*
+ * Reads the gold key @gold (@len bytes), which fails at @line with
+ * @message, keeping @kept instances, the last @last; then a clusters file
+ * @sys of four lines, two of them of gold instances: 2 lines ignored (the
+ * ids read ahead of the failure are not gold instances).
+ */
+static void gold_fails_at(const char *gold, size_t len, size_t line, const char *message,
+			  size_t kept, const char *last, const char *sys)
+{
+	struct tageval_error err;
+	struct tageval_wsi *w = tageval_wsi_new();
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, gold, len, "gold", &err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, line);
+	ck_assert_str_eq(err.message, message);
+	ck_assert_uint_eq(tageval_wsi_instances(w), kept);
+	const char *word, *inst;
+	ck_assert_int_eq(tageval_wsi_instance(w, kept - 1, &word, &inst), TAGEVAL_OK);
+	ck_assert_str_eq(inst, last);
+	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, sys, strlen(sys), "clusters", &err),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_wsi_ignored(w), 2);
+	tageval_wsi_free(w);
+}
+
+/*
  * A gold key that fails at line 10 ("w.n bad": no label) of 60,000 lines
  * (about 830 KB: read by the second thread, which interns the ids of the
  * lines it reads ahead of the failure).  The object keeps the 9 instances
@@ -742,22 +768,8 @@ START_TEST(gold_fails_after_read_ahead)
 	for (size_t i = 1; i <= n; i++)
 		len += (size_t)snprintf(gold + len, cap - len, i == 10 ? "w.n bad\n" : "w.n i%zu a\n",
 					i);
-	struct tageval_error err;
-	struct tageval_wsi *w = tageval_wsi_new();
-	ck_assert_ptr_nonnull(w);
-	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, gold, len, "gold", &err),
-			 TAGEVAL_EFORMAT);
-	ck_assert_uint_eq(err.line, 10);
-	ck_assert_str_eq(err.message, "instance \"bad\" has no label");
-	ck_assert_uint_eq(tageval_wsi_instances(w), 9);
-	const char *word, *inst;
-	ck_assert_int_eq(tageval_wsi_instance(w, 8, &word, &inst), TAGEVAL_OK);
-	ck_assert_str_eq(inst, "i9");
-	const char sys[] = "w.n i1 c\nw.n i11 c\nw.n i9 d\nw.n i59999 c\n";
-	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, sys, strlen(sys), "clusters", &err),
-			 TAGEVAL_OK);
-	ck_assert_uint_eq(tageval_wsi_ignored(w), 2);
-	tageval_wsi_free(w);
+	gold_fails_at(gold, len, 10, "instance \"bad\" has no label", 9, "i9",
+		      "w.n i1 c\nw.n i11 c\nw.n i9 d\nw.n i59999 c\n");
 	free(gold);
 }
 END_TEST
@@ -779,22 +791,8 @@ START_TEST(gold_duplicate_put_ahead)
 	for (size_t i = 1; i <= n; i++)
 		len += (size_t)snprintf(gold + len, cap - len, "w.n i%zu a\n",
 					i == 40000 ? (size_t)30000 : i);
-	struct tageval_error err;
-	struct tageval_wsi *w = tageval_wsi_new();
-	ck_assert_ptr_nonnull(w);
-	ck_assert_int_eq(tageval_wsi_read_gold_buffer(w, gold, len, "gold", &err),
-			 TAGEVAL_EFORMAT);
-	ck_assert_uint_eq(err.line, 40000);
-	ck_assert_str_eq(err.message, "duplicate instance \"i30000\" (first at line 30000)");
-	ck_assert_uint_eq(tageval_wsi_instances(w), 39999);
-	const char *word, *inst;
-	ck_assert_int_eq(tageval_wsi_instance(w, 39998, &word, &inst), TAGEVAL_OK);
-	ck_assert_str_eq(inst, "i39999");
-	const char sys[] = "w.n i30000 c\nw.n i40001 c\nw.n i39999 d\nw.n i60000 c\n";
-	ck_assert_int_eq(tageval_wsi_read_clusters_buffer(w, sys, strlen(sys), "clusters", &err),
-			 TAGEVAL_OK);
-	ck_assert_uint_eq(tageval_wsi_ignored(w), 2);
-	tageval_wsi_free(w);
+	gold_fails_at(gold, len, 40000, "duplicate instance \"i30000\" (first at line 30000)",
+		      39999, "i39999", "w.n i30000 c\nw.n i40001 c\nw.n i39999 d\nw.n i60000 c\n");
 	free(gold);
 }
 END_TEST
