@@ -1255,8 +1255,6 @@ static int without_figures(const struct tageval_annotations *ann, const struct o
 	return 0;
 }
 
-/* Reads the files, computes the agreement and prints it; returns the exit
- * status. */
 /*
  * The passes over the items after reading, each on its own (they only read
  * @ann): the main figures (tageval_agreement_compute()), the chance and
@@ -1350,6 +1348,8 @@ static int compute_families(const struct tageval_annotations *ann,
 	return p.sets_rc;
 }
 
+/* Reads the files, computes the agreement and prints it; returns the exit
+ * status. */
 static int run(const struct options *opt)
 {
 	struct options oo = *opt;
