@@ -380,6 +380,26 @@ static int rehash(struct tv_intern *in, size_t nslots)
 	return TAGEVAL_OK;
 }
 
+int tv_intern_reserve(struct tv_intern *in, size_t n)
+{
+	if (in->samp != NULL || n <= in->n)
+		return TAGEVAL_OK;
+	if (n >= UINT32_MAX / 2)
+		return TAGEVAL_ENOMEM;
+	/* at 2/3: the growth below (past 0.7) is 1.05 n away */
+	size_t nslots = n + n / 2 + 1;
+	if (in->cap < n) {
+		uint32_t *off = realloc(in->off, n * sizeof *off);
+		if (off == NULL)
+			return TAGEVAL_ENOMEM;
+		in->off = off;
+		in->cap = n;
+	}
+	if (nslots > in->nslots)
+		return rehash(in, nslots);
+	return TAGEVAL_OK;
+}
+
 void tv_intern_compact(struct tv_intern *in)
 {
 	if (in->n == 0)

@@ -79,6 +79,15 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
  * whole: nothing to report).  A later insert grows it as usual.
  */
 void tv_intern_compact(struct tv_intern *in);
+/*
+ * Room for @n strings in all (the ids a file is expected to hold): the
+ * slots sized for a load of 0.6 at @n, the id -> offset array for @n ids,
+ * so that the puts up to @n grow neither (no rehash).  Only ever grows; a
+ * table that is sampled (tv_intern_compact) or already has the room is left
+ * as it is.  TAGEVAL_ENOMEM (the table unchanged) when the memory is not
+ * there or @n is past the 32-bit ids.
+ */
+int tv_intern_reserve(struct tv_intern *in, size_t n);
 /* 1 and *id when found, 0 otherwise. */
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
 

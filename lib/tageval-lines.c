@@ -345,6 +345,35 @@ static int may_thread(const struct tv_reader *r)
 	return r->fd < 0 || (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode));
 }
 
+/*
+ * e->reserve: the lines of the whole source at the bytes per line of the
+ * first unit @u (the bytes taken from the source less those not yet split),
+ * 1/16 more for the lines of other lengths, reserved in the table.  Only
+ * for a source of known size: a regular file or memory, not compressed.
+ */
+static void reserve_ids(const struct tv_each *e, struct tv_reader *r, const struct unit *u)
+{
+	uint64_t total;
+	struct stat st;
+	if (e->reserve == NULL || r->gz != NULL || u->last)
+		return;
+	if (r->fd < 0)
+		total = r->taken + r->memleft;
+	else if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		total = (uint64_t)st.st_size;
+	else
+		return;
+	uint64_t lines = 0, split = r->taken - (r->end - r->start);
+	for (size_t i = 0; i < u->nb; i++)
+		lines += u->b[i].n;
+	if (lines == 0 || split == 0 || total <= split || total > UINT64_MAX / lines)
+		return;
+	uint64_t want = lines * total / split;
+	want += want / 16 + 16;
+	if (want < UINT32_MAX / 2)
+		(void)tv_intern_reserve(e->reserve, (size_t)want); /* a hint: grows as usual without it */
+}
+
 /* e->find_until_new: stops the look-ups of the reading thread for good and
  * waits for the unit it is making with them: the caller's @line may then add
  * to the table. */
@@ -409,6 +438,8 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			u->look = 0; /* made here: looked up here */
 			make_unit(&p, u, seq == 0);
 			p.made = seq + 1;
+			if (seq == 0)
+				reserve_ids(e, r, u);
 			/* a second thread once the file proves longer than half a
 			 * chunk (not for small files); made here when it cannot start */
 			if (!u->last && !tried && r->end >= CHUNK_HALF && may_thread(r)) {

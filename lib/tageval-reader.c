@@ -99,6 +99,7 @@ static int raw_read(struct tv_reader *r, void *dst, size_t room, size_t *got,
 		memcpy(dst, r->mem, n);
 		r->mem += n;
 		r->memleft -= n;
+		r->taken += n;
 		*got = n;
 		return TAGEVAL_OK;
 	}
@@ -106,6 +107,7 @@ static int raw_read(struct tv_reader *r, void *dst, size_t room, size_t *got,
 		ssize_t n = read(r->fd, dst, room);
 		if (n >= 0) {
 			*got = (size_t)n;
+			r->taken += (uint64_t)n;
 			return TAGEVAL_OK;
 		}
 		if (errno != EINTR)

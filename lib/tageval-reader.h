@@ -35,6 +35,7 @@ struct tv_reader {
 	int sniffed;      /* the first bytes were looked at (gzip magic) */
 	int bom_done;     /* the first line was looked at (UTF-8 byte-order mark) */
 	struct tv_gunzip *gz; /* the input is gzip-compressed: its inflater */
+	uint64_t taken;   /* bytes taken from the source (a file, memory) so far */
 	/* the fields of the current line (pointers into buf, NUL-terminated) */
 	char **field;
 	size_t nfield, fieldcap;
@@ -201,6 +202,13 @@ struct tv_each {
 	 * is handed no such line before the reading thread has stopped looking
 	 * up (for good, and the unit it was making finished) */
 	int find_until_new;
+	/* not NULL (the table the calling thread's @line interns each line's
+	 * id in): once the first chunk is read, room is reserved in it for as
+	 * many ids as the whole file is expected to have lines at the first
+	 * chunk's bytes per line (tv_intern_reserve: no growth on the way),
+	 * when the size is known (a regular file or memory, not compressed);
+	 * a reservation that fails is only not made */
+	struct tv_intern *reserve;
 	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
 	void *ctx;
 };

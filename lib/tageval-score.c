@@ -338,7 +338,7 @@ static void scale_guesses(struct tageval_scorer *s)
 	if (max > 0.0) {
 		frexp(max, &s->gscale);
 		for (size_t i = 0; i < s->ng; i++)
-			s->g[i].w = ldexp(s->g[i].w, -s->gscale);
+			s->g[i].w = tv_ldexp(s->g[i].w, -s->gscale);
 	}
 }
 
@@ -462,14 +462,14 @@ static int score_guesses(struct tageval_scorer *s, const struct tv_line *r,
 	double total = 0.0;
 	for (size_t i = 0; i < s->ng; i++)
 		total += s->g[i].w;
-	if (!s->opts.conjunctive && ldexp(total, s->gscale) > 1.0) {
+	if (!s->opts.conjunctive && tv_ldexp(total, s->gscale) > 1.0) {
 		for (size_t i = 0; i < s->ng; i++)
 			s->g[i].w /= total;
 		total = 1.0;
 	} else {
 		for (size_t i = 0; i < s->ng; i++)
-			s->g[i].w = ldexp(s->g[i].w, s->gscale);
-		total = ldexp(total, s->gscale);
+			s->g[i].w = tv_ldexp(s->g[i].w, s->gscale);
+		total = tv_ldexp(total, s->gscale);
 	}
 	struct einst *e = &s->inst[inst];
 	const uint32_t *keytags = key_tags(s, e);

@@ -4,11 +4,30 @@
 #ifndef TAGEVAL_SCORE_H
 #define TAGEVAL_SCORE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tageval-reader.h"
 #include "tageval-util.h"
+
+/*
+ * ldexp(x, e) by one multiplication where 2^e is a normal double (-1022 <=
+ * e <= 1023; ldexp itself elsewhere): the product of @x and a power of two
+ * is the exact x * 2^e rounded once (exact but for a subnormal result, or
+ * an overflow to infinity), which is what ldexp returns.  The scorer scales
+ * every weight of every answer twice (scalbn was ~2.4 % of scorer2).
+ */
+static inline double tv_ldexp(double x, int e)
+{
+	if (e < -1022 || e > 1023)
+		return ldexp(x, e);
+	uint64_t bits = (uint64_t)(e + 1023) << 52;
+	double p;
+	memcpy(&p, &bits, sizeof p);
+	return x * p;
+}
 
 struct tageval_scorer;
 int tv_scorer_read_reader(struct tageval_scorer *s, struct tv_reader *r, struct tageval_error *err);

@@ -432,6 +432,68 @@ START_TEST(compact_keeps_ids)
 END_TEST
 
 
+START_TEST(reserve_no_growth)
+{
+	/*
+	 * tv_intern_reserve(1,000) on an empty table: 1,000 + 1,000 / 2 + 1 =
+	 * 1,501 slots (load 2/3 at 1,000) and an id array of 1,000.  The
+	 * 1,000 strings "r0" .. "r999" then grow neither (1,000 x 10 = 10,000
+	 * <= 1,501 x 7 = 10,507), and get ids 0 .. 999 in order as without
+	 * it.  Reserving less than the table holds, or again as much, changes
+	 * nothing.  One string more makes 1,001 x 10 = 10,010 <= 10,507: no
+	 * growth yet; the id array doubles (1,000 -> 2,000).  A compacted
+	 * (sampled) table is left as it is: 1,001 + 1,001 / 4 + 1 = 1,252
+	 * slots, and reserving 5,000 there keeps them.  A reservation past
+	 * the 32-bit ids (UINT32_MAX / 2 and more) is refused.
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	ck_assert_int_eq(tv_intern_reserve(&in, 1000), TAGEVAL_OK);
+	ck_assert_uint_eq(in.nslots, 1501);
+	ck_assert_uint_eq(in.cap, 1000);
+	ck_assert_uint_eq(in.n, 0);
+	char s[16];
+	uint32_t id;
+	int added;
+	for (uint32_t i = 0; i < 1000; i++) {
+		int len = snprintf(s, sizeof s, "r%u", i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, i);
+	}
+	ck_assert_uint_eq(in.nslots, 1501);
+	ck_assert_uint_eq(in.cap, 1000);
+	ck_assert_int_eq(tv_intern_reserve(&in, 10), TAGEVAL_OK);
+	ck_assert_int_eq(tv_intern_reserve(&in, 1000), TAGEVAL_OK);
+	ck_assert_uint_eq(in.nslots, 1501);
+	for (uint32_t i = 0; i < 1000; i++) {
+		int len = snprintf(s, sizeof s, "r%u", i);
+		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
+		ck_assert_uint_eq(id, i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 0);
+		ck_assert_uint_eq(id, i);
+	}
+	ck_assert_int_eq(tv_intern_put(&in, "r1000", 5, &id, &added), TAGEVAL_OK);
+	ck_assert_int_eq(added, 1);
+	ck_assert_uint_eq(id, 1000);
+	ck_assert_uint_eq(in.nslots, 1501);
+	ck_assert_uint_eq(in.cap, 2000);
+	ck_assert_int_eq(tv_intern_reserve(&in, (size_t)UINT32_MAX / 2), TAGEVAL_ENOMEM);
+	ck_assert_uint_eq(in.nslots, 1501);
+	ck_assert_uint_eq(in.cap, 2000);
+	tv_intern_compact(&in);
+	ck_assert_uint_eq(in.nslots, 1252);
+	ck_assert_int_eq(tv_intern_reserve(&in, 5000), TAGEVAL_OK);
+	ck_assert_uint_eq(in.nslots, 1252);
+	ck_assert_ptr_null(in.off);
+	ck_assert_int_eq(tv_intern_find(&in, "r999", 4, &id), 1);
+	ck_assert_uint_eq(id, 999);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+
 /* String i of sampled_walk_chunks: 200,000, 400,000 and 2,000,000 bytes for
  * ids 300, 301 and 700, else 250; "%06u" of the id, then 'a' + id % 26.  *len receives its length. */
 static char *walk_string(uint32_t i, size_t *len)
@@ -600,6 +662,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, compact_keeps_ids);
+	tcase_add_test(tc, reserve_no_growth);
 	tcase_add_test(tc, sampled_walk_chunks);
 	tcase_add_test(tc, sampled_first_alone);
 	suite_add_tcase(s, tc);

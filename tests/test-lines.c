@@ -11,10 +11,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test-common.h"
 #include "tageval-agreement.h"
+#include "tageval-intern.h"
 #include "tageval-key.h"
 #include "tageval-reader.h"
 #include "tageval-score.h"
@@ -236,6 +239,108 @@ START_TEST(weight_as_strtod)
 }
 END_TEST
 
+/*
+ * The key's table of ids reserved from the size of its source after the
+ * first chunk (tv_each's reserve).  100,000 lines "w %06u t\n" of 11 bytes
+ * each: 1,100,000 bytes.  The first chunk splits whole lines only, so
+ * lines / bytes = 1 / 11 whatever its size: want = 1,100,000 / 11 =
+ * 100,000, + 100,000 / 16 + 16 = 106,266 ids, 106,266 + 106,266 / 2 + 1 =
+ * 159,400 slots; nothing grows after (100,000 x 10 <= 159,400 x 7).
+ * Without the reservation the slots would grow from 64 by 1.5 to 212,577
+ * (141,718 x 0.7 = 99,202 < 100,000).  The same from a file (its size from
+ * fstat).  A source of one chunk (the whole key in the first unit) reserves
+ * nothing: one line, 64 slots.
+ */
+static void check_reserved(const struct tageval_key *key)
+{
+	ck_assert_uint_eq(tageval_key_size(key), 100000);
+	ck_assert_uint_eq(key->ids.n, 100000);
+	ck_assert_uint_eq(key->ids.cap, 106266);
+	ck_assert_uint_eq(key->ids.nslots, 159400);
+	uint32_t id;
+	ck_assert_int_eq(tv_intern_find(&key->ids, "w 000000", 8, &id), 1);
+	ck_assert_uint_eq(id, 0);
+	ck_assert_int_eq(tv_intern_find(&key->ids, "w 099999", 8, &id), 1);
+	ck_assert_uint_eq(id, 99999);
+}
+
+START_TEST(key_ids_reserved)
+{
+	size_t n = 100000, size = 11 * n;
+	char *text = malloc(size + 1);
+	ck_assert_ptr_nonnull(text);
+	for (size_t i = 0; i < n; i++)
+		snprintf(text + 11 * i, 12, "w %06zu t\n", i);
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *key = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(tageval_key_read_buffer(inv, text, size, "k", &key, &err), TAGEVAL_OK);
+	check_reserved(key);
+	tageval_key_free(key);
+
+	char path[] = "/tmp/test-lines-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, size), (ssize_t)size);
+	close(fd);
+	ck_assert_int_eq(tageval_key_read(inv, path, &key, &err), TAGEVAL_OK);
+	unlink(path);
+	check_reserved(key);
+	tageval_key_free(key);
+
+	ck_assert_int_eq(tageval_key_read_buffer(inv, text, 11, "k", &key, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_key_size(key), 1);
+	ck_assert_uint_eq(key->ids.nslots, 64);
+	tageval_key_free(key);
+	tageval_inventory_free(inv);
+	free(text);
+}
+END_TEST
+
+/*
+ * tv_ldexp (the scorer's scaling of its weights) against ldexp: the same
+ * bits for every e from -1,100 to 1,100 (ldexp itself outside -1,022 ..
+ * 1,023) on values whose products are normal, subnormal (rounded: 0x1.8p-1074
+ * x 2^-1 is 0x1.8p-1075, a tie between 2^-1075's neighbours 0 and 2^-1074,
+ * to even: 2^-1074; 2^-1074 x 2^-1 is a tie to 0), overflowing (2^1023 x 2 =
+ * infinity) or zero, and random doubles.
+ */
+static void same_as_ldexp(double x, int e)
+{
+	double a = tv_ldexp(x, e), b = ldexp(x, e);
+	ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "tv_ldexp(%a, %d) = %a, ldexp %a", x, e, a, b);
+}
+
+START_TEST(ldexp_by_multiplication)
+{
+	ck_assert(tv_ldexp(0x1.8p-1074, -1) == 0x1p-1074);
+	ck_assert(tv_ldexp(0x1p-1074, -1) == 0.0);
+	ck_assert(tv_ldexp(0x1p1023, 1) == INFINITY);
+	ck_assert(tv_ldexp(0.75, 1) == 1.5);
+	ck_assert(tv_ldexp(1.0, -1022) == 0x1p-1022);
+	ck_assert(tv_ldexp(1.0, 1023) == 0x1p1023);
+	ck_assert(tv_ldexp(0x1p-1074, 1100) == 0x1p26);
+	static const double edge[] = {
+		0.0, -0.0, 1.0, 0.5, 0.99, 0.01, 0x1.fffffffffffffp-1, 0x1p-1022,
+		0x1.fffffffffffffp-1023, 0x1p-1074, 0x1.8p-1074, 0x1.0000000000001p0,
+		0x1.fffffffffffffp1023, 1e308, 4.9e-324, 0x1.3333333333333p-2,
+		0x1.999999999999ap-4, 123.456, 3.0, 7.0, 0x1.0000000000003p-1000,
+	};
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		for (int e = -1100; e <= 1100; e++)
+			same_as_ldexp(edge[i], e);
+	uint64_t x = 88172645463325252u;
+	for (int n = 0; n < 300000; n++) {
+		uint64_t bits = next_random(&x) & 0x7fffffffffffffffu;
+		double v;
+		memcpy(&v, &bits, sizeof v);
+		if (!isfinite(v))
+			continue;
+		same_as_ldexp(v, (int)(next_random(&x) % 2201) - 1100);
+	}
+}
+END_TEST
+
 static Suite *lines_suite(void)
 {
 	Suite *s = suite_create("lines");
@@ -246,6 +351,8 @@ static Suite *lines_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("weights");
 	tcase_add_test(tc, weight_as_strtod);
+	tcase_add_test(tc, ldexp_by_multiplication);
+	tcase_add_test(tc, key_ids_reserved);
 	suite_add_tcase(s, tc);
 	return s;
 }
