@@ -455,7 +455,7 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 
 /*
  * The front cache of a small table (tags, words, labels: looked up once or
- * more per line, their strings in cache): 1024 entries, each the id (+ 1) last
+ * more per line, their strings in cache): 1024 entries, each the string last
  * looked up among the strings of one cheap, unkeyed hash (the length and the
  * first and last 8 bytes).  A hit is confirmed by comparing the bytes, so
  * strings that collide in it (by chance or by design) only miss it and
@@ -487,13 +487,11 @@ static int front_find(const struct tv_intern *in, const char *s, size_t len, uin
 	if (in->front == NULL || in->n > FRONT_MAX_STRINGS)
 		return 0;
 	*slot = (int)front_slot(s, len);
-	uint32_t id1 = in->front[*slot];
-	if (id1 == 0)
+	/* the string itself, not its id: no look-up of its offset first */
+	const char *str = in->front[*slot];
+	if (str == NULL || stored_len(str) != len || memcmp(str, s, len) != 0)
 		return 0;
-	const char *str = tv_intern_str(in, id1 - 1);
-	if (stored_len(str) != len || memcmp(str, s, len) != 0)
-		return 0;
-	*id = id1 - 1;
+	*id = stored_id(str);
 	return 1;
 }
 
@@ -505,7 +503,7 @@ int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32
 	if (!tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id))
 		return 0;
 	if (slot >= 0)
-		in->front[slot] = *id + 1;
+		in->front[slot] = tv_intern_str(in, *id);
 	return 1;
 }
 
@@ -577,7 +575,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 	}
 	int rc = tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
 	if (rc == TAGEVAL_OK && slot >= 0)
-		in->front[slot] = *id + 1;
+		in->front[slot] = tv_intern_str(in, *id);
 	return rc;
 }
 

@@ -58,8 +58,9 @@ struct tv_intern {
 	struct tv_slot *slots;         /* open addressing, linear probing */
 	size_t nslots;                 /* 0 before the first insert */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
-	uint32_t *front;               /* tv_intern_put / _find on a small table:
-					* the last id (+ 1) seen per cheap hash */
+	const char **front;            /* tv_intern_put / _find on a small table:
+					* the string last seen per cheap hash (its
+					* id in its header), NULL for none */
 };
 
 /* An empty table with a new random hash key (see tageval-intern.c). */
