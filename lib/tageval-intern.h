@@ -82,7 +82,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 void tv_intern_compact(struct tv_intern *in);
 /*
  * Room for @n strings in all (the ids a file is expected to hold): the
- * slots sized for a load of 0.6 at @n, the id -> offset array for @n ids,
+ * slots sized for a load of 2/3 at @n (1.5 n + 1), the id -> offset array for @n ids,
  * so that the puts up to @n grow neither (no rehash).  Only ever grows; a
  * table that is sampled (tv_intern_compact) or already has the room is left
  * as it is.  TAGEVAL_ENOMEM (the table unchanged) when the memory is not
