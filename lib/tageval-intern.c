@@ -336,6 +336,8 @@ void tv_intern_clear(struct tv_intern *in)
  */
 static struct tv_slot *alloc_slots(size_t nslots)
 {
+	if (nslots > SIZE_MAX / sizeof(struct tv_slot))
+		return NULL; /* a 32-bit size_t */
 	size_t bytes = nslots * sizeof(struct tv_slot);
 #if defined(MADV_HUGEPAGE)
 	const size_t huge = (size_t)2 << 20;
@@ -380,24 +382,28 @@ static int rehash(struct tv_intern *in, size_t nslots)
 	return TAGEVAL_OK;
 }
 
-int tv_intern_reserve(struct tv_intern *in, size_t n)
+void tv_intern_expect(struct tv_intern *in, size_t n)
 {
-	if (in->samp != NULL || n <= in->n)
-		return TAGEVAL_OK;
-	if (n >= UINT32_MAX / 2)
-		return TAGEVAL_ENOMEM;
-	/* at 2/3: the growth below (past 0.7) is 1.05 n away */
-	size_t nslots = n + n / 2 + 1;
-	if (in->cap < n) {
-		uint32_t *off = realloc(in->off, n * sizeof *off);
-		if (off == NULL)
-			return TAGEVAL_ENOMEM;
-		in->off = off;
-		in->cap = n;
+	if (n > TV_INTERN_EXPECT_MAX)
+		n = TV_INTERN_EXPECT_MAX;
+	if (n > in->expect)
+		in->expect = n;
+}
+
+/* The slots of a growth: 1.5 times as many, or (with in->expect) room at a
+ * load of 2/3 for the ids expected, but never for more than 4 times the ids
+ * held then: a file's first lines cannot make the table larger than its
+ * ids need by more than that. */
+static size_t grown_slots(const struct tv_intern *in)
+{
+	size_t nslots = in->slots ? in->nslots + in->nslots / 2 : 64;
+	size_t held = in->n + 1;
+	if (in->expect > held) {
+		size_t want = in->expect < 4 * held ? in->expect : 4 * held;
+		if (want + want / 2 + 1 > nslots)
+			nslots = want + want / 2 + 1;
 	}
-	if (nslots > in->nslots)
-		return rehash(in, nslots);
-	return TAGEVAL_OK;
+	return nslots;
 }
 
 void tv_intern_compact(struct tv_intern *in)
@@ -582,10 +588,9 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 int tv_intern_put_hashed(struct tv_intern *in, const char *s, size_t len, uint32_t h,
 			 uint32_t *id, int *added)
 {
-	/* keep the load factor at most 0.7, growing by 1.5 */
+	/* keep the load factor at most 0.7, growing by 1.5 or toward in->expect */
 	if (in->slots == NULL || (in->n + 1) * 10 > in->nslots * 7) {
-		size_t nslots = in->slots ? in->nslots + in->nslots / 2 : 64;
-		if (rehash(in, nslots) != TAGEVAL_OK)
+		if (rehash(in, grown_slots(in)) != TAGEVAL_OK)
 			return TAGEVAL_ENOMEM;
 	}
 	struct tv_slot *sl = probe(in, s, len, h);

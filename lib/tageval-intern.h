@@ -33,7 +33,8 @@ struct tv_arena_chunk;
  * a look-up of a string that is there reads the slot, then the string's
  * header and bytes (the id is next to them): two cache misses.  The slot
  * count need not be a power of two (a slot is found by a multiply-shift of
- * the hash), and grows by 1.5 to keep the load at most 0.7.
+ * the hash), and grows by 1.5 (or toward the strings expected:
+ * tv_intern_expect) to keep the load at most 0.7.
  */
 #define TV_INTERN_PIECE_SHIFT 16
 #define TV_INTERN_PIECE ((size_t)1 << TV_INTERN_PIECE_SHIFT)
@@ -58,6 +59,7 @@ struct tv_intern {
 	struct tv_slot *slots;         /* open addressing, linear probing */
 	size_t nslots;                 /* 0 before the first insert */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
+	size_t expect;                 /* the strings expected in all (tv_intern_expect) */
 	const char **front;            /* tv_intern_put / _find on a small table:
 					* the string last seen per cheap hash (its
 					* id in its header), NULL for none */
@@ -71,7 +73,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 /*
  * A table that is done growing (the instance ids once the gold key is
  * read), its slots rehashed to a load of about 0.8 (grown by 1.5 to at most
- * 0.7, they are at 0.47-0.7), and its id -> offset array (4 bytes an id)
+ * 0.7, they are at 0.47-0.7; lower when grown toward the strings expected), and its id -> offset array (4 bytes an id)
  * replaced by the offset of every 16th id (a quarter byte an id): string
  * id is then found by walking at most 15 strings on from id - id % 16
  * (tv_intern_str stays O(1), a few cache lines read in order).  About 6.5
@@ -81,14 +83,16 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
  */
 void tv_intern_compact(struct tv_intern *in);
 /*
- * Room for @n strings in all (the ids a file is expected to hold): the
- * slots sized for a load of 2/3 at @n (1.5 n + 1), the id -> offset array for @n ids,
- * so that the puts up to @n grow neither (no rehash).  Only ever grows; a
- * table that is sampled (tv_intern_compact) or already has the room is left
- * as it is.  TAGEVAL_ENOMEM (the table unchanged) when the memory is not
- * there or @n is past the 32-bit ids.
+ * The table expects @n strings in all (the ids a file is expected to hold):
+ * each growth from then on sizes the slots for a load of 2/3 at @n (1.5 n + 1),
+ * but never for more than 4 times the strings held at the time, so that a
+ * wrong guess costs at most that (a file whose first lines are short and the
+ * rest one long line).  A table read to @n that way grows two or three times
+ * from 64 slots instead of some twenty.  Only ever raised; capped at
+ * TV_INTERN_EXPECT_MAX.  A hint: nothing is allocated here.
  */
-int tv_intern_reserve(struct tv_intern *in, size_t n);
+#define TV_INTERN_EXPECT_MAX ((size_t)1 << 30)
+void tv_intern_expect(struct tv_intern *in, size_t n);
 /* 1 and *id when found, 0 otherwise. */
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
 

@@ -223,7 +223,7 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 		return tv_nomem(err);
 	/* the slots of a batch are fetched together; key_line interns */
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &key->ids, .lookup = TV_LOOKUP_SLOT,
-			     .reserve = &key->ids, .line = each_key_line, .ctx = key };
+			     .expect = &key->ids, .line = each_key_line, .ctx = key };
 	int rc = tv_each_line(r, &e, NULL, err);
 	if (rc == TAGEVAL_OK && key->ninst == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");

@@ -346,16 +346,17 @@ static int may_thread(const struct tv_reader *r)
 }
 
 /*
- * e->reserve: the lines of the whole source at the bytes per line of the
+ * e->expect: the lines of the whole source at the bytes per line of the
  * first unit @u (the bytes taken from the source less those not yet split),
- * 1/16 more for the lines of other lengths, reserved in the table.  Only
+ * 1/16 more for the lines of other lengths, expected in the table (it then
+ * grows toward them, never past 4 times its ids: tv_intern_expect).  Only
  * for a source of known size: a regular file or memory, not compressed.
  */
-static void reserve_ids(const struct tv_each *e, struct tv_reader *r, const struct unit *u)
+static void expect_ids(const struct tv_each *e, struct tv_reader *r, const struct unit *u)
 {
 	uint64_t total;
 	struct stat st;
-	if (e->reserve == NULL || r->gz != NULL || u->last)
+	if (e->expect == NULL || r->gz != NULL || u->last)
 		return;
 	if (r->fd < 0)
 		total = r->taken + r->memleft;
@@ -370,8 +371,7 @@ static void reserve_ids(const struct tv_each *e, struct tv_reader *r, const stru
 		return;
 	uint64_t want = lines * total / split;
 	want += want / 16 + 16;
-	if (want < UINT32_MAX / 2)
-		(void)tv_intern_reserve(e->reserve, (size_t)want); /* a hint: grows as usual without it */
+	tv_intern_expect(e->expect, want < TV_INTERN_EXPECT_MAX ? (size_t)want : TV_INTERN_EXPECT_MAX);
 }
 
 /* e->find_until_new: stops the look-ups of the reading thread for good and
@@ -439,7 +439,7 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			make_unit(&p, u, seq == 0);
 			p.made = seq + 1;
 			if (seq == 0)
-				reserve_ids(e, r, u);
+				expect_ids(e, r, u);
 			/* a second thread once the file proves longer than half a
 			 * chunk (not for small files); made here when it cannot start */
 			if (!u->last && !tried && r->end >= CHUNK_HALF && may_thread(r)) {

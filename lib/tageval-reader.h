@@ -203,12 +203,13 @@ struct tv_each {
 	 * up (for good, and the unit it was making finished) */
 	int find_until_new;
 	/* not NULL (the table the calling thread's @line interns each line's
-	 * id in): once the first chunk is read, room is reserved in it for as
+	 * id in): once the first chunk is read, the table is told to expect as
 	 * many ids as the whole file is expected to have lines at the first
-	 * chunk's bytes per line (tv_intern_reserve: no growth on the way),
-	 * when the size is known (a regular file or memory, not compressed);
-	 * a reservation that fails is only not made */
-	struct tv_intern *reserve;
+	 * chunk's bytes per line (tv_intern_expect: it grows toward them, a
+	 * few times instead of some twenty, never past 4 times the ids it
+	 * holds), when the size is known (a regular file or memory, not
+	 * compressed) */
+	struct tv_intern *expect;
 	int (*line)(void *ctx, struct tv_line *l, struct tageval_error *err);
 	void *ctx;
 };

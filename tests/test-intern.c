@@ -432,63 +432,65 @@ START_TEST(compact_keeps_ids)
 END_TEST
 
 
-START_TEST(reserve_no_growth)
+START_TEST(expect_grows_toward)
 {
 	/*
-	 * tv_intern_reserve(1,000) on an empty table: 1,000 + 1,000 / 2 + 1 =
-	 * 1,501 slots (load 2/3 at 1,000) and an id array of 1,000.  The
-	 * 1,000 strings "r0" .. "r999" then grow neither (1,000 x 10 = 10,000
-	 * <= 1,501 x 7 = 10,507), and get ids 0 .. 999 in order as without
-	 * it.  Reserving less than the table holds, or again as much, changes
-	 * nothing.  One string more makes 1,001 x 10 = 10,010 <= 10,507: no
-	 * growth yet; the id array doubles (1,000 -> 2,000).  A compacted
-	 * (sampled) table is left as it is: 1,001 + 1,001 / 4 + 1 = 1,252
-	 * slots, and reserving 5,000 there keeps them.  A reservation past
-	 * the 32-bit ids (UINT32_MAX / 2 and more) is refused.
+	 * tv_intern_expect(1,000) on an empty table, then "r0" .. "r999".  A
+	 * table grows when the string to add would take the load past 0.7
+	 * ((held) x 10 > slots x 7, held = the strings with it), to room at a
+	 * load of 2/3 (want + want / 2 + 1 slots) for want = the 1,000 expected
+	 * but at most 4 x held, when that is more than the 1.5 x growth:
+	 *   the first string:  64 slots (4 x 1 = 4: 7 slots is less);
+	 *   held 45 (450 > 448):    want 180 -> 271 slots (not 96);
+	 *   held 190 (1,900 > 1,897): want 760 -> 1,141 (not 406);
+	 *   held 799 (7,990 > 7,987): want 1,000 -> 1,501 (not 1,711);
+	 * and the 1,000 strings fit (10,000 <= 1,501 x 7 = 10,507), ids 0 ..
+	 * 999 in order as without it.  Without it: 64 -> 96 -> 144 -> 216 ->
+	 * 324 -> 486 -> 729 -> 1,093 -> 1,639 slots.  Expecting less than
+	 * before changes nothing; one string more (1,001 x 10 = 10,010 <=
+	 * 10,507) no growth; past the strings expected the growth is 1.5 x
+	 * again: at held 1,051 (10,510 > 10,507), 1,501 + 750 = 2,251 slots.
+	 * A count past TV_INTERN_EXPECT_MAX is taken as that.
 	 */
 	struct tv_intern in;
 	tv_intern_init(&in);
-	ck_assert_int_eq(tv_intern_reserve(&in, 1000), TAGEVAL_OK);
-	ck_assert_uint_eq(in.nslots, 1501);
-	ck_assert_uint_eq(in.cap, 1000);
-	ck_assert_uint_eq(in.n, 0);
+	tv_intern_expect(&in, 1000);
+	ck_assert_uint_eq(in.nslots, 0); /* a hint: nothing allocated */
 	char s[16];
 	uint32_t id;
 	int added;
-	for (uint32_t i = 0; i < 1000; i++) {
-		int len = snprintf(s, sizeof s, "r%u", i);
-		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
-		ck_assert_int_eq(added, 1);
-		ck_assert_uint_eq(id, i);
+	static const struct {
+		uint32_t held;
+		size_t nslots;
+	} step[] = { { 1, 64 }, { 44, 64 }, { 45, 271 }, { 189, 271 }, { 190, 1141 },
+		     { 798, 1141 }, { 799, 1711 }, { 1000, 1711 } };
+	uint32_t i = 0;
+	for (size_t k = 0; k < sizeof step / sizeof step[0]; k++) {
+		for (; i < step[k].held; i++) {
+			int len = snprintf(s, sizeof s, "r%u", i);
+			ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
+			ck_assert_int_eq(added, 1);
+			ck_assert_uint_eq(id, i);
+		}
+		ck_assert_uint_eq(in.nslots, step[k].nslots);
 	}
-	ck_assert_uint_eq(in.nslots, 1501);
-	ck_assert_uint_eq(in.cap, 1000);
-	ck_assert_int_eq(tv_intern_reserve(&in, 10), TAGEVAL_OK);
-	ck_assert_int_eq(tv_intern_reserve(&in, 1000), TAGEVAL_OK);
-	ck_assert_uint_eq(in.nslots, 1501);
-	for (uint32_t i = 0; i < 1000; i++) {
+	tv_intern_expect(&in, 10);
+	ck_assert_uint_eq(in.expect, 1000);
+	for (i = 0; i < 1000; i++) {
 		int len = snprintf(s, sizeof s, "r%u", i);
 		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
 		ck_assert_uint_eq(id, i);
-		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
-		ck_assert_int_eq(added, 0);
-		ck_assert_uint_eq(id, i);
 	}
-	ck_assert_int_eq(tv_intern_put(&in, "r1000", 5, &id, &added), TAGEVAL_OK);
-	ck_assert_int_eq(added, 1);
-	ck_assert_uint_eq(id, 1000);
-	ck_assert_uint_eq(in.nslots, 1501);
-	ck_assert_uint_eq(in.cap, 2000);
-	ck_assert_int_eq(tv_intern_reserve(&in, (size_t)UINT32_MAX / 2), TAGEVAL_ENOMEM);
-	ck_assert_uint_eq(in.nslots, 1501);
-	ck_assert_uint_eq(in.cap, 2000);
-	tv_intern_compact(&in);
-	ck_assert_uint_eq(in.nslots, 1252);
-	ck_assert_int_eq(tv_intern_reserve(&in, 5000), TAGEVAL_OK);
-	ck_assert_uint_eq(in.nslots, 1252);
-	ck_assert_ptr_null(in.off);
-	ck_assert_int_eq(tv_intern_find(&in, "r999", 4, &id), 1);
-	ck_assert_uint_eq(id, 999);
+	for (i = 1000; i < 1197; i++) {
+		int len = snprintf(s, sizeof s, "r%u", i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
+		ck_assert_uint_eq(in.nslots, 1711);
+	}
+	ck_assert_int_eq(tv_intern_put(&in, "r1197", 5, &id, &added), TAGEVAL_OK);
+	ck_assert_uint_eq(id, 1197);
+	ck_assert_uint_eq(in.nslots, 2566);
+	tv_intern_expect(&in, SIZE_MAX);
+	ck_assert_uint_eq(in.expect, TV_INTERN_EXPECT_MAX);
 	tv_intern_clear(&in);
 }
 END_TEST
@@ -662,7 +664,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, compact_keeps_ids);
-	tcase_add_test(tc, reserve_no_growth);
+	tcase_add_test(tc, expect_grows_toward);
 	tcase_add_test(tc, sampled_walk_chunks);
 	tcase_add_test(tc, sampled_first_alone);
 	suite_add_tcase(s, tc);
