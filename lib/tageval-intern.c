@@ -403,6 +403,20 @@ void tv_intern_compact(struct tv_intern *in)
 	}
 }
 
+int tv_intern_reserve(struct tv_intern *in, size_t n)
+{
+	/* the load at most 0.7 with @n strings, as tv_intern_put_hashed keeps it */
+	if (in->samp != NULL || n > UINT32_MAX)
+		return TAGEVAL_OK;
+	size_t nslots = (size_t)((uint64_t)n + (uint64_t)n * 3 / 7 + 2);
+	if (nslots <= in->nslots)
+		return TAGEVAL_OK;
+	if (tv_grow((void **)&in->off, &in->cap, n, sizeof *in->off) ||
+	    rehash(in, nslots) != TAGEVAL_OK)
+		return TAGEVAL_ENOMEM;
+	return TAGEVAL_OK;
+}
+
 /* The slot of s[0..len), or the empty slot where it would go. */
 static struct tv_slot *probe(const struct tv_intern *in, const char *s, size_t len, uint32_t h)
 {

@@ -79,6 +79,11 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
  * whole: nothing to report).  A later insert grows it as usual.
  */
 void tv_intern_compact(struct tv_intern *in);
+/* Room for @n strings in all without growing the slots or the id -> offset
+ * array (a hint: an empty table to be filled by a known number of puts).
+ * Nothing is done for a compacted table, or one with room already;
+ * TAGEVAL_ENOMEM leaves the table as it was. */
+int tv_intern_reserve(struct tv_intern *in, size_t n);
 /* 1 and *id when found, 0 otherwise. */
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
 

@@ -432,6 +432,57 @@ START_TEST(compact_keeps_ids)
 END_TEST
 
 
+START_TEST(reserve_no_rehash)
+{
+	/*
+	 * "c0" .. "c9" in the 64 slots of a new table; room reserved for 1,000
+	 * strings: 1,000 + 3,000 / 7 + 2 = 1,000 + 428 + 2 = 1,430 slots (the
+	 * ten strings rehashed into them) and the id array doubled from 8 to
+	 * 1,024.  "c10" .. "c999" then leave both as they are; so does "c1000"
+	 * (1,001 x 10 = 10,010, not more than 1,430 x 7 = 10,010); "c1001"
+	 * grows the slots by 1.5: 1,430 + 715 = 2,145.  A smaller reserve
+	 * (900: 900 + 385 + 2 = 1,287 slots) changes nothing; nor does one of
+	 * a compacted table.
+	 */
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[16];
+	uint32_t id;
+	for (uint32_t i = 0; i < 1002; i++) {
+		if (i == 10) {
+			ck_assert_uint_eq(in.nslots, 64);
+			ck_assert_int_eq(tv_intern_reserve(&in, 1000), TAGEVAL_OK);
+			ck_assert_uint_eq(in.nslots, 1430);
+			ck_assert_uint_eq(in.cap, 1024);
+		}
+		if (i == 1001) {
+			ck_assert_uint_eq(in.nslots, 1430);
+			ck_assert_uint_eq(in.cap, 1024);
+			ck_assert_int_eq(tv_intern_reserve(&in, 900), TAGEVAL_OK);
+			ck_assert_uint_eq(in.nslots, 1430);
+		}
+		int len = snprintf(s, sizeof s, "c%u", i);
+		int added = 0;
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, i);
+	}
+	ck_assert_uint_eq(in.nslots, 2145);
+	for (uint32_t i = 0; i < 1002; i++) {
+		int len = snprintf(s, sizeof s, "c%u", i);
+		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
+		ck_assert_uint_eq(id, i);
+	}
+	/* compacted: 1,002 + 250 + 1 = 1,253 slots, then no reserve */
+	tv_intern_compact(&in);
+	ck_assert_uint_eq(in.nslots, 1253);
+	ck_assert_int_eq(tv_intern_reserve(&in, 5000), TAGEVAL_OK);
+	ck_assert_uint_eq(in.nslots, 1253);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+
 /* String i of sampled_walk_chunks: 200,000, 400,000 and 2,000,000 bytes for
  * ids 300, 301 and 700, else 250; "%06u" of the id, then 'a' + id % 26.  *len receives its length. */
 static char *walk_string(uint32_t i, size_t *len)
@@ -600,6 +651,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, compact_keeps_ids);
+	tcase_add_test(tc, reserve_no_rehash);
 	tcase_add_test(tc, sampled_walk_chunks);
 	tcase_add_test(tc, sampled_first_alone);
 	suite_add_tcase(s, tc);
