@@ -632,8 +632,9 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" has no sense tag", q);
 	}
+	/* the item id, found or interned where the line was read, or here */
 	uint32_t item = l->inst;
-	int added = 0;
+	int added = l->put == TV_PUT_NEW;
 	if (item == TV_NONE &&
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
@@ -715,6 +716,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 struct reading {
 	struct tageval_annotations *a;
 	size_t c;
+	int put; /* the item ids are interned where the lines are read */
 };
 
 static void prefetch_record(void *ctx, uint32_t item)
@@ -727,6 +729,8 @@ static void prefetch_record(void *ctx, uint32_t item)
 static int each_add_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 {
 	const struct reading *rd = ctx;
+	if (rd->put && l->put == TV_PUT_NO)
+		l->inst = TV_NONE; /* not interned there: here */
 	return add_line(rd->a, rd->c, l, err);
 }
 
@@ -757,9 +761,30 @@ static void pool_in_item_order(struct tageval_annotations *a, size_t c, size_t s
 	free(tmp);
 }
 
+/* The table of item ids cut back to its first a->nitems ids (the same
+ * ids, the same numbers); nonzero: out of memory (the table as it was). */
+static int items_cut(struct tageval_annotations *a)
+{
+	struct tv_intern ids;
+	tv_intern_init(&ids);
+	for (size_t i = 0; i < a->nitems; i++) {
+		uint32_t id;
+		if (tv_intern_put(&ids, tv_intern_str(&a->items, (uint32_t)i),
+				  tv_intern_len(&a->items, (uint32_t)i), &id, NULL)) {
+			tv_intern_clear(&ids);
+			return TAGEVAL_ENOMEM;
+		}
+	}
+	tv_intern_clear(&a->items);
+	a->items = ids;
+	return TAGEVAL_OK;
+}
+
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 			  struct tageval_error *err)
 {
+	if (a->items_uncut)
+		return tv_nomem(err);
 	size_t c = a->nann, start = a->npool;
 	size_t cap = a->nann, cap2 = a->nann;
 	if (tv_grow((void **)&a->rec, &cap, c + 1, sizeof *a->rec) ||
@@ -777,13 +802,30 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 		tv_advise_huge(a->rec[c], a->nitems * sizeof *a->rec[c]);
 		a->nrec[c] = a->nitems;
 	}
-	/* item look-ups in stages, so that their cache misses overlap */
-	struct reading rd = { a, c };
+	/* The first file (no item known): its item ids interned where the
+	 * lines are read (the reading thread of a long file), in file order,
+	 * this thread only filing the records.  The next (most items known):
+	 * the ids looked up in stages (their cache misses overlap) where the
+	 * lines are read, until one is new. */
+	struct reading rd = { a, c, a->items.n == 0 };
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &a->items, .lookup = TV_LOOKUP_FIND,
 			     .found = prefetch_record, .find_until_new = 1, .line = each_add_line,
 			     .ctx = &rd };
+	if (rd.put) {
+		/* the table grows toward the items the file's size suggests */
+		e.expect = &a->items;
+		e.lookup = TV_LOOKUP_SLOT;
+		e.put = &a->items;
+		e.find_until_new = 0;
+	}
 	size_t lines;
 	int rc = tv_each_line(r, &e, &lines, err);
+	/* the ids the reading side interned past the line that failed are cut
+	 * back: the items are those of the lines accepted, as when this thread
+	 * interned them (an item is new at its first line, and new items are
+	 * numbered in file order) */
+	if (rc != TAGEVAL_OK && a->items.n > a->nitems && items_cut(a))
+		a->items_uncut = 1; /* the error stays that of the file */
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
 	if (rc == TAGEVAL_OK)
@@ -1152,6 +1194,8 @@ static int sort_annotators(struct tageval_annotations *a, size_t first)
 static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
 {
 	struct tageval_annotations *a = ctx;
+	if (a->items_uncut)
+		return tv_nomem(err);
 	struct long_reading rd = { .a = a, .first = a->nann };
 	tv_intern_init(&rd.names);
 	struct tv_each e = { .id = TV_ID_NONE, .line = long_line, .ctx = &rd };

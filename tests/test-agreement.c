@@ -1438,6 +1438,68 @@ START_TEST(ids_found_ahead)
 }
 END_TEST
 
+/*
+ * A file that fails, read first, second or third (case _i), among files long
+ * enough for the reading thread, which interns the item ids of the first
+ * file (and may intern some past the line that fails: they are cut back).
+ * GOOD: "w i t<i mod 3>" for i = 0 .. 29999, line i + 1; the good files are
+ * read forward and backward; BAD: GOOD with line 10001 ("w 10000") left
+ * without its tag (read forward): "instance "w 10000" has no sense tag" at
+ * line 10001, the 10000 lines before it kept (w 0 .. w 9999).
+ */
+static char *failing_text(int dir, int bad)
+{
+	size_t cap = (size_t)AHEAD_N * 16, used = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	for (int k = 0; k < AHEAD_N; k++) {
+		int i = dir > 0 ? k : AHEAD_N - 1 - k;
+		if (bad && i == 10000)
+			used += (size_t)snprintf(t + used, cap - used, "w %d\n", i);
+		else
+			used += (size_t)snprintf(t + used, cap - used, "w %d t%d\n", i, i % 3);
+	}
+	return t;
+}
+
+START_TEST(failing_file)
+{
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	for (int c = 0; c < 3; c++) {
+		/* one good file backward: the second, or the third after a
+		 * second that fails */
+		int back = c == 1 ? _i != 1 : c == 2 && _i == 1;
+		char *t = failing_text(back ? -1 : 1, c == _i);
+		int rc = tageval_annotations_read_buffer(r.ann, t, strlen(t), "ann", &r.err);
+		free(t);
+		if (c != _i) {
+			ck_assert_int_eq(rc, TAGEVAL_OK);
+			/* every item known */
+			ck_assert_uint_eq(tageval_annotations_items(r.ann), AHEAD_N);
+			continue;
+		}
+		ck_assert_int_eq(rc, TAGEVAL_EFORMAT);
+		ck_assert_uint_eq(r.err.line, 10001);
+		ck_assert_str_eq(r.err.message, "instance \"w 10000\" has no sense tag");
+		/* read first: only the 10000 items of its lines before the one
+		 * that fails (not those the reading thread interned past it) */
+		ck_assert_uint_eq(tageval_annotations_items(r.ann), _i == 0 ? 10000 : AHEAD_N);
+	}
+	/* the annotator that failed keeps its 10000 annotations: 30000 items
+	 * of two or three annotators, 30000 + 30000 + 10000 annotations, the
+	 * same tags everywhere: Pr(A) = 1; 20000 items have two annotations */
+	ck_assert_uint_eq(tageval_annotations_annotators(r.ann), 3);
+	const struct tageval_agreement_figures *f = compute(&r, NULL);
+	ck_assert_uint_eq(f->items, AHEAD_N);
+	ck_assert_uint_eq(f->annotations, 70000);
+	ck_assert_uint_eq(f->complete, 10000);
+	ck_assert_double_eq_tol(f->pr_a, 1.0, TOL);
+	finish_run(&r);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1460,6 +1522,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, long_form_no_lexelt);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
+	tcase_add_loop_test(tc, failing_file, 0, 3);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);
