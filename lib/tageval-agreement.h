@@ -40,9 +40,6 @@ struct tageval_annotations {
 	struct tv_intern lexelts;
 	uint32_t *item_lexelt;
 	size_t nitems, itemcap;
-	/* the ids a failed read interned past its last item could not be cut
-	 * back (no memory): no more annotations are read (TAGEVAL_ENOMEM) */
-	int items_uncut;
 	size_t nann;
 	struct tv_rec **rec;        /* [annotator][item] */
 	size_t *nrec;               /* allocated records per annotator */

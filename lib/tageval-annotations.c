@@ -762,15 +762,18 @@ static void pool_in_item_order(struct tageval_annotations *a, size_t c, size_t s
 }
 
 /* The table of item ids cut back to its first a->nitems ids (the same
- * ids, the same numbers); nonzero: out of memory (the table as it was). */
+ * ids, the same numbers); nonzero: out of memory (the table as it was, to
+ * be cut at the next read). */
 static int items_cut(struct tageval_annotations *a)
 {
 	struct tv_intern ids;
 	tv_intern_init(&ids);
+	tv_intern_expect(&ids, a->nitems);
 	for (size_t i = 0; i < a->nitems; i++) {
 		uint32_t id;
-		if (tv_intern_put(&ids, tv_intern_str(&a->items, (uint32_t)i),
-				  tv_intern_len(&a->items, (uint32_t)i), &id, NULL)) {
+		const char *s = tv_intern_str(&a->items, (uint32_t)i);
+		size_t len = tv_intern_len(&a->items, (uint32_t)i);
+		if (tv_intern_put_hashed(&ids, s, len, tv_intern_hash(&ids, s, len), &id, NULL)) {
 			tv_intern_clear(&ids);
 			return TAGEVAL_ENOMEM;
 		}
@@ -783,7 +786,9 @@ static int items_cut(struct tageval_annotations *a)
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 			  struct tageval_error *err)
 {
-	if (a->items_uncut)
+	/* ids past the items of the lines accepted (a read or a cut that
+	 * failed before) are cut first */
+	if (a->items.n > a->nitems && items_cut(a))
 		return tv_nomem(err);
 	size_t c = a->nann, start = a->npool;
 	size_t cap = a->nann, cap2 = a->nann;
@@ -824,8 +829,8 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	 * back: the items are those of the lines accepted, as when this thread
 	 * interned them (an item is new at its first line, and new items are
 	 * numbered in file order) */
-	if (rc != TAGEVAL_OK && a->items.n > a->nitems && items_cut(a))
-		a->items_uncut = 1; /* the error stays that of the file */
+	if (rc != TAGEVAL_OK && a->items.n > a->nitems)
+		(void)items_cut(a); /* the error stays the file's; if out of memory, the next read cuts */
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
 	if (rc == TAGEVAL_OK)
@@ -1194,7 +1199,7 @@ static int sort_annotators(struct tageval_annotations *a, size_t first)
 static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
 {
 	struct tageval_annotations *a = ctx;
-	if (a->items_uncut)
+	if (a->items.n > a->nitems && items_cut(a))
 		return tv_nomem(err);
 	struct long_reading rd = { .a = a, .first = a->nann };
 	tv_intern_init(&rd.names);

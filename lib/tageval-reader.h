@@ -202,8 +202,9 @@ struct tv_each {
 	 * is handed no such line before the reading thread has stopped looking
 	 * up (for good, and the unit it was making finished) */
 	int find_until_new;
-	/* not NULL (the table the calling thread's @line interns each line's
-	 * id in): once the first chunk is read, the table is told to expect as
+	/* not NULL (the table each line's id is interned in: by @line, or by
+	 * the reading side with @put): once the first chunk is read (its ids
+	 * already interned with @put), the table is told to expect as
 	 * many ids as the whole file is expected to have lines at the first
 	 * chunk's bytes per line (tv_intern_expect: it grows toward them, a
 	 * few times instead of some twenty, never past 4 times the ids it

@@ -431,8 +431,9 @@ TAGEVAL_EXPORT int tageval_annotations_set_level(struct tageval_annotations *ann
 						 size_t level, struct tageval_error *err);
 
 /**
- * Reads the file of one more annotator ("-" = standard input).  A regular
- * file given again, unchanged (device, inode, size, modification and change
+ * Reads the file of one more annotator ("-" = standard input).  A file that
+ * fails still adds its annotator, with the lines before the one that failed
+ * (and only the items those lines name).  A regular file given again, unchanged (device, inode, size, modification and change
  * times) and last changed more than two seconds before it was read, is not
  * read again: the new annotator gets the records of the first.
  */

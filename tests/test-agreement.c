@@ -1500,6 +1500,34 @@ START_TEST(failing_file)
 }
 END_TEST
 
+/*
+ * The first file fails at line 10,001 ("w 10000" has no tag) after the
+ * reading side interned ids past it (the first unit alone, made before any
+ * line is handed over, holds ~24,000 lines at the 256 KiB chunk): they are
+ * cut back, so a second file of "w 0" .. "w 19999" finds w 0 .. w 9999 and
+ * adds w 10000 .. w 19999 as new items: 10,000 + 10,000 = 20,000 items.
+ * Without the cut those ids would be found though never counted: fewer.
+ */
+START_TEST(failing_first_cut)
+{
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	char *t = failing_text(1, 1);
+	ck_assert_int_eq(tageval_annotations_read_buffer(r.ann, t, strlen(t), "ann", &r.err),
+			 TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(tageval_annotations_items(r.ann), 10000);
+	size_t used = 0, cap = (size_t)AHEAD_N * 16;
+	for (int i = 0; i < 20000; i++)
+		used += (size_t)snprintf(t + used, cap - used, "w %d t%d\n", i, i % 3);
+	ck_assert_int_eq(tageval_annotations_read_buffer(r.ann, t, used, "ann2", &r.err),
+			 TAGEVAL_OK);
+	free(t);
+	ck_assert_uint_eq(tageval_annotations_items(r.ann), 20000);
+	finish_run(&r);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1523,6 +1551,7 @@ static Suite *agreement_suite(void)
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	tcase_add_loop_test(tc, failing_file, 0, 3);
+	tcase_add_test(tc, failing_first_cut);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);
