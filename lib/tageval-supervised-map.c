@@ -33,6 +33,12 @@ struct wtriple {
 	uint32_t p;
 };
 
+/* A cell of the sorted word triples: its key and where its run starts. */
+struct wcell {
+	uint32_t cluster, sense;
+	size_t first;
+};
+
 /* Sorts @n triples by value, stably (a bottom-up merge sort through @tmp,
  * room for n): equal values keep their order. */
 static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
@@ -287,10 +293,35 @@ struct scratch {
 	 * once for every split */
 	struct wtriple *wtr, *wtr2;
 	size_t nwtr, wtrcap, wtr2cap;
+	/* ... and summed for up to WALK_SPLITS splits in one walk: the cells
+	 * (runs of one cluster and sense) of the sorted triples, where each
+	 * starts, each split's sums and whether it has begun them, and the
+	 * splits each of the word's positions maps in (a bit per split) */
+	struct wcell *cell;
+	size_t cellcap;
+	double *csum;
+	size_t csumcap;
+	uint8_t *cbegun;
+	size_t cbeguncap;
+	uint8_t *mbits;
+	size_t mbitscap;
+	/* map_test_one(): per cluster row of the split, its best sense and
+	 * score for an instance of that cluster alone, once known */
+	uint32_t *rbest;
+	double *rtop;
+	uint8_t *rknown;
+	size_t rbestcap, rtopcap, rknowncap;
 };
 
 static void scratch_free(struct scratch *x)
 {
+	free(x->cell);
+	free(x->csum);
+	free(x->cbegun);
+	free(x->mbits);
+	free(x->rbest);
+	free(x->rtop);
+	free(x->rknown);
 	free(x->wtr);
 	free(x->wtr2);
 	free(x->sstamp);
@@ -1472,26 +1503,47 @@ static void sort_wrun(struct wtriple *r, size_t n, struct wtriple *tmp)
 	sort_wvalues(r + lo + hi, n - lo - hi, tmp);
 }
 
-/* The word triples sorted as sort_triples() sorts triples: by cluster, then
+/*
+ * The word triples sorted as sort_triples() sorts triples: by cluster, then
  * sense (TV_NONE last), then value, stably (equal keys keep the order of
- * their instances).  @cnt: max(nk, ns + 1) + 1 counts. */
-static void sort_wtriples(struct wtriple *tr, size_t ntr, struct wtriple *tmp, size_t *cnt,
-			  size_t nk, size_t ns)
+ * their instances).  @cnt: max(nk, ns + 1) + 1 counts, or nk x (ns + 1) + 1
+ * when @one_pass: then one counting sort by (cluster, sense) -- stable, so
+ * the same order as the sort by sense, then by cluster -- and the triples
+ * end in @tmp, not in @tr.  Returns the array that holds them.
+ */
+static struct wtriple *sort_wtriples(struct wtriple *tr, size_t ntr, struct wtriple *tmp,
+				     size_t *cnt, size_t nk, size_t ns, int one_pass)
 {
-	memset(cnt, 0, (ns + 2) * sizeof *cnt);
-	for (size_t i = 0; i < ntr; i++)
-		cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
-	for (size_t j = 1; j <= ns + 1; j++)
-		cnt[j] += cnt[j - 1];
-	for (size_t i = 0; i < ntr; i++)
-		tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
-	memset(cnt, 0, (nk + 1) * sizeof *cnt);
-	for (size_t i = 0; i < ntr; i++)
-		cnt[tmp[i].cluster + 1]++;
-	for (size_t k = 1; k <= nk; k++)
-		cnt[k] += cnt[k - 1];
-	for (size_t i = 0; i < ntr; i++)
-		tr[cnt[tmp[i].cluster]++] = tmp[i];
+	if (one_pass) {
+		size_t nkey = nk * (ns + 1);
+		memset(cnt, 0, (nkey + 1) * sizeof *cnt);
+		for (size_t i = 0; i < ntr; i++)
+			cnt[tr[i].cluster * (ns + 1) + (tr[i].sense == TV_NONE ? ns : tr[i].sense) +
+			    1]++;
+		for (size_t j = 1; j <= nkey; j++)
+			cnt[j] += cnt[j - 1];
+		for (size_t i = 0; i < ntr; i++)
+			tmp[cnt[tr[i].cluster * (ns + 1) +
+				(tr[i].sense == TV_NONE ? ns : tr[i].sense)]++] = tr[i];
+		struct wtriple *t = tr;
+		tr = tmp;
+		tmp = t;
+	} else {
+		memset(cnt, 0, (ns + 2) * sizeof *cnt);
+		for (size_t i = 0; i < ntr; i++)
+			cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
+		for (size_t j = 1; j <= ns + 1; j++)
+			cnt[j] += cnt[j - 1];
+		for (size_t i = 0; i < ntr; i++)
+			tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
+		memset(cnt, 0, (nk + 1) * sizeof *cnt);
+		for (size_t i = 0; i < ntr; i++)
+			cnt[tmp[i].cluster + 1]++;
+		for (size_t k = 1; k <= nk; k++)
+			cnt[k] += cnt[k - 1];
+		for (size_t i = 0; i < ntr; i++)
+			tr[cnt[tmp[i].cluster]++] = tmp[i];
+	}
 	for (size_t i = 0; i < ntr;) {
 		size_t j = i + 1;
 		int sorted = 1;
@@ -1503,6 +1555,146 @@ static void sort_wtriples(struct wtriple *tr, size_t ntr, struct wtriple *tmp, s
 			sort_wrun(tr + i, j - i, tmp);
 		i = j;
 	}
+	return tr;
+}
+
+/* The splits walk_cells() sums at once: a 12-bit lane each in 64 bits. */
+enum { WALK_SPLITS = 5, LANE_BITS = 12, LANE_FULL = (1 << LANE_BITS) - 1 };
+
+/* Adds @ones values 1 to a sum (@begun: it has its first value), as the
+ * values are added one by one: at once when the sum is a whole number --
+ * every step exact, so the same -- otherwise one by one. */
+static void add_ones(double *sum, uint8_t *begun, uint32_t ones)
+{
+	if (ones == 0)
+		return;
+	if (!*begun) {
+		*sum = 1.0; /* the first value starts the sum */
+		*begun = 1;
+		if (--ones == 0)
+			return;
+	}
+	if (*sum == floor(*sum) && *sum + (double)ones <= 0x1p53) {
+		*sum += (double)ones;
+	} else {
+		for (uint32_t q = 0; q < ones; q++)
+			*sum += 1.0;
+	}
+}
+
+/*
+ * The sums of the cells x->cell[0 .. ncell) of the sorted word triples for
+ * @nsp splits (at most WALK_SPLITS) in one walk: split j's into
+ * x->csum[j * ncell + c], with x->cbegun[j * ncell + c] set when it has a
+ * value (a row sum, sense TV_NONE, counts as begun, from 0).  Split j adds
+ * the values of the positions p whose bit j is set in x->mbits[p - @first]
+ * (the word's first position), in the sorted
+ * order, as map_word() adds its mapping instances' values: a cell's first
+ * value starts its sum; a run of values 1 is counted (in 12-bit lanes, one
+ * per split) and added by add_ones().
+ */
+static void walk_cells(struct scratch *x, size_t ncell, size_t nsp, uint32_t first)
+{
+	uint64_t spread[1u << WALK_SPLITS];
+	for (unsigned b = 0; b < (1u << WALK_SPLITS); b++) {
+		spread[b] = 0;
+		for (unsigned j = 0; j < WALK_SPLITS; j++)
+			spread[b] |= (uint64_t)(b >> j & 1u) << (j * LANE_BITS);
+	}
+	const struct wtriple *wtr = x->wtr;
+	const uint8_t *mbits = x->mbits;
+	for (size_t c = 0; c < ncell; c++) {
+		double sum[WALK_SPLITS];
+		uint8_t begun[WALK_SPLITS];
+		uint8_t row = x->cell[c].sense == TV_NONE;
+		for (size_t j = 0; j < nsp; j++) {
+			sum[j] = 0.0;
+			begun[j] = row;
+		}
+		size_t t = x->cell[c].first, end = x->cell[c + 1].first;
+		while (t < end) {
+			double v = wtr[t].v;
+			if (v == 1.0) {
+				uint32_t ones[WALK_SPLITS] = { 0 };
+				uint64_t acc = 0;
+				unsigned in_lane = 0;
+				for (; t < end && wtr[t].v == 1.0; t++) {
+					acc += spread[mbits[wtr[t].p - first]];
+					if (++in_lane == LANE_FULL) {
+						for (size_t j = 0; j < nsp; j++)
+							ones[j] += (uint32_t)(acc >> (j * LANE_BITS) &
+									      LANE_FULL);
+						acc = 0;
+						in_lane = 0;
+					}
+				}
+				for (size_t j = 0; j < nsp; j++) {
+					ones[j] += (uint32_t)(acc >> (j * LANE_BITS) & LANE_FULL);
+					add_ones(&sum[j], &begun[j], ones[j]);
+				}
+				continue;
+			}
+			for (unsigned b = mbits[wtr[t].p - first]; b != 0; b &= b - 1) {
+				unsigned j = (unsigned)__builtin_ctz(b);
+				sum[j] = begun[j] ? sum[j] + v : v;
+				begun[j] = 1;
+			}
+			t++;
+		}
+		for (size_t j = 0; j < nsp; j++) {
+			x->csum[j * ncell + c] = sum[j];
+			x->cbegun[j * ncell + c] = begun[j];
+		}
+	}
+}
+
+/*
+ * Test position @p of the word of @m mapped as map_test() maps it without a
+ * key, when its labels are the gold ones and it has one cluster of weight 1
+ * (TV_G_ONE): its vector is that row's alone with the factor 1 / rowsum, the
+ * same for every such instance of the row, so the row's best sense and
+ * score are worked out once (x->rknown, cleared for each split).
+ */
+static int map_test_one(const struct tageval_supervised *s, struct scratch *x,
+			const struct wordmap *m, uint32_t p, struct tageval_supervised_result *res)
+{
+	struct tv_senses lab = tv_sup_gold(s, &s->g[p]);
+	x->too_many |= lab.n > UINT16_MAX; /* the scorer's limit: its message */
+	if (m->ns == 0)
+		return TAGEVAL_OK;
+	uint32_t k = x->crow[s->g[p].v];
+	if (k == TV_NONE || !(m->rowsum[k] > 0.0))
+		return TAGEVAL_OK; /* no mapping instance, or weight 0: no answer */
+	if (!x->rknown[k]) {
+		x->rbest[k] = 0;
+		int rc = best_of_row(x, m->rowstart, (struct wcl){ k, 1.0 / m->rowsum[k] },
+				     &x->rbest[k], &x->rtop[k]);
+		if (rc)
+			return rc;
+		x->rknown[k] = 1;
+	}
+	if (!(x->rtop[k] > 0.0))
+		return TAGEVAL_OK;
+	res->answered++;
+	for (uint32_t j = 0; j < lab.n; j++)
+		if (tv_sense_at(lab, j) == x->names[x->rbest[k]].id) {
+			x->ncorrect++;
+			break;
+		}
+	return TAGEVAL_OK;
+}
+
+/* How many positions ahead the clusters are prefetched (sys_ahead()). */
+enum { SYS_AHEAD = 16 };
+
+/* Where position @p's clusters are if it is pooled (and before @last), to
+ * be prefetched ahead of their use: gsys is in the order of the lines, so a
+ * word's pooled instances are read from all over it, each a cache miss
+ * otherwise; NULL otherwise.  (The prefetch is the caller's: GCC 12 takes a
+ * function that only prefetches for pure, and drops its calls.) */
+static inline const void *sys_ahead(const struct tageval_supervised *s, size_t p, size_t last)
+{
+	return p < last && s->gkind[p] == TV_G_POOLED ? (const void *)&s->gsys[s->g[p].v] : NULL;
 }
 
 /*
@@ -1546,6 +1738,9 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	size_t ns = 0, nk = 0, ntr = 0;
 	for (uint32_t p = m.first; p < m.last; p++) {
 		const struct grouped *g = &s->g[p];
+		const void *ahead = sys_ahead(s, (size_t)p + SYS_AHEAD, m.last);
+		if (ahead != NULL)
+			__builtin_prefetch(ahead);
 		const uint32_t sys_n = tv_sup_sys_n(s, g);
 		struct tv_senses lab = tv_sup_gold(s, g);
 		uint32_t nl = lab.n;
@@ -1577,8 +1772,12 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 		qsort(x->names, ns, sizeof *x->names, by_name);
 	for (size_t i = 0; i < ns; i++)
 		x->slocal[x->names[i].id] = (uint32_t)i;
-	/* their triples, as fill_table() makes them, sorted */
+	/* their triples, as fill_table() makes them, sorted: in one counting
+	 * sort when there are not many more (cluster, sense) keys than triples */
 	size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
+	int one_pass = nk * (ns + 1) <= 2 * ntr + 64;
+	if (one_pass)
+		nc = nk * (ns + 1) + 1;
 	if (tv_grow((void **)&x->wtr, &x->wtrcap, ntr + 1, sizeof *x->wtr) ||
 	    tv_grow((void **)&x->wtr2, &x->wtr2cap, ntr + 1, sizeof *x->wtr2) ||
 	    tv_grow((void **)&x->cnt, &x->cntcap, nc, sizeof *x->cnt) ||
@@ -1605,90 +1804,100 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 				x->wtr[ntr++] = (struct wtriple){ row, x->slocal[tv_sense_at(lab, j)], v, p };
 		}
 	}
-	if (ntr > 1)
-		sort_wtriples(x->wtr, ntr, x->wtr2, x->cnt, nk, ns);
+	if (ntr > 1 && sort_wtriples(x->wtr, ntr, x->wtr2, x->cnt, nk, ns, one_pass) != x->wtr) {
+		struct wtriple *t = x->wtr; /* sorted into wtr2: the two swapped */
+		size_t cap = x->wtrcap;
+		x->wtr = x->wtr2;
+		x->wtrcap = x->wtr2cap;
+		x->wtr2 = t;
+		x->wtr2cap = cap;
+	}
 	m.nk = nk;
 	m.rowsum = x->rowsum;
 	m.rowstart = x->rowstart;
-	for (size_t i = 0; i < k; i++) {
-		const uint8_t *role = sp[i].role;
-		struct tageval_supervised_result *res = &r[i];
-		/* the split's mapping instances; a sense when one has a label */
-		size_t nmap = 0;
-		int anysense = 0;
-		for (uint32_t p = m.first; p < m.last; p++) /* no branch: the roles are drawn */
-			nmap += tv_role(role, p) == ROLE_MAPPING;
-		for (uint32_t p = m.first; p < m.last && nmap > 0 && !anysense; p++) {
-			uint32_t nl = tv_sup_gold(s, &s->g[p]).n;
-			anysense = tv_role(role, p) == ROLE_MAPPING && nl > 0;
-		}
-		res->mapping += nmap;
-		m.nmap = nmap;
-		m.ns = anysense ? ns : 0;
-		/* its cells and row sums, summed in the sorted order; a run of
-		 * values 1 (most: crisp lines) is counted, then added at once
-		 * when the sum is a whole number -- every step exact, so the same
-		 * as adding them one by one, which is done otherwise */
-		memset(x->rowsum, 0, nk * sizeof *x->rowsum);
-		size_t n = 0;
-		for (size_t t = 0; t < ntr; t++) {
-			const struct wtriple *e = &x->wtr[t];
-			double v = e->v;
-			uint32_t ones = 0;
-			if (v == 1.0) {
-				size_t u = t;
-				for (; u < ntr && x->wtr[u].v == 1.0 &&
-				       x->wtr[u].cluster == e->cluster && x->wtr[u].sense == e->sense;
-				     u++)
-					ones += tv_role(role, x->wtr[u].p) == ROLE_MAPPING;
-				t = u - 1;
-				if (ones == 0)
-					continue;
-			} else if (tv_role(role, e->p) != ROLE_MAPPING) {
-				continue;
-			}
-			double *sum;
-			if (e->sense == TV_NONE) {
-				sum = &x->rowsum[e->cluster];
-			} else if (n > 0 && x->tr[n - 1].cluster == e->cluster &&
-				   x->tr[n - 1].sense == e->sense) {
-				sum = &x->tr[n - 1].v;
-			} else {
-				/* the cell's first value starts its sum */
-				x->tr[n++] = (struct triple){ e->cluster, e->sense, v };
-				if (ones <= 1)
-					continue;
-				sum = &x->tr[n - 1].v;
-				ones--;
-			}
-			if (ones == 0)
-				*sum += v;
-			else if (*sum == floor(*sum) && *sum + (double)ones <= 0x1p53)
-				*sum += (double)ones;
-			else
-				for (uint32_t q = 0; q < ones; q++)
-					*sum += 1.0;
-		}
-		x->ntr = n;
-		for (size_t row = 0, t = 0; row <= nk; row++) {
-			while (t < n && x->tr[t].cluster < row)
-				t++;
-			x->rowstart[row] = t;
-		}
-		/* 3. its test instances, as map_word() maps them */
-		if (step3_fit(x, ns, nk))
-			return TAGEVAL_ENOMEM;
-		x->ncorrect = f[i].ncorrect;
-		x->too_many = f[i].too_many;
-		for (uint32_t p = m.first; p < m.last; p++) {
-			if (tv_role(role, p) != ROLE_TEST)
-				continue;
-			res->test++;
-			if (map_test(s, &sp[i], &s->g[p], x, &m, NULL, res, NULL))
+	/* the cells: runs of one (cluster, sense) */
+	size_t ncell = 0;
+	for (size_t t = 0; t < ntr; t++)
+		if (t == 0 || x->wtr[t].cluster != x->wtr[t - 1].cluster ||
+		    x->wtr[t].sense != x->wtr[t - 1].sense) {
+			if (tv_grow((void **)&x->cell, &x->cellcap, ncell + 2, sizeof *x->cell))
 				return TAGEVAL_ENOMEM;
+			x->cell[ncell++] = (struct wcell){ x->wtr[t].cluster, x->wtr[t].sense, t };
 		}
-		f[i].ncorrect = x->ncorrect;
-		f[i].too_many = x->too_many;
+	size_t npos = m.last - m.first;
+	if (tv_grow((void **)&x->cell, &x->cellcap, ncell + 1, sizeof *x->cell) ||
+	    tv_grow((void **)&x->csum, &x->csumcap, WALK_SPLITS * ncell + 1, sizeof *x->csum) ||
+	    tv_grow((void **)&x->cbegun, &x->cbeguncap, WALK_SPLITS * ncell + 1,
+		    sizeof *x->cbegun) ||
+	    tv_grow((void **)&x->mbits, &x->mbitscap, npos + 1, sizeof *x->mbits) ||
+	    tv_grow((void **)&x->rbest, &x->rbestcap, nk + 1, sizeof *x->rbest) ||
+	    tv_grow((void **)&x->rtop, &x->rtopcap, nk + 1, sizeof *x->rtop) ||
+	    tv_grow((void **)&x->rknown, &x->rknowncap, nk + 1, sizeof *x->rknown))
+		return TAGEVAL_ENOMEM;
+	x->cell[ncell].first = ntr;
+	for (size_t i0 = 0; i0 < k; i0 += WALK_SPLITS) {
+		size_t nsp = k - i0 < WALK_SPLITS ? k - i0 : WALK_SPLITS;
+		/* each split's mapping instances; a sense when one has a label */
+		size_t nmap[WALK_SPLITS] = { 0 };
+		int anysense[WALK_SPLITS] = { 0 };
+		for (uint32_t p = m.first; p < m.last; p++) {
+			int labelled = tv_sup_gold(s, &s->g[p]).n > 0;
+			unsigned b = 0;
+			for (size_t j = 0; j < nsp; j++) {
+				int in = tv_role(sp[i0 + j].role, p) == ROLE_MAPPING;
+				b |= (unsigned)in << j;
+				nmap[j] += (size_t)in;
+				anysense[j] |= in & labelled;
+			}
+			x->mbits[p - m.first] = (uint8_t)b;
+		}
+		walk_cells(x, ncell, nsp, m.first);
+		for (size_t j = 0; j < nsp; j++) {
+			size_t i = i0 + j;
+			struct tageval_supervised_result *res = &r[i];
+			res->mapping += nmap[j];
+			m.nmap = nmap[j];
+			m.ns = anysense[j] ? ns : 0;
+			/* its cells and row sums */
+			const double *sum = x->csum + j * ncell;
+			const uint8_t *begun = x->cbegun + j * ncell;
+			memset(x->rowsum, 0, nk * sizeof *x->rowsum);
+			size_t n = 0;
+			for (size_t c = 0; c < ncell; c++) {
+				const struct wcell *e = &x->cell[c];
+				if (e->sense == TV_NONE)
+					x->rowsum[e->cluster] = sum[c];
+				else if (begun[c])
+					x->tr[n++] = (struct triple){ e->cluster, e->sense, sum[c] };
+			}
+			x->ntr = n;
+			for (size_t row = 0, t = 0; row <= nk; row++) {
+				while (t < n && x->tr[t].cluster < row)
+					t++;
+				x->rowstart[row] = t;
+			}
+			/* 3. its test instances, as map_word() maps them */
+			if (step3_fit(x, ns, nk))
+				return TAGEVAL_ENOMEM;
+			const uint8_t *role = sp[i].role;
+			x->ncorrect = f[i].ncorrect;
+			x->too_many = f[i].too_many;
+			memset(x->rknown, 0, nk * sizeof *x->rknown);
+			for (uint32_t p = m.first; p < m.last; p++) {
+				const void *ahead = sys_ahead(s, (size_t)p + SYS_AHEAD, m.last);
+				if (ahead != NULL)
+					__builtin_prefetch(ahead);
+				if (tv_role(role, p) != ROLE_TEST)
+					continue;
+				res->test++;
+				if (s->gkind[p] == TV_G_ONE ? map_test_one(s, x, &m, p, res)
+							    : map_test(s, &sp[i], &s->g[p], x, &m,
+								       NULL, res, NULL))
+					return TAGEVAL_ENOMEM;
+			}
+			f[i].ncorrect = x->ncorrect;
+			f[i].too_many = x->too_many;
+		}
 	}
 	return TAGEVAL_OK;
 }

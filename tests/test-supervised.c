@@ -1097,6 +1097,69 @@ START_TEST(drawn_paths_agree)
 }
 END_TEST
 
+/*
+ * The keyless path sums a word's splits five at a time in one walk over its
+ * sorted triples, counting each split's values 1 in a 12-bit lane that is
+ * emptied every 4,095 values; a test instance of one cluster takes its
+ * row's best sense, worked out once per row and split.  7 folds (five
+ * splits walked, then two) on word "big.n": 6,000 instances, all of cluster
+ * c (weight 1), 1,100 of gold sense B (i % 60 < 11) and 4,900 of A, so each
+ * split maps about 6,000 x 6/7 = 5,143 of them, 4,900 x 6/7 = 4,200 of A
+ * (past 4,095: the lanes emptied mid-run; a lane overflowing would leave
+ * A about 104 against B's 943 and answer B); and a word "mix.v" of 30
+ * instances, fractional and several clusters.  Each split's figures agree
+ * with the keyed path (eval()).  On "big.n" alone (pos "n"), c maps to A
+ * in every split, so every test instance is answered A; summed over the
+ * folds (each instance tested once): 6,000 tested, 6,000 answered, 4,900
+ * correct; mapping 6 x 6,000 = 36,000 (each instance maps in the six folds
+ * it is not tested in).
+ */
+START_TEST(many_folds_long_runs)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	for (size_t i = 0; i < 6000; i++) {
+		sb_printf(&gold, "big.n big.n.%zu %s\n", i, i % 60 < 11 ? "B" : "A");
+		sb_printf(&sys, "big.n big.n.%zu c\n", i);
+	}
+	for (size_t i = 0; i < 30; i++) {
+		sb_printf(&gold, "mix.v mix.v.%zu s%zu%s\n", i, i % 3, i % 4 == 0 ? " s9/0.5" : "");
+		if (i % 5 == 0)
+			sb_printf(&sys, "mix.v mix.v.%zu c%zu/0.3 d/0.7\n", i, i % 2);
+		else
+			sb_printf(&sys, "mix.v mix.v.%zu c%zu\n", i, i % 3);
+	}
+	struct fx f;
+	load(&f, gold.s, sys.s, "n");
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 7, 1, &err), TAGEVAL_OK);
+	size_t test = 0, answered = 0, mapping = 0;
+	double correct = 0.0;
+	for (size_t i = 0; i < 7; i++) {
+		struct tageval_supervised_result r;
+		eval(&f, i, &r, NULL); /* keyless (shared tables) against keyed */
+		test += r.test;
+		answered += r.answered;
+		mapping += r.mapping;
+		correct += r.correct;
+	}
+	ck_assert_uint_eq(test, 6000);
+	ck_assert_uint_eq(answered, 6000);
+	ck_assert_uint_eq(mapping, 36000);
+	ck_assert(correct == 4900.0);
+	unload(&f);
+	/* both words: the figures of each split agree on both paths */
+	load(&f, gold.s, sys.s, NULL);
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 7, 2, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < 7; i++) {
+		struct tageval_supervised_result r;
+		eval(&f, i, &r, NULL);
+	}
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
 /* All the mapped texts of the splits added by @add (folds or random) with @seed. */
 static char *all_mapped(const char *gold, const char *sys, int folds, unsigned long seed,
 			double *recall_sum)
@@ -1751,6 +1814,7 @@ static Suite *supervised_suite(void)
 	tcase_add_loop_test(tc, random_sizes, 0,
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
 	tcase_add_loop_test(tc, drawn_paths_agree, 0, 4);
+	tcase_add_test(tc, many_folds_long_runs);
 	tcase_add_test(tc, mixed_split_kinds);
 	tcase_add_test(tc, splits_in_any_order);
 	suite_add_tcase(s, tc);
