@@ -688,7 +688,7 @@ static int read_lines(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	struct tv_each e = { .id = TV_ID_FIELD1, .ids = &w->ids,
 			     .lookup = gold ? TV_LOOKUP_SLOT : TV_LOOKUP_FIND,
 			     .put = gold ? &w->ids : NULL, .find_ahead = !gold,
-			     .found = prefetch_instance,
+			     .expect = gold ? &w->ids : NULL, .found = prefetch_instance,
 			     .line = gold ? each_gold_line : each_system_line, .ctx = w };
 	size_t lines;
 	int rc = tv_each_line(r, &e, &lines, err);
