@@ -1775,7 +1775,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	/* their triples, as fill_table() makes them, sorted: in one counting
 	 * sort when there are not many more (cluster, sense) keys than triples */
 	size_t nc = (nk > ns + 1 ? nk : ns + 1) + 1;
-	int one_pass = nk * (ns + 1) <= 2 * ntr + 64;
+	int one_pass = nk == 0 || ns + 1 <= (2 * ntr + 64) / nk; /* no product to wrap */
 	if (one_pass)
 		nc = nk * (ns + 1) + 1;
 	if (tv_grow((void **)&x->wtr, &x->wtrcap, ntr + 1, sizeof *x->wtr) ||
