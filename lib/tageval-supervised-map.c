@@ -1690,8 +1690,8 @@ enum { SYS_AHEAD = 16 };
 /* Where position @p's clusters are if it is pooled (and before @last), to
  * be prefetched ahead of their use: gsys is in the order of the lines, so a
  * word's pooled instances are read from all over it, each a cache miss
- * otherwise; NULL otherwise.  (The prefetch is the caller's: GCC 12 takes a
- * function that only prefetches for pure, and drops its calls.) */
+ * otherwise; NULL otherwise.  (The prefetch is written in the loops: with
+ * it in a helper of its own, objdump showed no prefetch left there, GCC 12.) */
 static inline const void *sys_ahead(const struct tageval_supervised *s, size_t p, size_t last)
 {
 	return p < last && s->gkind[p] == TV_G_POOLED ? (const void *)&s->gsys[s->g[p].v] : NULL;
