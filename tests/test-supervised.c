@@ -1160,6 +1160,43 @@ START_TEST(many_folds_long_runs)
 }
 END_TEST
 
+/*
+ * A lane of the one walk holds at most 4,095 values 1 (12 bits): a cell
+ * whose run of values 1 is mapped whole by a split for 4,096 values and
+ * more must be emptied before.  Word near.n: 8,400 instances, all of
+ * cluster c; gold A for i % 84 < 43 (100 x 43 = 4,300) and B for the other
+ * 4,100.  Five random splits of test fraction 1 / 8,400: a split tests one
+ * or two instances and maps the rest, so c's A cell is a run of 4,300
+ * values 1 of which a split maps 4,298 to 4,300, and A beats B (at most
+ * 4,100) in every split: each test instance is answered A.  A lane emptied
+ * past 4,095 would wrap to 0 and lose 4,096 of A's count (202 to 204 left):
+ * B would win, and the figures would differ from the keyed path's (eval).
+ */
+START_TEST(lane_holds_4095)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	for (size_t i = 0; i < 8400; i++) {
+		sb_printf(&gold, "near.n near.n.%zu %s\n", i, i % 84 < 43 ? "A" : "B");
+		sb_printf(&sys, "near.n near.n.%zu c\n", i);
+	}
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 5, 1.0 / 8400, 3, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < 5; i++) {
+		struct tageval_supervised_result r;
+		eval(&f, i, &r, NULL); /* keyless (one walk) against keyed */
+		ck_assert_uint_ge(r.test, 1);
+		ck_assert_uint_le(r.test, 2);
+		ck_assert_uint_eq(r.mapping + r.test, 8400);
+		ck_assert_uint_eq(r.answered, r.test);
+	}
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
 /* All the mapped texts of the splits added by @add (folds or random) with @seed. */
 static char *all_mapped(const char *gold, const char *sys, int folds, unsigned long seed,
 			double *recall_sum)
@@ -1815,6 +1852,7 @@ static Suite *supervised_suite(void)
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
 	tcase_add_loop_test(tc, drawn_paths_agree, 0, 4);
 	tcase_add_test(tc, many_folds_long_runs);
+	tcase_add_test(tc, lane_holds_4095);
 	tcase_add_test(tc, mixed_split_kinds);
 	tcase_add_test(tc, splits_in_any_order);
 	suite_add_tcase(s, tc);
