@@ -101,6 +101,30 @@ static void sort_run(struct triple *r, size_t n, struct triple *tmp)
 }
 
 /*
+ * The counting sorts of sort_triples() and sort_wtriples(): @tr's @ntr
+ * elements (of either type: fields cluster and sense) by sense (TV_NONE as
+ * @ns, last) into @tmp, then stably by cluster back into @tr.  @cnt: max(nk,
+ * ns + 1) + 1 counts.
+ */
+#define SORT_BY_CLUSTER_SENSE(tr, ntr, tmp, cnt, nk, ns)                                          \
+	do {                                                                                      \
+		memset((cnt), 0, ((ns) + 2) * sizeof *(cnt));                                     \
+		for (size_t i_ = 0; i_ < (ntr); i_++)                                             \
+			(cnt)[((tr)[i_].sense == TV_NONE ? (ns) : (tr)[i_].sense) + 1]++;         \
+		for (size_t j_ = 1; j_ <= (ns) + 1; j_++)                                         \
+			(cnt)[j_] += (cnt)[j_ - 1];                                               \
+		for (size_t i_ = 0; i_ < (ntr); i_++)                                             \
+			(tmp)[(cnt)[(tr)[i_].sense == TV_NONE ? (ns) : (tr)[i_].sense]++] = (tr)[i_]; \
+		memset((cnt), 0, ((nk) + 1) * sizeof *(cnt));                                     \
+		for (size_t i_ = 0; i_ < (ntr); i_++)                                             \
+			(cnt)[(tmp)[i_].cluster + 1]++;                                           \
+		for (size_t k_ = 1; k_ <= (nk); k_++)                                             \
+			(cnt)[k_] += (cnt)[k_ - 1];                                               \
+		for (size_t i_ = 0; i_ < (ntr); i_++)                                             \
+			(tr)[(cnt)[(tmp)[i_].cluster]++] = (tmp)[i_];                             \
+	} while (0)
+
+/*
  * The triples sorted by cluster, then sense (TV_NONE, the row sums, last),
  * then value -- summed in that order, equal cells give the same bits
  * whatever the order of the lines -- in linear time but for the values: a counting sort by sense
@@ -113,20 +137,7 @@ static void sort_run(struct triple *r, size_t n, struct triple *tmp)
 static void sort_triples(struct triple *tr, size_t ntr, struct triple *tmp, size_t *cnt,
 			 size_t nk, size_t ns)
 {
-	memset(cnt, 0, (ns + 2) * sizeof *cnt);
-	for (size_t i = 0; i < ntr; i++)
-		cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
-	for (size_t j = 1; j <= ns + 1; j++)
-		cnt[j] += cnt[j - 1];
-	for (size_t i = 0; i < ntr; i++)
-		tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
-	memset(cnt, 0, (nk + 1) * sizeof *cnt);
-	for (size_t i = 0; i < ntr; i++)
-		cnt[tmp[i].cluster + 1]++;
-	for (size_t k = 1; k <= nk; k++)
-		cnt[k] += cnt[k - 1];
-	for (size_t i = 0; i < ntr; i++)
-		tr[cnt[tmp[i].cluster]++] = tmp[i];
+	SORT_BY_CLUSTER_SENSE(tr, ntr, tmp, cnt, nk, ns);
 	for (size_t i = 0; i < ntr;) {
 		size_t j = i + 1;
 		int sorted = 1;
@@ -1529,20 +1540,7 @@ static struct wtriple *sort_wtriples(struct wtriple *tr, size_t ntr, struct wtri
 		tr = tmp;
 		tmp = t;
 	} else {
-		memset(cnt, 0, (ns + 2) * sizeof *cnt);
-		for (size_t i = 0; i < ntr; i++)
-			cnt[(tr[i].sense == TV_NONE ? ns : tr[i].sense) + 1]++;
-		for (size_t j = 1; j <= ns + 1; j++)
-			cnt[j] += cnt[j - 1];
-		for (size_t i = 0; i < ntr; i++)
-			tmp[cnt[tr[i].sense == TV_NONE ? ns : tr[i].sense]++] = tr[i];
-		memset(cnt, 0, (nk + 1) * sizeof *cnt);
-		for (size_t i = 0; i < ntr; i++)
-			cnt[tmp[i].cluster + 1]++;
-		for (size_t k = 1; k <= nk; k++)
-			cnt[k] += cnt[k - 1];
-		for (size_t i = 0; i < ntr; i++)
-			tr[cnt[tmp[i].cluster]++] = tmp[i];
+		SORT_BY_CLUSTER_SENSE(tr, ntr, tmp, cnt, nk, ns);
 	}
 	for (size_t i = 0; i < ntr;) {
 		size_t j = i + 1;
