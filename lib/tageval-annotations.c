@@ -761,34 +761,12 @@ static void pool_in_item_order(struct tageval_annotations *a, size_t c, size_t s
 	free(tmp);
 }
 
-/* The table of item ids cut back to its first a->nitems ids (the same
- * ids, the same numbers); nonzero: out of memory (the table as it was, to
- * be cut at the next read). */
-static int items_cut(struct tageval_annotations *a)
-{
-	struct tv_intern ids;
-	tv_intern_init(&ids);
-	tv_intern_expect(&ids, a->nitems);
-	for (size_t i = 0; i < a->nitems; i++) {
-		uint32_t id;
-		const char *s = tv_intern_str(&a->items, (uint32_t)i);
-		size_t len = tv_intern_len(&a->items, (uint32_t)i);
-		if (tv_intern_put_hashed(&ids, s, len, tv_intern_hash(&ids, s, len), &id, NULL)) {
-			tv_intern_clear(&ids);
-			return TAGEVAL_ENOMEM;
-		}
-	}
-	tv_intern_clear(&a->items);
-	a->items = ids;
-	return TAGEVAL_OK;
-}
-
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 			  struct tageval_error *err)
 {
 	/* ids past the items of the lines accepted (a read or a cut that
 	 * failed before) are cut first */
-	if (a->items.n > a->nitems && items_cut(a))
+	if (tv_intern_cut(&a->items, a->nitems))
 		return tv_nomem(err);
 	size_t c = a->nann, start = a->npool;
 	size_t cap = a->nann, cap2 = a->nann;
@@ -829,8 +807,9 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	 * back: the items are those of the lines accepted, as when this thread
 	 * interned them (an item is new at its first line, and new items are
 	 * numbered in file order) */
-	if (rc != TAGEVAL_OK && a->items.n > a->nitems)
-		(void)items_cut(a); /* the error stays the file's; if out of memory, the next read cuts */
+	if (rc != TAGEVAL_OK)
+		(void)tv_intern_cut(&a->items, a->nitems); /* the error stays the file's;
+							    * out of memory: the next read cuts */
 	if (rc == TAGEVAL_OK && lines == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no annotations");
 	if (rc == TAGEVAL_OK)
@@ -1199,7 +1178,7 @@ static int sort_annotators(struct tageval_annotations *a, size_t first)
 static int run_long(void *ctx, struct tv_reader *r, struct tageval_error *err)
 {
 	struct tageval_annotations *a = ctx;
-	if (a->items.n > a->nitems && items_cut(a))
+	if (tv_intern_cut(&a->items, a->nitems))
 		return tv_nomem(err);
 	struct long_reading rd = { .a = a, .first = a->nann };
 	tv_intern_init(&rd.names);

@@ -406,6 +406,27 @@ static size_t grown_slots(const struct tv_intern *in)
 	return nslots;
 }
 
+int tv_intern_cut(struct tv_intern *in, size_t n)
+{
+	if (n >= in->n)
+		return TAGEVAL_OK;
+	struct tv_intern ids;
+	tv_intern_init(&ids);
+	tv_intern_expect(&ids, n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id;
+		const char *s = tv_intern_str(in, (uint32_t)i);
+		size_t len = tv_intern_len(in, (uint32_t)i);
+		if (tv_intern_put_hashed(&ids, s, len, tv_intern_hash(&ids, s, len), &id, NULL)) {
+			tv_intern_clear(&ids);
+			return TAGEVAL_ENOMEM;
+		}
+	}
+	tv_intern_clear(in);
+	*in = ids;
+	return TAGEVAL_OK;
+}
+
 void tv_intern_compact(struct tv_intern *in)
 {
 	if (in->n == 0)

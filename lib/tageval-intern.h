@@ -83,6 +83,13 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
  */
 void tv_intern_compact(struct tv_intern *in);
 /*
+ * The table cut back to its first @n strings (ids 0 .. n - 1, the same
+ * numbers; a new hash key): the ids a reading thread interned past a line
+ * that failed.  Nothing to do when it holds no more.  TAGEVAL_ENOMEM leaves
+ * it as it was.
+ */
+int tv_intern_cut(struct tv_intern *in, size_t n);
+/*
  * The table expects @n strings in all (the ids a file is expected to hold):
  * each growth from then on sizes the slots for a load of 2/3 at @n (1.5 n + 1),
  * but never for more than 4 times the strings held at the time, so that a

@@ -725,30 +725,6 @@ static int sys_read(struct tageval_wsi *w, struct tageval_error *err)
 	return TAGEVAL_OK;
 }
 
-/*
- * The instance ids of a gold key that failed cut to its instances (w->n):
- * the reading thread interned the ids of the lines it read ahead of the
- * line that failed (tv_each's put), which were never instances.  The
- * table is made anew from ids 0 .. w->n - 1 in order (an error path only).
- * Returns TAGEVAL_ENOMEM when it cannot be made (the old one kept).
- */
-static int gold_ids_cut(struct tageval_wsi *w)
-{
-	struct tv_intern ids;
-	tv_intern_init(&ids);
-	for (size_t i = 0; i < w->n; i++) {
-		uint32_t id;
-		if (tv_intern_put(&ids, tv_intern_str(&w->ids, (uint32_t)i),
-				  tv_intern_len(&w->ids, (uint32_t)i), &id, NULL)) {
-			tv_intern_clear(&ids);
-			return TAGEVAL_ENOMEM;
-		}
-	}
-	tv_intern_clear(&w->ids);
-	w->ids = ids;
-	return TAGEVAL_OK;
-}
-
 static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 		     struct tageval_error *err)
 {
@@ -761,11 +737,12 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	    (w->sys_line = calloc(w->n ? w->n : 1, sizeof *w->sys_line)) == NULL)
 		return tv_nomem(err);
 	int rc = read_lines(w, r, gold, err);
-	/* no id without an instance: a clusters file read after a gold key
-	 * that failed finds only the gold key's instances (none of those
-	 * interned past the line that failed) or is refused for want of
+	/* no id without an instance: the reading thread interned the ids of
+	 * the lines it read ahead of the one that failed (tv_each's put), so a
+	 * clusters file read after a gold key that failed finds only the gold
+	 * key's instances (the ids cut back to w->n) or is refused for want of
 	 * memory (no system side made, as when sys_arrays() fails) */
-	int cut_failed = gold && rc != TAGEVAL_OK && w->ids.n > w->n && gold_ids_cut(w);
+	int cut_failed = gold && rc != TAGEVAL_OK && tv_intern_cut(&w->ids, w->n);
 	if (!gold && rc == TAGEVAL_OK)
 		rc = sys_read(w, err);
 	char **name = gold ? &w->gold_name : &w->sys_name;

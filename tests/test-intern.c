@@ -432,6 +432,40 @@ START_TEST(compact_keeps_ids)
 END_TEST
 
 
+/*
+ * tv_intern_cut: "k0" .. "k9" cut back to their first 4: k0 .. k3 keep ids
+ * 0 .. 3, k4 .. k9 are gone, and the next string put is id 4.  Cutting to
+ * 4 again, or to more than the table holds, changes nothing.
+ */
+START_TEST(cut_keeps_first)
+{
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[8];
+	uint32_t id;
+	for (uint32_t i = 0; i < 10; i++) {
+		int len = snprintf(s, sizeof s, "k%u", i);
+		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, NULL), TAGEVAL_OK);
+	}
+	ck_assert_int_eq(tv_intern_cut(&in, 4), TAGEVAL_OK);
+	ck_assert_int_eq(tv_intern_cut(&in, 4), TAGEVAL_OK);
+	ck_assert_int_eq(tv_intern_cut(&in, 99), TAGEVAL_OK);
+	ck_assert_uint_eq(in.n, 4);
+	for (uint32_t i = 0; i < 10; i++) {
+		int len = snprintf(s, sizeof s, "k%u", i);
+		int found = tv_intern_find(&in, s, (size_t)len, &id);
+		ck_assert_int_eq(found, i < 4);
+		if (found)
+			ck_assert_uint_eq(id, i);
+	}
+	int added = 0;
+	ck_assert_int_eq(tv_intern_put(&in, "k9", 2, &id, &added), TAGEVAL_OK);
+	ck_assert_int_eq(added, 1);
+	ck_assert_uint_eq(id, 4);
+	tv_intern_clear(&in);
+}
+END_TEST
+
 START_TEST(expect_grows_toward)
 {
 	/*
@@ -664,6 +698,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, compact_keeps_ids);
+	tcase_add_test(tc, cut_keeps_first);
 	tcase_add_test(tc, expect_grows_toward);
 	tcase_add_test(tc, sampled_walk_chunks);
 	tcase_add_test(tc, sampled_first_alone);
