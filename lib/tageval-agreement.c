@@ -413,15 +413,15 @@ static void acc_flush(struct acc *ac)
 static const struct tv_leafp *entries(const struct tageval_annotations *a, const struct tv_rec *r,
 				      struct tv_leafp *one, size_t *n)
 {
-	if (r->n & TV_REC_INLINE) {
-		one->leaf = r->first;
-		one->key = r->first < a->npre ? a->pre[r->first] : r->first;
+	if (tv_rec_inline(r)) {
+		uint32_t t = tv_rec_leaf(r);
+		one->leaf = t;
+		one->key = t < a->npre ? a->pre[t] : t;
 		one->p = 1.0;
 		*n = 1;
 		return one;
 	}
-	*n = r->n;
-	return a->pool + r->first;
+	return tv_rec_pool(a, r, n);
 }
 
 /*
@@ -495,7 +495,7 @@ static const struct tv_rec *rec_of(const struct tageval_annotations *a, size_t c
 	if (item >= a->nrec[c])
 		return NULL;
 	const struct tv_rec *r = &a->rec[c][item];
-	return r->n ? r : NULL;
+	return r->ref ? r : NULL;
 }
 
 /* The per-item numbers of @item, which has @m >= 2 annotations. */
@@ -516,10 +516,10 @@ static void summarise(const struct tageval_annotations *a, const struct tv_geom 
 		const struct tv_rec *rc = rec_of(a, c, item);
 		if (rc == NULL)
 			continue;
-		if (!(rc->n & TV_REC_INLINE) || inner(g, rc->first))
+		if (!tv_rec_inline(rc) || inner(g, tv_rec_leaf(rc)))
 			ones = 0;
 		else
-			leaf[present++] = rc->first;
+			leaf[present++] = tv_rec_leaf(rc);
 	}
 	if (ones) {
 		size_t same = 0;
@@ -1184,7 +1184,7 @@ int tageval_agreement_subset(const struct tageval_annotations *a, const size_t *
 	for (size_t t = 0; t < longest && !common; t++) {
 		size_t m = 0;
 		for (size_t k = 0; k < n && m < 2; k++)
-			m += t < nrec[k] && rec[k][t].n != 0;
+			m += t < nrec[k] && rec[k][t].ref != 0;
 		common = m >= 2;
 	}
 	if (!common) {

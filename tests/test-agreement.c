@@ -1528,6 +1528,61 @@ START_TEST(failing_first_cut)
 }
 END_TEST
 
+/*
+ * The extent of each annotation in the pool (its entries up to the next
+ * record's start) after the second file's entries are laid out again in
+ * item order.  No map; the tags get ids x 0, y 1, z 2, w2 3 (first seen),
+ * the entries come in id order.  ann2's lines are in reverse item order:
+ * read, its pool records are c (2 entries), b (4), a (3); laid out again,
+ * a (3), b (4), c (2): every start moves (a start left behind would cut
+ * a's 3 entries to 2, a start not made would run b's into c's).
+ *   ann1: a {x, y} 1/2 each; b {z} inline; c {x, y, z} 1/3 each;
+ *         d y/3 z/1: y 3/4, z 1/4
+ *   ann2: a z/1 x/1 y/2: total 4, x 1/4, y 2/4, z 1/4; b {x, y, z, w2}
+ *         1/4 each; c {y, z} 1/2 each; d {x} inline
+ */
+START_TEST(pool_extents)
+{
+	static const char *const files[] = {
+		"w a x y\nw b z\nw c x y z\nw d y/3 z/1\n",
+		"w d x\nw c y z\nw b x y z w2\nw a z/1 x/1 y/2\n",
+	};
+	static const struct {
+		size_t c, item, n;
+		const char *tags[4];
+		double share[4];
+	} want[] = {
+		{ 0, 0, 2, { "x", "y" }, { 0.5, 0.5 } },
+		{ 0, 1, 1, { "z" }, { 1.0 } },
+		{ 0, 2, 3, { "x", "y", "z" }, { 1.0 / 3, 1.0 / 3, 1.0 / 3 } },
+		{ 0, 3, 2, { "y", "z" }, { 0.75, 0.25 } },
+		{ 1, 0, 3, { "x", "y", "z" }, { 0.25, 0.5, 0.25 } },
+		{ 1, 1, 4, { "x", "y", "z", "w2" }, { 0.25, 0.25, 0.25, 0.25 } },
+		{ 1, 2, 2, { "y", "z" }, { 0.5, 0.5 } },
+		{ 1, 3, 1, { "x" }, { 1.0 } },
+	};
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	add(&r, files[0]);
+	add(&r, files[1]);
+	ck_assert_uint_eq(tageval_annotations_items(r.ann), 4);
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const char *tags[8];
+		double share[8];
+		size_t n = tageval_annotations_entries(r.ann, want[k].c, want[k].item, tags, share,
+						       8);
+		ck_assert_msg(n == want[k].n, "annotator %zu item %zu: %zu entries", want[k].c,
+			      want[k].item, n);
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_str_eq(tags[i], want[k].tags[i]);
+			ck_assert(share[i] == want[k].share[i]);
+		}
+	}
+	finish_run(&r);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1552,6 +1607,7 @@ static Suite *agreement_suite(void)
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	tcase_add_loop_test(tc, failing_file, 0, 3);
 	tcase_add_test(tc, failing_first_cut);
+	tcase_add_test(tc, pool_extents);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);
