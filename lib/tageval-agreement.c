@@ -911,7 +911,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 }
 
 /*
- * Accumulates the items order[from .. to) of one lexelt into @lex, their
+ * Accumulates the items order[from .. to) (@order NULL: from .. to) of one lexelt into @lex, their
  * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
  * counts in ag->single the items only one annotator annotated.
  */
@@ -922,7 +922,7 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 {
 	size_t m = a->nann;
 	for (uint32_t k = from; k < to; k++) {
-		uint32_t t = order[k];
+		uint32_t t = order ? order[k] : k;
 		size_t present = 0, who = 0;
 		for (size_t c = 0; c < m; c++)
 			if (rec_of(a, c, t)) {
@@ -958,6 +958,38 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom
 		if (lex->oom || acc_merge(pooled, lex))
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * The items grouped by lexelt as tv_group_by groups them: *order NULL when
+ * they are in lexelt order already (the lexelts are numbered in the order
+ * of their first item, so a file read in lexelt order gives a
+ * nondecreasing item_lexelt), and then only @start is filled: the grouping
+ * is the identity, and its array of a million items (4 MB) is not made.
+ * -1: out of memory.
+ */
+static int group_items(const struct tageval_annotations *a, size_t nlex, uint32_t *start,
+		       uint32_t **order)
+{
+	size_t n = a->nitems;
+	const uint32_t *key = a->item_lexelt;
+	int sorted = 1;
+	for (size_t i = 0; i < n && sorted; i++)
+		sorted = key[i] < nlex && (i == 0 || key[i] >= key[i - 1]);
+	*order = NULL;
+	if (sorted) {
+		memset(start, 0, (nlex + 1) * sizeof *start);
+		for (size_t i = 0; i < n; i++)
+			start[key[i] + 1]++;
+		for (size_t l = 0; l < nlex; l++)
+			start[l + 1] += start[l];
+		return 0;
+	}
+	*order = malloc((n ? n : 1) * sizeof **order);
+	if (*order == NULL)
+		return -1;
+	tv_group_by(key, sizeof *key, n, nlex, start, *order);
 	return 0;
 }
 
@@ -1000,7 +1032,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	size_t m = a->nann, ntags = a->inv->tags.n, nlex = a->lexelts.n, nitems = a->nitems;
 	struct tageval_agreement *ag = calloc(1, sizeof *ag);
 	uint32_t *start = calloc(nlex + 1, sizeof *start);
-	uint32_t *order = malloc((nitems ? nitems : 1) * sizeof *order);
+	uint32_t *order = NULL;
 	/* the items' sums are kept only for the bootstrap to resample */
 	struct item_sum *used = NULL;
 	if (o.bootstrap > 0)
@@ -1013,7 +1045,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	memset(&lex, 0, sizeof lex);
 	memset(&g, 0, sizeof g);
 	int ws_ok = ws_alloc(&ws, ntags);
-	if (ag == NULL || start == NULL || order == NULL || (o.bootstrap > 0 && used == NULL) ||
+	if (ag == NULL || start == NULL || (o.bootstrap > 0 && used == NULL) ||
 	    !ws_ok || geom_init(a, &g) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
@@ -1029,7 +1061,10 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* items grouped by lexelt (counting sort, order of first appearance kept) */
-	tv_group_by(a->item_lexelt, sizeof *a->item_lexelt, nitems, nlex, start, order);
+	if (group_items(a, nlex, start, &order)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
 	size_t nused = 0;
 	if (each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
