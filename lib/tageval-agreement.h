@@ -50,10 +50,11 @@ static inline uint32_t tv_rec_leaf(const struct tv_rec *r)
 
 struct tageval_annotations {
 	struct tageval_inventory *inv;
-	struct tv_intern items;     /* "lexelt instance" -> item */
-	struct tv_intern lexelts;
-	uint32_t *item_lexelt;
-	size_t nitems, itemcap;
+	/* "lexelt instance" -> item, or the item of the long form as written
+	 * when it has no colon (its lexelt: none); the lexelts are found from
+	 * the ids when they are needed (tv_item_lexelt) */
+	struct tv_intern items;
+	size_t nitems;
 	size_t nann;
 	struct tv_rec **rec;        /* [annotator][item] */
 	size_t *nrec;               /* allocated records per annotator */
@@ -132,6 +133,16 @@ static inline const struct tv_leafp *tv_rec_pool(const struct tageval_annotation
 	}
 	*n = k + (size_t)__builtin_ctzll(w) - first;
 	return a->pool + first;
+}
+
+/* The length of the lexelt of item id @s: its first field, the bytes
+ * before the first space, or none (0) for an id without one (an item of
+ * the long form without a colon).  No field has a space (fields are split
+ * on them), so the lexelt of item "lexelt instance" is its lexelt. */
+static inline size_t tv_item_lexelt(const char *s)
+{
+	const char *sp = strchr(s, ' ');
+	return sp ? (size_t)(sp - s) : 0;
 }
 
 /* Reads annotator a->nann's annotations from @r (white-box tests: a reader

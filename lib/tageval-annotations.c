@@ -35,7 +35,6 @@ int tageval_annotations_new(struct tageval_inventory *inv, struct tageval_annota
 		return TAGEVAL_ENOMEM;
 	}
 	tv_intern_init(&a->items);
-	tv_intern_init(&a->lexelts);
 	*out = a;
 	return TAGEVAL_OK;
 }
@@ -45,8 +44,6 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	if (a == NULL)
 		return;
 	tv_intern_clear(&a->items);
-	tv_intern_clear(&a->lexelts);
-	free(a->item_lexelt);
 	for (size_t c = 0; c < a->nann; c++) {
 		int shared = 0; /* the records of a file given twice (copy_annotator) */
 		for (size_t k = 0; k < c && !shared; k++)
@@ -655,18 +652,8 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	if (item == TV_NONE &&
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
-	if (added) {
-		/* the lexelt of the previous new item, most often the same */
-		uint32_t lex = item > 0 ? a->item_lexelt[item - 1] : TV_NONE;
-		if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), l->field[0]) != 0) &&
-		    tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL))
-			return tv_nomem(err);
-		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
-			    sizeof *a->item_lexelt))
-			return tv_nomem(err);
-		a->item_lexelt[item] = lex;
+	if (added) /* its lexelt is its id's first field (tv_item_lexelt) */
 		a->nitems = (size_t)item + 1;
-	}
 	return add_record(a, c, item, l, err);
 }
 
@@ -1058,7 +1045,7 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	/* the item: lexelt and instance; the line handed on names the item as
 	 * written (an empty lexelt and the whole item as its instance) */
 	char *colon = strchr(f[0], ':');
-	const char *key = f[0], *lexelt = rd->empty;
+	const char *key = f[0];
 	size_t keylen = strlen(f[0]);
 	if (colon != NULL) {
 		*colon = '\0';
@@ -1068,21 +1055,14 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 			return tv_nomem(err);
 		}
 		key = rd->key;
-		lexelt = f[0];
 	}
 	uint32_t item;
 	added = 0;
+	/* its lexelt, the id's first field or none, is found from the id
+	 * (tv_item_lexelt) */
 	int rc = tv_intern_put(&a->items, key, keylen, &item, &added);
-	if (rc == 0 && added) {
-		uint32_t lex;
-		rc = tv_intern_put(&a->lexelts, lexelt, strlen(lexelt), &lex, NULL) ||
-		     tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
-			     sizeof *a->item_lexelt);
-		if (rc == 0) {
-			a->item_lexelt[item] = lex;
-			a->nitems = (size_t)item + 1;
-		}
-	}
+	if (rc == 0 && added)
+		a->nitems = (size_t)item + 1;
 	if (colon != NULL)
 		*colon = ':';
 	if (rc)

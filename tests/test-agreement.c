@@ -1210,6 +1210,28 @@ START_TEST(long_form)
 END_TEST
 
 /* An item without a colon: an instance of the lexelt "". */
+/*
+ * The lexelt of an item is its id's first field, found from the id when
+ * the agreement is computed: "ba" is not "bank" though it begins it.  The
+ * items in lexelt order (bank 1; ba 1, ba 2), so grouped without an order:
+ *   bank: "bank 1" x / x: 1 item
+ *   ba:   "ba 1" x / y, "ba 2" y / y: 2 items, Pr(A) = (0 + 1)/2 = 1/2
+ */
+START_TEST(lexelt_of_id)
+{
+	struct run r;
+	const char *files[] = { "bank 1 x\nba 1 x\nba 2 y\n", "ba 2 y\nba 1 y\nbank 1 x\n" };
+	agree(&r, NULL, files, 2);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 2);
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 0), "bank");
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 1), "ba");
+	ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, 0)->items, 1);
+	ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, 1)->items, 2);
+	ck_assert_double_eq_tol(tageval_agreement_lexelt(r.ag, 1)->pr_a, 0.5, TOL);
+	finish_run(&r);
+}
+END_TEST
+
 START_TEST(long_form_no_lexelt)
 {
 	struct run r;
@@ -1603,6 +1625,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, free_null_and_reasons);
 	tcase_add_test(tc, long_form);
 	tcase_add_test(tc, long_form_no_lexelt);
+	tcase_add_test(tc, lexelt_of_id);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	tcase_add_loop_test(tc, failing_file, 0, 3);
