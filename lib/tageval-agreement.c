@@ -942,15 +942,14 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 
 /* The figures of each lexelt into ag->lex (its name into ag->lexname), its
  * sums then added to @pooled (see lexelt_items); -1: out of memory. */
-static int each_lexelt(const struct tageval_annotations *a, const struct tv_intern *lexelts,
-		       const struct tv_geom *g,
+static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
 		       struct sweep_ws *ws, const uint32_t *start, const uint32_t *order,
 		       struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
 		       struct item_sum *used, size_t *nused)
 {
 	struct item_sum one;
 	for (size_t l = 0; l < ag->nlex; l++) {
-		ag->lexname[l] = strdup(tv_intern_str(lexelts, (uint32_t)l));
+		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
 		if (ag->lexname[l] == NULL)
 			return -1;
 		acc_reset(lex);
@@ -962,98 +961,75 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_inte
 	return 0;
 }
 
-/* The lexelt of the item of id @s, its first field, in @lex (that of the
- * item before, id @prev_s, lexelt @prev, the same most often: found
- * without a look-up).  *again: a lexelt met before the item before's.
- * -1: out of memory. */
-static int item_lexelt(struct tv_intern *lex, const char *s, const char *prev_s, uint32_t prev,
-		       uint32_t *id, int *again)
+/* The items of each lexelt counted from the runs into start[lex + 1], then
+ * summed: start[l] is the first of lexelt l's when they are in order. */
+static void count_runs(const struct tageval_annotations *a, size_t nlex, uint32_t *start)
 {
-	size_t len = tv_item_lexelt(s);
-	int added;
-	*again = 0;
-	if (prev_s != NULL && tv_item_lexelt(prev_s) == len && memcmp(s, prev_s, len) == 0) {
-		*id = prev;
-		return 0;
+	memset(start, 0, (nlex + 1) * sizeof *start);
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		start[a->runs[r].lex + 1] += (uint32_t)(end - a->runs[r].item);
 	}
-	if (tv_intern_put(lex, s, len, id, &added))
-		return -1;
-	*again = !added;
-	return 0;
+	for (size_t l = 0; l < nlex; l++)
+		start[l + 1] += start[l];
 }
 
-/* The items' lexelts into @key (a second walk over the ids, every lexelt
- * in @lex by then), grouped by tv_group_by into @start and *order. */
-static int group_by_key(const struct tageval_annotations *a, struct tv_intern *lex,
-			uint32_t *start, uint32_t **order)
+/* Each item's lexelt, from the runs (NULL: out of memory). */
+static uint32_t *expand_runs(const struct tageval_annotations *a)
 {
-	size_t n = a->nitems;
-	uint32_t *key = malloc(n * sizeof *key);
-	*order = malloc(n * sizeof **order);
-	if (key == NULL || *order == NULL) {
-		free(key);
-		return -1;
+	uint32_t *key = malloc((a->nitems ? a->nitems : 1) * sizeof *key);
+	if (key == NULL)
+		return NULL;
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		for (size_t t = a->runs[r].item; t < end; t++)
+			key[t] = a->runs[r].lex;
 	}
-	const char *s = tv_intern_str(&a->items, 0), *prev_s = NULL;
-	for (size_t i = 0; i < n; i++) {
-		int again;
-		if (item_lexelt(lex, s, prev_s, i ? key[i - 1] : 0, &key[i], &again)) {
-			free(key);
-			return -1;
-		}
-		prev_s = s;
-		if (i + 1 < n)
-			s = tv_intern_next(&a->items, s);
-	}
-	tv_group_by(key, sizeof *key, n, lex->n, start, *order);
-	free(key);
-	return 0;
+	return key;
 }
 
 /*
- * The lexelts of the items (their ids' first fields), numbered in the
- * order of their first item, into @lex, and the items grouped by lexelt as
- * tv_group_by groups them: those of lexelt l are order[start[l] ..
- * start[l + 1]).  *order is NULL when they are in lexelt order already (a
- * file read in lexelt order): the grouping is then the identity, and
- * neither it nor the items' lexelts are kept (4 MB each at a million
- * items).  *start and *order are the caller's.  -1: out of memory.
+ * The items grouped by lexelt as tv_group_by groups them: *order NULL when
+ * they are in lexelt order already (the lexelts are numbered in the order
+ * of their first item: a file read in lexelt order gives runs of
+ * increasing lexelts, or a nondecreasing item_lexelt), and then only
+ * @start is filled: the grouping is the identity, and its array of a
+ * million items (4 MB) is not made.  -1: out of memory.
  */
-static int group_items(const struct tageval_annotations *a, struct tv_intern *lex,
-		       uint32_t **start, uint32_t **order)
+static int group_items(const struct tageval_annotations *a, size_t nlex, uint32_t *start,
+		       uint32_t **order)
 {
-	size_t n = a->nitems, cap = 0;
-	uint32_t *cnt = NULL, id = 0; /* cnt[l + 1]: the items of lexelt l */
+	size_t n = a->nitems;
+	const uint32_t *key = a->item_lexelt;
 	int sorted = 1;
-	*start = NULL;
 	*order = NULL;
-	const char *s = n ? tv_intern_str(&a->items, 0) : NULL, *prev_s = NULL;
-	for (size_t i = 0; i < n; i++) {
-		int again;
-		size_t old = lex->n;
-		if (item_lexelt(lex, s, prev_s, id, &id, &again) ||
-		    tv_grow((void **)&cnt, &cap, lex->n + 1, sizeof *cnt)) {
-			free(cnt);
-			return -1;
+	if (key == NULL) {
+		for (size_t r = 1; r < a->nruns && sorted; r++)
+			sorted = a->runs[r].lex > a->runs[r - 1].lex;
+		if (sorted) {
+			count_runs(a, nlex, start);
+			return 0;
 		}
-		if (lex->n > old)
-			cnt[id + 1] = 0;
-		sorted &= !again; /* a lexelt met again after another */
-		cnt[id + 1]++;
-		prev_s = s;
-		if (i + 1 < n)
-			s = tv_intern_next(&a->items, s);
+	} else {
+		for (size_t i = 0; i < n && sorted; i++)
+			sorted = key[i] < nlex && (i == 0 || key[i] >= key[i - 1]);
+		if (sorted) {
+			memset(start, 0, (nlex + 1) * sizeof *start);
+			for (size_t i = 0; i < n; i++)
+				start[key[i] + 1]++;
+			for (size_t l = 0; l < nlex; l++)
+				start[l + 1] += start[l];
+			return 0;
+		}
 	}
-	if (tv_grow((void **)&cnt, &cap, lex->n + 1, sizeof *cnt)) {
-		free(cnt);
+	uint32_t *made = key ? NULL : expand_runs(a);
+	*order = malloc((n ? n : 1) * sizeof **order);
+	if (*order == NULL || (key == NULL && made == NULL)) {
+		free(made);
 		return -1;
 	}
-	cnt[0] = 0;
-	for (size_t l = 0; l < lex->n; l++)
-		cnt[l + 1] += cnt[l];
-	*start = cnt;
-	if (!sorted && group_by_key(a, lex, cnt, order))
-		return -1;
+	tv_group_by(key ? key : made, sizeof *key, n, nlex, start, *order);
+	free(made);
 	return 0;
 }
 
@@ -1093,14 +1069,10 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	if (o.bootstrap > 0 && !(o.confidence > 0.0 && o.confidence < 1.0))
 		return tv_error(err, TAGEVAL_EINVAL, "", 0,
 				"the confidence level must lie between 0 and 1");
-	size_t m = a->nann, ntags = a->inv->tags.n, nitems = a->nitems;
+	size_t m = a->nann, ntags = a->inv->tags.n, nlex = a->lexelts.n, nitems = a->nitems;
 	struct tageval_agreement *ag = calloc(1, sizeof *ag);
-	uint32_t *start = NULL, *order = NULL;
-	struct tv_intern lexelts;
-	tv_intern_init(&lexelts);
-	/* items grouped by lexelt (counting sort, order of first appearance kept) */
-	int grouped = group_items(a, &lexelts, &start, &order) == 0;
-	size_t nlex = lexelts.n;
+	uint32_t *start = calloc(nlex + 1, sizeof *start);
+	uint32_t *order = NULL;
 	/* the items' sums are kept only for the bootstrap to resample */
 	struct item_sum *used = NULL;
 	if (o.bootstrap > 0)
@@ -1113,7 +1085,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	memset(&lex, 0, sizeof lex);
 	memset(&g, 0, sizeof g);
 	int ws_ok = ws_alloc(&ws, ntags);
-	if (ag == NULL || !grouped || (o.bootstrap > 0 && used == NULL) ||
+	if (ag == NULL || start == NULL || (o.bootstrap > 0 && used == NULL) ||
 	    !ws_ok || geom_init(a, &g) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
@@ -1128,8 +1100,13 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		rc = tv_nomem(err);
 		goto out;
 	}
+	/* items grouped by lexelt (counting sort, order of first appearance kept) */
+	if (group_items(a, nlex, start, &order)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
 	size_t nused = 0;
-	if (each_lexelt(a, &lexelts, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
+	if (each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -1153,7 +1130,6 @@ out:
 	free(start);
 	free(order);
 	free(used);
-	tv_intern_clear(&lexelts);
 	if (rc) {
 		tageval_agreement_free(ag);
 		return rc;

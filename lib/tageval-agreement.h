@@ -50,11 +50,20 @@ static inline uint32_t tv_rec_leaf(const struct tv_rec *r)
 
 struct tageval_annotations {
 	struct tageval_inventory *inv;
-	/* "lexelt instance" -> item, or the item of the long form as written
-	 * when it has no colon (its lexelt: none); the lexelts are found from
-	 * the ids when they are needed (tv_item_lexelt) */
-	struct tv_intern items;
+	struct tv_intern items;     /* "lexelt instance" -> item */
+	struct tv_intern lexelts;   /* numbered in the order of their first item */
 	size_t nitems;
+	/* each item's lexelt: while the new items' lexelts come in runs (a
+	 * file in lexelt order: a few hundred), a run's first item and its
+	 * lexelt, 8 bytes a run (@runs); once there would be more runs than
+	 * half the items, one lexelt per item instead (@item_lexelt: 4 bytes
+	 * an item, never more than the runs would take) */
+	struct tv_lexrun {
+		uint32_t item, lex;
+	} *runs;
+	size_t nruns, runcap;
+	uint32_t *item_lexelt; /* NULL while the runs are kept */
+	size_t itemcap;
 	size_t nann;
 	struct tv_rec **rec;        /* [annotator][item] */
 	size_t *nrec;               /* allocated records per annotator */
@@ -133,16 +142,6 @@ static inline const struct tv_leafp *tv_rec_pool(const struct tageval_annotation
 	}
 	*n = k + (size_t)__builtin_ctzll(w) - first;
 	return a->pool + first;
-}
-
-/* The length of the lexelt of item id @s: its first field, the bytes
- * before the first space, or none (0) for an id without one (an item of
- * the long form without a colon).  No field has a space (fields are split
- * on them), so the lexelt of item "lexelt instance" is its lexelt. */
-static inline size_t tv_item_lexelt(const char *s)
-{
-	const char *sp = strchr(s, ' ');
-	return sp ? (size_t)(sp - s) : 0;
 }
 
 /* Reads annotator a->nann's annotations from @r (white-box tests: a reader

@@ -35,6 +35,7 @@ int tageval_annotations_new(struct tageval_inventory *inv, struct tageval_annota
 		return TAGEVAL_ENOMEM;
 	}
 	tv_intern_init(&a->items);
+	tv_intern_init(&a->lexelts);
 	*out = a;
 	return TAGEVAL_OK;
 }
@@ -44,6 +45,9 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	if (a == NULL)
 		return;
 	tv_intern_clear(&a->items);
+	tv_intern_clear(&a->lexelts);
+	free(a->item_lexelt);
+	free(a->runs);
 	for (size_t c = 0; c < a->nann; c++) {
 		int shared = 0; /* the records of a file given twice (copy_annotator) */
 		for (size_t k = 0; k < c && !shared; k++)
@@ -635,6 +639,56 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		      const struct tv_line *l, struct tageval_error *err);
 
+/* Each item's lexelt as runs no more: one per item (the runs' items
+ * expanded), @item more to come.  Nonzero: out of memory. */
+static int lexelt_per_item(struct tageval_annotations *a, uint32_t item)
+{
+	if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+		    sizeof *a->item_lexelt))
+		return -1;
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		for (size_t t = a->runs[r].item; t < end; t++)
+			a->item_lexelt[t] = a->runs[r].lex;
+	}
+	free(a->runs);
+	a->runs = NULL;
+	a->nruns = a->runcap = 0;
+	return 0;
+}
+
+/* New item @item (a->nitems: the items come in order) of lexelt @lexelt
+ * (the same as the item before's most often).  Nonzero: out of memory,
+ * nothing changed but the lexelts. */
+static int new_item(struct tageval_annotations *a, uint32_t item, const char *lexelt)
+{
+	uint32_t lex = TV_NONE;
+	if (item > 0)
+		lex = a->item_lexelt ? a->item_lexelt[item - 1] : a->runs[a->nruns - 1].lex;
+	if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), lexelt) != 0) &&
+	    tv_intern_put(&a->lexelts, lexelt, strlen(lexelt), &lex, NULL))
+		return -1;
+	if (a->item_lexelt == NULL && (item == 0 || lex != a->runs[a->nruns - 1].lex)) {
+		/* a new run, or one lexelt per item from here on */
+		if (2 * (a->nruns + 1) > (size_t)item + 1 + 64) {
+			if (lexelt_per_item(a, item))
+				return -1;
+		} else {
+			if (tv_grow((void **)&a->runs, &a->runcap, a->nruns + 1, sizeof *a->runs))
+				return -1;
+			a->runs[a->nruns++] = (struct tv_lexrun){ item, lex };
+		}
+	}
+	if (a->item_lexelt != NULL) {
+		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+			    sizeof *a->item_lexelt))
+			return -1;
+		a->item_lexelt[item] = lex;
+	}
+	a->nitems = (size_t)item + 1;
+	return 0;
+}
+
 static int add_line(struct tageval_annotations *a, size_t c, const struct tv_line *l,
 		    struct tageval_error *err)
 {
@@ -652,8 +706,8 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	if (item == TV_NONE &&
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
-	if (added) /* its lexelt is its id's first field (tv_item_lexelt) */
-		a->nitems = (size_t)item + 1;
+	if (added && new_item(a, item, l->field[0]))
+		return tv_nomem(err);
 	return add_record(a, c, item, l, err);
 }
 
@@ -1045,7 +1099,7 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	/* the item: lexelt and instance; the line handed on names the item as
 	 * written (an empty lexelt and the whole item as its instance) */
 	char *colon = strchr(f[0], ':');
-	const char *key = f[0];
+	const char *key = f[0], *lexelt = rd->empty;
 	size_t keylen = strlen(f[0]);
 	if (colon != NULL) {
 		*colon = '\0';
@@ -1055,14 +1109,13 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 			return tv_nomem(err);
 		}
 		key = rd->key;
+		lexelt = f[0];
 	}
 	uint32_t item;
 	added = 0;
-	/* its lexelt, the id's first field or none, is found from the id
-	 * (tv_item_lexelt) */
 	int rc = tv_intern_put(&a->items, key, keylen, &item, &added);
 	if (rc == 0 && added)
-		a->nitems = (size_t)item + 1;
+		rc = new_item(a, item, lexelt);
 	if (colon != NULL)
 		*colon = ':';
 	if (rc)

@@ -1211,9 +1211,9 @@ END_TEST
 
 /* An item without a colon: an instance of the lexelt "". */
 /*
- * The lexelt of an item is its id's first field, found from the id when
- * the agreement is computed: "ba" is not "bank" though it begins it.  The
- * items in lexelt order (bank 1; ba 1, ba 2), so grouped without an order:
+ * A lexelt that begins another's name is another lexelt: "ba" is not
+ * "bank".  The items in lexelt order (bank 1; ba 1, ba 2), grouped
+ * without an order:
  *   bank: "bank 1" x / x: 1 item
  *   ba:   "ba 1" x / y, "ba 2" y / y: 2 items, Pr(A) = (0 + 1)/2 = 1/2
  */
@@ -1229,6 +1229,48 @@ START_TEST(lexelt_of_id)
 	ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, 1)->items, 2);
 	ck_assert_double_eq_tol(tageval_agreement_lexelt(r.ag, 1)->pr_a, 0.5, TOL);
 	finish_run(&r);
+}
+END_TEST
+
+/*
+ * The items' lexelts kept as runs, then one per item: ann1 has items
+ * "p 0" .. "p 99" (one run), then "q 100", "r 101", "q 102", ... "r 299"
+ * (a run each): at item 262 there would be 2 (163 + 1) > 262 + 1 + 64
+ * runs, and from there each item has its own lexelt, the 163 runs
+ * expanded.  Every tag of ann1 is x; ann2 (lines in reverse) gives x to
+ * p and q, y to r.  The lexelts in order p, q, r, 100 items each, not in
+ * lexelt order (grouped with an order):
+ *   p: Pr(A) = 100/100 = 1; q: 1; r: 0/100 = 0
+ */
+START_TEST(lexelt_runs_to_items)
+{
+	size_t size = 300 * 24;
+	char *t1 = malloc(size), *t2 = malloc(size);
+	ck_assert_ptr_nonnull(t1);
+	ck_assert_ptr_nonnull(t2);
+	size_t n1 = 0, n2 = 0;
+	for (int i = 0; i < 300; i++) {
+		const char *lex = i < 100 ? "p" : i % 2 == 0 ? "q" : "r";
+		n1 += (size_t)snprintf(t1 + n1, size - n1, "%s %d x\n", lex, i);
+		int j = 299 - i;
+		const char *lex2 = j < 100 ? "p" : j % 2 == 0 ? "q" : "r";
+		n2 += (size_t)snprintf(t2 + n2, size - n2, "%s %d %s\n", lex2, j,
+				       lex2[0] == 'r' ? "y" : "x");
+	}
+	struct run r;
+	const char *files[] = { t1, t2 };
+	agree(&r, NULL, files, 2);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 3);
+	static const char *const names[] = { "p", "q", "r" };
+	static const double pr_a[] = { 1.0, 1.0, 0.0 };
+	for (size_t l = 0; l < 3; l++) {
+		ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, l), names[l]);
+		ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, l)->items, 100);
+		ck_assert(tageval_agreement_lexelt(r.ag, l)->pr_a == pr_a[l]);
+	}
+	finish_run(&r);
+	free(t1);
+	free(t2);
 }
 END_TEST
 
@@ -1626,6 +1668,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, long_form);
 	tcase_add_test(tc, long_form_no_lexelt);
 	tcase_add_test(tc, lexelt_of_id);
+	tcase_add_test(tc, lexelt_runs_to_items);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	tcase_add_loop_test(tc, failing_file, 0, 3);
