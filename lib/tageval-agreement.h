@@ -34,7 +34,8 @@ struct tv_rec {
 	uint32_t line;
 };
 
-/* A record of the pool at most this far (entries + 1 < 2^31). */
+/* The pool's entries at most: a record's @ref, its first entry + 1, stays
+ * below TV_REC_INLINE. */
 #define TV_POOL_MAX ((size_t)TV_REC_INLINE - 2)
 
 static inline int tv_rec_inline(const struct tv_rec *r)
