@@ -413,15 +413,15 @@ static void acc_flush(struct acc *ac)
 static const struct tv_leafp *entries(const struct tageval_annotations *a, const struct tv_rec *r,
 				      struct tv_leafp *one, size_t *n)
 {
-	if (r->n & TV_REC_INLINE) {
-		one->leaf = r->first;
-		one->key = r->first < a->npre ? a->pre[r->first] : r->first;
+	if (tv_rec_inline(r)) {
+		uint32_t t = tv_rec_leaf(r);
+		one->leaf = t;
+		one->key = t < a->npre ? a->pre[t] : t;
 		one->p = 1.0;
 		*n = 1;
 		return one;
 	}
-	*n = r->n;
-	return a->pool + r->first;
+	return tv_rec_pool(a, r, n);
 }
 
 /*
@@ -495,7 +495,7 @@ static const struct tv_rec *rec_of(const struct tageval_annotations *a, size_t c
 	if (item >= a->nrec[c])
 		return NULL;
 	const struct tv_rec *r = &a->rec[c][item];
-	return r->n ? r : NULL;
+	return r->ref ? r : NULL;
 }
 
 /* The per-item numbers of @item, which has @m >= 2 annotations. */
@@ -516,10 +516,10 @@ static void summarise(const struct tageval_annotations *a, const struct tv_geom 
 		const struct tv_rec *rc = rec_of(a, c, item);
 		if (rc == NULL)
 			continue;
-		if (!(rc->n & TV_REC_INLINE) || inner(g, rc->first))
+		if (!tv_rec_inline(rc) || inner(g, tv_rec_leaf(rc)))
 			ones = 0;
 		else
-			leaf[present++] = rc->first;
+			leaf[present++] = tv_rec_leaf(rc);
 	}
 	if (ones) {
 		size_t same = 0;
@@ -911,7 +911,7 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 }
 
 /*
- * Accumulates the items order[from .. to) of one lexelt into @lex, their
+ * Accumulates the items order[from .. to) (@order NULL: from .. to) of one lexelt into @lex, their
  * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
  * counts in ag->single the items only one annotator annotated.
  */
@@ -922,7 +922,7 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 {
 	size_t m = a->nann;
 	for (uint32_t k = from; k < to; k++) {
-		uint32_t t = order[k];
+		uint32_t t = order ? order[k] : k;
 		size_t present = 0, who = 0;
 		for (size_t c = 0; c < m; c++)
 			if (rec_of(a, c, t)) {
@@ -958,6 +958,78 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom
 		if (lex->oom || acc_merge(pooled, lex))
 			return -1;
 	}
+	return 0;
+}
+
+/* The items of each lexelt counted from the runs into start[lex + 1], then
+ * summed: start[l] is the first of lexelt l's when they are in order. */
+static void count_runs(const struct tageval_annotations *a, size_t nlex, uint32_t *start)
+{
+	memset(start, 0, (nlex + 1) * sizeof *start);
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		start[a->runs[r].lex + 1] += (uint32_t)(end - a->runs[r].item);
+	}
+	for (size_t l = 0; l < nlex; l++)
+		start[l + 1] += start[l];
+}
+
+/* Each item's lexelt, from the runs (NULL: out of memory). */
+static uint32_t *expand_runs(const struct tageval_annotations *a)
+{
+	uint32_t *key = malloc((a->nitems ? a->nitems : 1) * sizeof *key);
+	if (key == NULL)
+		return NULL;
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		for (size_t t = a->runs[r].item; t < end; t++)
+			key[t] = a->runs[r].lex;
+	}
+	return key;
+}
+
+/*
+ * The items grouped by lexelt as tv_group_by groups them: *order NULL when
+ * they are in lexelt order already (the lexelts are numbered in the order
+ * of their first item: a file read in lexelt order gives runs of
+ * increasing lexelts, or a nondecreasing item_lexelt), and then only
+ * @start is filled: the grouping is the identity, and its array of a
+ * million items (4 MB) is not made.  -1: out of memory.
+ */
+static int group_items(const struct tageval_annotations *a, size_t nlex, uint32_t *start,
+		       uint32_t **order)
+{
+	size_t n = a->nitems;
+	const uint32_t *key = a->item_lexelt;
+	int sorted = 1;
+	*order = NULL;
+	if (key == NULL) {
+		for (size_t r = 1; r < a->nruns && sorted; r++)
+			sorted = a->runs[r].lex > a->runs[r - 1].lex;
+		if (sorted) {
+			count_runs(a, nlex, start);
+			return 0;
+		}
+	} else {
+		for (size_t i = 0; i < n && sorted; i++)
+			sorted = key[i] < nlex && (i == 0 || key[i] >= key[i - 1]);
+		if (sorted) {
+			memset(start, 0, (nlex + 1) * sizeof *start);
+			for (size_t i = 0; i < n; i++)
+				start[key[i] + 1]++;
+			for (size_t l = 0; l < nlex; l++)
+				start[l + 1] += start[l];
+			return 0;
+		}
+	}
+	uint32_t *made = key ? NULL : expand_runs(a);
+	*order = malloc((n ? n : 1) * sizeof **order);
+	if (*order == NULL || (key == NULL && made == NULL)) {
+		free(made);
+		return -1;
+	}
+	tv_group_by(key ? key : made, sizeof *key, n, nlex, start, *order);
+	free(made);
 	return 0;
 }
 
@@ -1000,7 +1072,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	size_t m = a->nann, ntags = a->inv->tags.n, nlex = a->lexelts.n, nitems = a->nitems;
 	struct tageval_agreement *ag = calloc(1, sizeof *ag);
 	uint32_t *start = calloc(nlex + 1, sizeof *start);
-	uint32_t *order = malloc((nitems ? nitems : 1) * sizeof *order);
+	uint32_t *order = NULL;
 	/* the items' sums are kept only for the bootstrap to resample */
 	struct item_sum *used = NULL;
 	if (o.bootstrap > 0)
@@ -1013,7 +1085,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	memset(&lex, 0, sizeof lex);
 	memset(&g, 0, sizeof g);
 	int ws_ok = ws_alloc(&ws, ntags);
-	if (ag == NULL || start == NULL || order == NULL || (o.bootstrap > 0 && used == NULL) ||
+	if (ag == NULL || start == NULL || (o.bootstrap > 0 && used == NULL) ||
 	    !ws_ok || geom_init(a, &g) ||
 	    acc_init(&pooled, m, ntags) || acc_init(&lex, m, ntags)) {
 		rc = tv_nomem(err);
@@ -1029,7 +1101,10 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* items grouped by lexelt (counting sort, order of first appearance kept) */
-	tv_group_by(a->item_lexelt, sizeof *a->item_lexelt, nitems, nlex, start, order);
+	if (group_items(a, nlex, start, &order)) {
+		rc = tv_nomem(err);
+		goto out;
+	}
 	size_t nused = 0;
 	if (each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
@@ -1184,7 +1259,7 @@ int tageval_agreement_subset(const struct tageval_annotations *a, const size_t *
 	for (size_t t = 0; t < longest && !common; t++) {
 		size_t m = 0;
 		for (size_t k = 0; k < n && m < 2; k++)
-			m += t < nrec[k] && rec[k][t].n != 0;
+			m += t < nrec[k] && rec[k][t].ref != 0;
 		common = m >= 2;
 	}
 	if (!common) {

@@ -22,29 +22,58 @@ struct tv_leafp {
 
 #define TV_REC_FAR 0xffffffffu
 
-/* One annotation: n == 0 absent; n == 1 | TV_REC_INLINE: all mass on leaf
- * @first; otherwise @n entries of the pool from @first.  @line: its line,
- * kept for the message of a duplicate; TV_REC_FAR for a line of 2^32 - 1 or
- * beyond (a file may have more than 4G lines), whose number is in the
- * annotations' @far (12 bytes a record, not 16: three arrays of them for a
- * million items and three annotators). */
+/* One annotation, 8 bytes (a million items and three annotators: three
+ * arrays of them): @ref 0 absent; TV_REC_INLINE | t: all mass on leaf t
+ * (t < 2^31); otherwise the entries of the pool from @ref - 1, as many as
+ * up to the next record's start (the annotations' @pstart).  @line: its
+ * line, kept for the message of a duplicate; TV_REC_FAR for a line of
+ * 2^32 - 1 or beyond (a file may have more than 4G lines), whose number is
+ * in the annotations' @far. */
 struct tv_rec {
-	uint32_t first;
-	uint32_t n;
+	uint32_t ref;
 	uint32_t line;
 };
+
+/* The pool's entries at most: a record's @ref, its first entry + 1, stays
+ * below TV_REC_INLINE. */
+#define TV_POOL_MAX ((size_t)TV_REC_INLINE - 2)
+
+static inline int tv_rec_inline(const struct tv_rec *r)
+{
+	return (r->ref & TV_REC_INLINE) != 0;
+}
+
+/* The leaf of an inline record. */
+static inline uint32_t tv_rec_leaf(const struct tv_rec *r)
+{
+	return r->ref & ~TV_REC_INLINE;
+}
 
 struct tageval_annotations {
 	struct tageval_inventory *inv;
 	struct tv_intern items;     /* "lexelt instance" -> item */
-	struct tv_intern lexelts;
-	uint32_t *item_lexelt;
-	size_t nitems, itemcap;
+	struct tv_intern lexelts;   /* numbered in the order of their first item */
+	size_t nitems;
+	/* each item's lexelt: while the new items' lexelts come in runs (a
+	 * file in lexelt order: a few hundred), a run's first item and its
+	 * lexelt, 8 bytes a run (@runs); once there would be more runs than
+	 * half the items, one lexelt per item instead (@item_lexelt: 4 bytes
+	 * an item, never more than the runs would take) */
+	struct tv_lexrun {
+		uint32_t item, lex;
+	} *runs;
+	size_t nruns, runcap;
+	uint32_t *item_lexelt; /* NULL while the runs are kept */
+	size_t itemcap;
 	size_t nann;
 	struct tv_rec **rec;        /* [annotator][item] */
 	size_t *nrec;               /* allocated records per annotator */
 	struct tv_leafp *pool;
 	size_t npool, poolcap;
+	/* bit k: entry k of the pool starts a record, or k == npool (so the
+	 * entries of the record at k end at the next bit set) */
+	uint64_t *pstart;
+	size_t pstartcap; /* words */
 	/* the lines of the records whose line is TV_REC_FAR, in reading order */
 	struct tv_farline {
 		uint64_t line;
@@ -101,6 +130,20 @@ struct tageval_annotations {
 	} *fileid;
 	size_t fileidcap;
 };
+
+/* The entries of the pool record @r (not inline): its first, *n of them. */
+static inline const struct tv_leafp *tv_rec_pool(const struct tageval_annotations *a,
+						 const struct tv_rec *r, size_t *n)
+{
+	size_t first = (size_t)r->ref - 1, k = first + 1;
+	uint64_t w = a->pstart[k >> 6] >> (k & 63);
+	while (w == 0) {
+		k = (k | 63) + 1;
+		w = a->pstart[k >> 6];
+	}
+	*n = k + (size_t)__builtin_ctzll(w) - first;
+	return a->pool + first;
+}
 
 /* Reads annotator a->nann's annotations from @r (white-box tests: a reader
  * started at a line number beyond 2^32). */

@@ -90,21 +90,20 @@ static const struct tv_rec *rec_at(const struct tageval_annotations *a, size_t c
 	if (item >= a->nrec[c])
 		return NULL;
 	const struct tv_rec *r = &a->rec[c][item];
-	return r->n ? r : NULL;
+	return r->ref ? r : NULL;
 }
 
 static const struct tv_leafp *rec_entries(const struct tageval_annotations *a,
 					  const struct tv_rec *r, struct tv_leafp *one, size_t *n)
 {
-	if (r->n & TV_REC_INLINE) {
-		one->leaf = r->first;
+	if (tv_rec_inline(r)) {
+		one->leaf = tv_rec_leaf(r);
 		one->key = 0;
 		one->p = 1.0;
 		*n = 1;
 		return one;
 	}
-	*n = r->n;
-	return a->pool + r->first;
+	return tv_rec_pool(a, r, n);
 }
 
 /* The entries of the annotations of item @t by annotators 0 and 1 (*e1, *n1
@@ -369,7 +368,7 @@ static int unit_nominal(const struct tageval_annotations *a, struct alpha_ws *w,
 static int all_inline(const struct tv_rec *const *r, size_t m)
 {
 	for (size_t i = 0; i < m; i++)
-		if (!(r[i]->n & TV_REC_INLINE))
+		if (!tv_rec_inline(r[i]))
 			return 0;
 	return 1;
 }
@@ -383,14 +382,14 @@ static int unit_nominal_term(const struct tageval_annotations *a, struct alpha_w
 			     const struct tv_rec *const *r, size_t m, double *out, double *self)
 {
 	size_t one = 0;
-	while (one < m && (r[one]->n & TV_REC_INLINE))
+	while (one < m && tv_rec_inline(r[one]))
 		one++;
 	if (one < m || m > 16)
 		return unit_nominal(a, w, r, m, out, self);
 	size_t same = 0;
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = 0; j < m; j++)
-			same += r[i]->first == r[j]->first;
+			same += r[i]->ref == r[j]->ref;
 	double md = (double)m;
 	*self = 0.0;
 	*out = md * md - (double)same;
@@ -969,7 +968,7 @@ static int chance_item(const struct tageval_annotations *a, struct alpha_ws *w,
 			if (w->pos[l] == TV_NONE && chance_leaf(a, w, cs, l))
 				return -1;
 			struct tv_lsum *row = cs->marg + (size_t)w->pos[l] * cs->stride;
-			if (a->nann <= CHANCE_COUNTED && (r[i]->n & TV_REC_INLINE))
+			if (a->nann <= CHANCE_COUNTED && tv_rec_inline(r[i]))
 				cs->inv[(size_t)w->pos[l] * a->nann + m - 1]++; /* 1 / m */
 			else if (tv_lsum_add(&row[0], &cs->big, e[j].p / (double)m))
 				return -1;

@@ -47,6 +47,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	tv_intern_clear(&a->items);
 	tv_intern_clear(&a->lexelts);
 	free(a->item_lexelt);
+	free(a->runs);
 	for (size_t c = 0; c < a->nann; c++) {
 		int shared = 0; /* the records of a file given twice (copy_annotator) */
 		for (size_t k = 0; k < c && !shared; k++)
@@ -57,6 +58,7 @@ void tageval_annotations_free(struct tageval_annotations *a)
 	free(a->rec);
 	free(a->nrec);
 	free(a->pool);
+	free(a->pstart);
 	free(a->far);
 	free(a->pre);
 	free(a->pre_end);
@@ -337,18 +339,42 @@ static int distinct_tags(struct tageval_annotations *a, const struct tv_line *l,
 	return TAGEVAL_OK;
 }
 
+/* Room for a record of @d entries at the end of the pool, whose start and
+ * end are marked in a->pstart (the entries are then written at a->npool,
+ * which the caller advances by @d).  Nonzero: out of memory. */
+static int pool_append(struct tageval_annotations *a, size_t d)
+{
+	size_t end = a->npool + d, words = end / 64 + 1, old = a->pstartcap;
+	if (end > TV_POOL_MAX || tv_grow((void **)&a->pool, &a->poolcap, end, sizeof *a->pool))
+		return -1;
+	if (words > old) {
+		if (tv_grow((void **)&a->pstart, &a->pstartcap, words, sizeof *a->pstart))
+			return -1;
+		memset(a->pstart + old, 0, (a->pstartcap - old) * sizeof *a->pstart);
+	}
+	a->pstart[a->npool >> 6] |= UINT64_C(1) << (a->npool & 63);
+	a->pstart[end >> 6] |= UINT64_C(1) << (end & 63);
+	return 0;
+}
+
+/* Record @rec all on tag @t (below 2^31, as any tag of a table whose
+ * strings have 32-bit offsets).  Nonzero: out of memory. */
+static int rec_inline(struct tv_rec *rec, uint32_t t)
+{
+	if (t & TV_REC_INLINE)
+		return -1;
+	rec->ref = TV_REC_INLINE | t;
+	return 0;
+}
+
 /* The record of @d distinct tags of a flat inventory: the tags themselves,
  * in id order, each of probability w / @total. */
 static int flat_record(struct tageval_annotations *a, size_t d, int weighted, double total,
 		       struct tv_rec *rec, struct tageval_error *err)
 {
-	if (d == 1) {
-		rec->first = a->tags[0];
-		rec->n = 1 | TV_REC_INLINE;
-		return TAGEVAL_OK;
-	}
-	if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + d, sizeof *a->pool) ||
-	    a->npool + d > UINT32_MAX)
+	if (d == 1)
+		return rec_inline(rec, a->tags[0]) ? tv_nomem(err) : TAGEVAL_OK;
+	if (pool_append(a, d))
 		return tv_nomem(err);
 	struct tv_leafp *e = a->pool + a->npool;
 	for (size_t i = 0; i < d; i++) {
@@ -369,8 +395,7 @@ static int flat_record(struct tageval_annotations *a, size_t d, int weighted, do
 			e[j] = x;
 		}
 	}
-	rec->first = (uint32_t)a->npool;
-	rec->n = (uint32_t)d;
+	rec->ref = (uint32_t)a->npool + 1;
 	a->npool += d;
 	return TAGEVAL_OK;
 }
@@ -406,17 +431,12 @@ static int dag_record(struct tageval_annotations *a, size_t d, int weighted, dou
 			a->scratch[leaf] += w * dist[j].p;
 		}
 	}
-	if (nt == 1 && a->scratch[a->touched[0]] == 1.0) {
-		rec->first = a->touched[0];
-		rec->n = 1 | TV_REC_INLINE;
-		return TAGEVAL_OK;
-	}
+	if (nt == 1 && a->scratch[a->touched[0]] == 1.0)
+		return rec_inline(rec, a->touched[0]) ? tv_nomem(err) : TAGEVAL_OK;
 	qsort(a->touched, nt, sizeof *a->touched, by_leaf);
-	if (tv_grow((void **)&a->pool, &a->poolcap, a->npool + nt, sizeof *a->pool) ||
-	    a->npool + nt > UINT32_MAX)
+	if (pool_append(a, nt))
 		return tv_nomem(err);
-	rec->first = (uint32_t)a->npool;
-	rec->n = (uint32_t)nt;
+	rec->ref = (uint32_t)a->npool + 1;
 	for (size_t i = 0; i < nt; i++) {
 		a->pool[a->npool].leaf = a->touched[i];
 		a->pool[a->npool].key = a->touched[i];
@@ -584,9 +604,7 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 			if (len > 16 ? tv_inventory_intern(a->inv, l->field[2], len, &t)
 				     : tag_id_words(a, l->field[2], len, w[0], w[1], &t))
 				return tv_nomem(err);
-			rec->first = t;
-			rec->n = 1 | TV_REC_INLINE;
-			return TAGEVAL_OK;
+			return rec_inline(rec, t) ? tv_nomem(err) : TAGEVAL_OK;
 		}
 	}
 	int weighted = 0;
@@ -621,6 +639,56 @@ static int annotate(struct tageval_annotations *a, const struct tv_line *l, stru
 static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		      const struct tv_line *l, struct tageval_error *err);
 
+/* Each item's lexelt as runs no more: one per item (the runs' items
+ * expanded), @item more to come.  Nonzero: out of memory. */
+static int lexelt_per_item(struct tageval_annotations *a, uint32_t item)
+{
+	if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+		    sizeof *a->item_lexelt))
+		return -1;
+	for (size_t r = 0; r < a->nruns; r++) {
+		size_t end = r + 1 < a->nruns ? a->runs[r + 1].item : a->nitems;
+		for (size_t t = a->runs[r].item; t < end; t++)
+			a->item_lexelt[t] = a->runs[r].lex;
+	}
+	free(a->runs);
+	a->runs = NULL;
+	a->nruns = a->runcap = 0;
+	return 0;
+}
+
+/* New item @item (a->nitems: the items come in order) of lexelt @lexelt
+ * (the same as the item before's most often).  Nonzero: out of memory,
+ * nothing changed but the lexelts. */
+static int new_item(struct tageval_annotations *a, uint32_t item, const char *lexelt)
+{
+	uint32_t lex = TV_NONE;
+	if (item > 0)
+		lex = a->item_lexelt ? a->item_lexelt[item - 1] : a->runs[a->nruns - 1].lex;
+	if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), lexelt) != 0) &&
+	    tv_intern_put(&a->lexelts, lexelt, strlen(lexelt), &lex, NULL))
+		return -1;
+	if (a->item_lexelt == NULL && (item == 0 || lex != a->runs[a->nruns - 1].lex)) {
+		/* a new run, or one lexelt per item from here on */
+		if (2 * (a->nruns + 1) > (size_t)item + 1 + 64) {
+			if (lexelt_per_item(a, item))
+				return -1;
+		} else {
+			if (tv_grow((void **)&a->runs, &a->runcap, a->nruns + 1, sizeof *a->runs))
+				return -1;
+			a->runs[a->nruns++] = (struct tv_lexrun){ item, lex };
+		}
+	}
+	if (a->item_lexelt != NULL) {
+		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
+			    sizeof *a->item_lexelt))
+			return -1;
+		a->item_lexelt[item] = lex;
+	}
+	a->nitems = (size_t)item + 1;
+	return 0;
+}
+
 static int add_line(struct tageval_annotations *a, size_t c, const struct tv_line *l,
 		    struct tageval_error *err)
 {
@@ -638,18 +706,8 @@ static int add_line(struct tageval_annotations *a, size_t c, const struct tv_lin
 	if (item == TV_NONE &&
 	    tv_intern_put_hashed(&a->items, l->id, l->idlen, l->hash, &item, &added))
 		return tv_nomem(err);
-	if (added) {
-		/* the lexelt of the previous new item, most often the same */
-		uint32_t lex = item > 0 ? a->item_lexelt[item - 1] : TV_NONE;
-		if ((lex == TV_NONE || strcmp(tv_intern_str(&a->lexelts, lex), l->field[0]) != 0) &&
-		    tv_intern_put(&a->lexelts, l->field[0], strlen(l->field[0]), &lex, NULL))
-			return tv_nomem(err);
-		if (tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
-			    sizeof *a->item_lexelt))
-			return tv_nomem(err);
-		a->item_lexelt[item] = lex;
-		a->nitems = (size_t)item + 1;
-	}
+	if (added && new_item(a, item, l->field[0]))
+		return tv_nomem(err);
 	return add_record(a, c, item, l, err);
 }
 
@@ -687,7 +745,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 		a->nrec[c] = newcap;
 	}
 	struct tv_rec *rec = &a->rec[c][item];
-	if (rec->n != 0 && c < a->namecap && a->names[c] != NULL) {
+	if (rec->ref != 0 && c < a->namecap && a->names[c] != NULL) {
 		char n[80];
 		quote_id(q, sizeof q, l);
 		tv_quote(n, sizeof n, a->names[c], strlen(a->names[c]));
@@ -695,7 +753,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 				"annotator \"%s\" annotates item \"%s\" twice (first at line %"
 				PRIu64 ")", n, q, rec_line(a, c, item));
 	}
-	if (rec->n != 0) {
+	if (rec->ref != 0) {
 		quote_id(q, sizeof q, l);
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"duplicate instance \"%s\" (first at line %" PRIu64 ")", q,
@@ -749,16 +807,27 @@ static void pool_in_item_order(struct tageval_annotations *a, size_t c, size_t s
 	struct tv_leafp *tmp = malloc(n * sizeof *tmp);
 	if (tmp == NULL)
 		return;
+	/* the records' extents read from a->pstart before it changes */
 	for (size_t t = 0; t < a->nrec[c]; t++) {
 		struct tv_rec *r = &a->rec[c][t];
-		if (r->n == 0 || (r->n & TV_REC_INLINE))
+		if (r->ref == 0 || tv_rec_inline(r))
 			continue;
-		memcpy(tmp + k, a->pool + r->first, r->n * sizeof *tmp);
-		r->first = (uint32_t)(start + k);
-		k += r->n;
+		size_t m;
+		const struct tv_leafp *e = tv_rec_pool(a, r, &m);
+		memcpy(tmp + k, e, m * sizeof *tmp);
+		r->ref = (uint32_t)(start + k) + 1;
+		k += m;
 	}
 	memcpy(a->pool + start, tmp, k * sizeof *tmp);
 	free(tmp);
+	/* the starts again: the record at start, and the end (npool), stay */
+	for (size_t i = start + 1; i < a->npool; i++)
+		a->pstart[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+	for (size_t t = 0; t < a->nrec[c]; t++) {
+		const struct tv_rec *r = &a->rec[c][t];
+		if (r->ref != 0 && !tv_rec_inline(r))
+			a->pstart[(r->ref - 1) >> 6] |= UINT64_C(1) << ((r->ref - 1) & 63);
+	}
 }
 
 static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
@@ -1045,16 +1114,8 @@ static int long_line(void *ctx, struct tv_line *l, struct tageval_error *err)
 	uint32_t item;
 	added = 0;
 	int rc = tv_intern_put(&a->items, key, keylen, &item, &added);
-	if (rc == 0 && added) {
-		uint32_t lex;
-		rc = tv_intern_put(&a->lexelts, lexelt, strlen(lexelt), &lex, NULL) ||
-		     tv_grow((void **)&a->item_lexelt, &a->itemcap, (size_t)item + 1,
-			     sizeof *a->item_lexelt);
-		if (rc == 0) {
-			a->item_lexelt[item] = lex;
-			a->nitems = (size_t)item + 1;
-		}
-	}
+	if (rc == 0 && added)
+		rc = new_item(a, item, lexelt);
 	if (colon != NULL)
 		*colon = ':';
 	if (rc)

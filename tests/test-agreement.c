@@ -1210,6 +1210,70 @@ START_TEST(long_form)
 END_TEST
 
 /* An item without a colon: an instance of the lexelt "". */
+/*
+ * A lexelt that begins another's name is another lexelt: "ba" is not
+ * "bank".  The items in lexelt order (bank 1; ba 1, ba 2), grouped
+ * without an order:
+ *   bank: "bank 1" x / x: 1 item
+ *   ba:   "ba 1" x / y, "ba 2" y / y: 2 items, Pr(A) = (0 + 1)/2 = 1/2
+ */
+START_TEST(lexelt_of_id)
+{
+	struct run r;
+	const char *files[] = { "bank 1 x\nba 1 x\nba 2 y\n", "ba 2 y\nba 1 y\nbank 1 x\n" };
+	agree(&r, NULL, files, 2);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 2);
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 0), "bank");
+	ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, 1), "ba");
+	ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, 0)->items, 1);
+	ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, 1)->items, 2);
+	ck_assert_double_eq_tol(tageval_agreement_lexelt(r.ag, 1)->pr_a, 0.5, TOL);
+	finish_run(&r);
+}
+END_TEST
+
+/*
+ * The items' lexelts kept as runs, then one per item: ann1 has items
+ * "p 0" .. "p 99" (one run), then "q 100", "r 101", "q 102", ... "r 299"
+ * (a run each): at item 262 there would be 2 (163 + 1) > 262 + 1 + 64
+ * runs, and from there each item has its own lexelt, the 163 runs
+ * expanded.  Every tag of ann1 is x; ann2 (lines in reverse) gives x to
+ * p and q, y to r.  The lexelts in order p, q, r, 100 items each, not in
+ * lexelt order (grouped with an order):
+ *   p: Pr(A) = 100/100 = 1; q: 1; r: 0/100 = 0
+ */
+START_TEST(lexelt_runs_to_items)
+{
+	size_t size = 300 * 24;
+	char *t1 = malloc(size), *t2 = malloc(size);
+	ck_assert_ptr_nonnull(t1);
+	ck_assert_ptr_nonnull(t2);
+	size_t n1 = 0, n2 = 0;
+	for (int i = 0; i < 300; i++) {
+		const char *lex = i < 100 ? "p" : i % 2 == 0 ? "q" : "r";
+		n1 += (size_t)snprintf(t1 + n1, size - n1, "%s %d x\n", lex, i);
+		int j = 299 - i;
+		const char *lex2 = j < 100 ? "p" : j % 2 == 0 ? "q" : "r";
+		n2 += (size_t)snprintf(t2 + n2, size - n2, "%s %d %s\n", lex2, j,
+				       lex2[0] == 'r' ? "y" : "x");
+	}
+	struct run r;
+	const char *files[] = { t1, t2 };
+	agree(&r, NULL, files, 2);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), 3);
+	static const char *const names[] = { "p", "q", "r" };
+	static const double pr_a[] = { 1.0, 1.0, 0.0 };
+	for (size_t l = 0; l < 3; l++) {
+		ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, l), names[l]);
+		ck_assert_uint_eq(tageval_agreement_lexelt(r.ag, l)->items, 100);
+		ck_assert(tageval_agreement_lexelt(r.ag, l)->pr_a == pr_a[l]);
+	}
+	finish_run(&r);
+	free(t1);
+	free(t2);
+}
+END_TEST
+
 START_TEST(long_form_no_lexelt)
 {
 	struct run r;
@@ -1528,6 +1592,61 @@ START_TEST(failing_first_cut)
 }
 END_TEST
 
+/*
+ * The extent of each annotation in the pool (its entries up to the next
+ * record's start) after the second file's entries are laid out again in
+ * item order.  No map; the tags get ids x 0, y 1, z 2, w2 3 (first seen),
+ * the entries come in id order.  ann2's lines are in reverse item order:
+ * read, its pool records are c (2 entries), b (4), a (3); laid out again,
+ * a (3), b (4), c (2): every start moves (a start left behind would cut
+ * a's 3 entries to 2, a start not made would run b's into c's).
+ *   ann1: a {x, y} 1/2 each; b {z} inline; c {x, y, z} 1/3 each;
+ *         d y/3 z/1: y 3/4, z 1/4
+ *   ann2: a z/1 x/1 y/2: total 4, x 1/4, y 2/4, z 1/4; b {x, y, z, w2}
+ *         1/4 each; c {y, z} 1/2 each; d {x} inline
+ */
+START_TEST(pool_extents)
+{
+	static const char *const files[] = {
+		"w a x y\nw b z\nw c x y z\nw d y/3 z/1\n",
+		"w d x\nw c y z\nw b x y z w2\nw a z/1 x/1 y/2\n",
+	};
+	static const struct {
+		size_t c, item, n;
+		const char *tags[4];
+		double share[4];
+	} want[] = {
+		{ 0, 0, 2, { "x", "y" }, { 0.5, 0.5 } },
+		{ 0, 1, 1, { "z" }, { 1.0 } },
+		{ 0, 2, 3, { "x", "y", "z" }, { 1.0 / 3, 1.0 / 3, 1.0 / 3 } },
+		{ 0, 3, 2, { "y", "z" }, { 0.75, 0.25 } },
+		{ 1, 0, 3, { "x", "y", "z" }, { 0.25, 0.5, 0.25 } },
+		{ 1, 1, 4, { "x", "y", "z", "w2" }, { 0.25, 0.25, 0.25, 0.25 } },
+		{ 1, 2, 2, { "y", "z" }, { 0.5, 0.5 } },
+		{ 1, 3, 1, { "x" }, { 1.0 } },
+	};
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	add(&r, files[0]);
+	add(&r, files[1]);
+	ck_assert_uint_eq(tageval_annotations_items(r.ann), 4);
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const char *tags[8];
+		double share[8];
+		size_t n = tageval_annotations_entries(r.ann, want[k].c, want[k].item, tags, share,
+						       8);
+		ck_assert_msg(n == want[k].n, "annotator %zu item %zu: %zu entries", want[k].c,
+			      want[k].item, n);
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_str_eq(tags[i], want[k].tags[i]);
+			ck_assert(share[i] == want[k].share[i]);
+		}
+	}
+	finish_run(&r);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1548,10 +1667,13 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, free_null_and_reasons);
 	tcase_add_test(tc, long_form);
 	tcase_add_test(tc, long_form_no_lexelt);
+	tcase_add_test(tc, lexelt_of_id);
+	tcase_add_test(tc, lexelt_runs_to_items);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
 	tcase_add_loop_test(tc, failing_file, 0, 3);
 	tcase_add_test(tc, failing_first_cut);
+	tcase_add_test(tc, pool_extents);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("estimates");
 	tcase_add_loop_test(tc, estimated, 0, 3);
