@@ -396,20 +396,20 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
 
 struct canon {
 	uint32_t *words; /* word ids, by name */
-	uint32_t *inst;  /* like s->order, each word's instances by id */
+	uint32_t *pos;   /* each word's positions (of s->order), by id */
 };
 
 /*
  * The sort record of an instance id: its first 16 bytes as two big-endian
  * integers, zero-padded (integer order is then bytewise order, as no id
- * holds a NUL), its length and its id.
+ * holds a NUL), its length and the instance's position in s->order.
  */
 struct idrec {
 	uint64_t k0, k1;
-	uint32_t id, len;
+	uint32_t pos, len;
 };
 
-static struct idrec idrec_of(const char *str, uint32_t id)
+static struct idrec idrec_of(const char *str, uint32_t pos)
 {
 	uint64_t k[2] = { 0, 0 };
 	size_t len = 0;
@@ -420,11 +420,12 @@ static struct idrec idrec_of(const char *str, uint32_t id)
 	if (len == 16)
 		len += strlen(str + 16);
 	/* an interned string is at most UINT32_MAX bytes */
-	return (struct idrec){ k[0], k[1], id, (uint32_t)len };
+	return (struct idrec){ k[0], k[1], pos, (uint32_t)len };
 }
 
 /* The bytewise order of two ids' records: the 16-byte prefixes, then the rest. */
-static int idrec_cmp(const struct tv_intern *in, const struct idrec *a, const struct idrec *b)
+static int idrec_cmp(const struct tageval_supervised *s, const struct idrec *a,
+		     const struct idrec *b)
 {
 	if (a->k0 != b->k0)
 		return a->k0 < b->k0 ? -1 : 1;
@@ -434,14 +435,16 @@ static int idrec_cmp(const struct tv_intern *in, const struct idrec *a, const st
 	if (a->len <= 16 || b->len <= 16)
 		return (a->len > b->len) - (a->len < b->len);
 	size_t la = a->len - 16, lb = b->len - 16;
-	int c = memcmp(tv_intern_str(in, a->id) + 16, tv_intern_str(in, b->id) + 16,
-		       la < lb ? la : lb);
+	const struct tv_intern *in = &s->w->ids;
+	int c = memcmp(tv_intern_str(in, s->order[a->pos]) + 16,
+		       tv_intern_str(in, s->order[b->pos]) + 16, la < lb ? la : lb);
 	return c != 0 ? c : (la > lb) - (la < lb);
 }
 
 /* Sorts r[0..n) by idrec_cmp(), with @tmp (room for n): a bottom-up merge
  * sort, O(n log n) whatever the ids. */
-static void idrec_merge(const struct tv_intern *in, struct idrec *r, size_t n, struct idrec *tmp)
+static void idrec_merge(const struct tageval_supervised *s, struct idrec *r, size_t n,
+			struct idrec *tmp)
 {
 	struct idrec *a = r, *b = tmp;
 	for (size_t w = 1; w < n; w *= 2) {
@@ -449,7 +452,7 @@ static void idrec_merge(const struct tv_intern *in, struct idrec *r, size_t n, s
 			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				b[k++] = idrec_cmp(in, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
+				b[k++] = idrec_cmp(s, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
 			while (i < mid)
 				b[k++] = a[i++];
 			while (j < hi)
@@ -494,7 +497,8 @@ static void idrec_pass(const struct idrec *r, size_t n, unsigned b, struct idrec
  * each run of equal prefixes (ids past 16 bytes) by idrec_merge().  At
  * most 16 passes, O(n) each.
  */
-static void idrec_sort(const struct tv_intern *in, struct idrec *r, size_t n, struct idrec *tmp)
+static void idrec_sort(const struct tageval_supervised *s, struct idrec *r, size_t n,
+		       struct idrec *tmp)
 {
 	if (n < 2)
 		return;
@@ -521,13 +525,13 @@ static void idrec_sort(const struct tv_intern *in, struct idrec *r, size_t n, st
 		for (j = i + 1; j < n && r[j].k0 == r[i].k0 && r[j].k1 == r[i].k1; j++)
 			;
 		if (j - i > 1)
-			idrec_merge(in, r + i, j - i, tmp);
+			idrec_merge(s, r + i, j - i, tmp);
 	}
 }
 
 /*
  * The records of the instances of words [lo, hi) into @rec, by word from
- * position start[lo] on, each word's in id order: one pass over the ids'
+ * position start[lo] on (as in s->order), each word's in id order: one pass over the ids'
  * strings in the order they are stored (a table compacted by
  * tv_intern_compact() finds a string by walking up to 15 others, so that
  * asking for each id in turn cost some 8 steps an instance, in no order).
@@ -543,8 +547,12 @@ static void idrec_fill(const struct tageval_supervised *s, size_t lo, size_t hi,
 	for (size_t id = 0; id < w->n; id++) {
 		str = id == 0 ? tv_intern_str(&w->ids, 0) : tv_intern_next(&w->ids, str);
 		uint32_t word = w->in[id].word;
-		if (word >= lo && word < hi)
-			rec[fill[word - lo]++] = idrec_of(str, (uint32_t)id);
+		if (word >= lo && word < hi) {
+			/* a word's instances are in increasing order in s->order
+			 * (tv_wsi_group()): the k-th one met here is at start + k */
+			uint32_t at = fill[word - lo]++;
+			rec[at] = idrec_of(str, s->start[lo] + at);
+		}
 	}
 }
 
@@ -571,12 +579,12 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 			big = s->start[word + 1] - s->start[word];
 	size_t most = w->n / TV_CANON_GROUPS > big ? w->n / TV_CANON_GROUPS : big;
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
-	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
+	c->pos = malloc((w->n ? w->n : 1) * sizeof *c->pos);
 	struct tv_sort_name *tmp = malloc((nw ? 2 * nw : 1) * sizeof *tmp);
 	struct idrec *rec = malloc((most + big) * sizeof *rec);
 	uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
 	int rc = TAGEVAL_OK;
-	if (c->words == NULL || c->inst == NULL || tmp == NULL || rec == NULL || fill == NULL) {
+	if (c->words == NULL || c->pos == NULL || tmp == NULL || rec == NULL || fill == NULL) {
 		rc = TAGEVAL_ENOMEM;
 		goto out;
 	}
@@ -589,9 +597,9 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 		for (size_t word = lo; word < hi; word++) {
 			struct idrec *r = rec + (s->start[word] - s->start[lo]);
 			size_t n = s->start[word + 1] - s->start[word];
-			idrec_sort(&w->ids, r, n, rec + most);
+			idrec_sort(s, r, n, rec + most);
 			for (size_t i = 0; i < n; i++)
-				c->inst[s->start[word] + i] = r[i].id;
+				c->pos[s->start[word] + i] = r[i].pos;
 		}
 	}
 out:
@@ -604,33 +612,34 @@ out:
 static void canon_free(struct canon *c)
 {
 	free(c->words);
-	free(c->inst);
+	free(c->pos);
 }
 
-/* The instances of @word in a random order, into @tmp; returns their number. */
+/* The positions of @word in a random order, into @tmp; returns their number. */
 static size_t shuffled(const struct tageval_supervised *s, const struct canon *c, size_t word,
 		       gsl_rng *rng, uint32_t *tmp)
 {
 	size_t n = s->start[word + 1] - s->start[word];
-	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
+	memcpy(tmp, c->pos + s->start[word], n * sizeof *tmp);
 	if (n > 1) /* n = 0 would reach GSL's error handler */
 		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
 	return n;
 }
 
-/* Fold f of the draws (a word's instances shuffled in c->inst, the i-th of
- * them in fold i % k) as split @sp's roles. */
+/* Fold f of the draws (a word's positions shuffled in c->pos, the i-th of
+ * them in fold i % k) as split @sp's roles, in the grouped order. */
 static void fold_roles(const struct tageval_supervised *s, const struct canon *c, size_t k,
 		       size_t f, struct split *sp)
 {
 	for (size_t word = 0; word < s->w->words.n; word++) {
 		if (!s->selected[word])
 			continue;
-		const uint32_t *inst = c->inst + s->start[word];
+		const uint32_t *pos = c->pos + s->start[word];
 		size_t n = s->start[word + 1] - s->start[word];
 		for (size_t i = 0; i < n; i++)
-			tv_role_set(sp->role, inst[i], i % k == f ? ROLE_TEST : ROLE_MAPPING);
+			tv_role_set(sp->role, pos[i], i % k == f ? ROLE_TEST : ROLE_MAPPING);
 	}
+	sp->grouped = 1;
 }
 
 int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
@@ -659,13 +668,15 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 		rc = tv_nomem(err);
 		goto out;
 	}
-	/* each selected word's instances shuffled in place, in the words'
-	 * bytewise order: the draws kept in c.inst, 4 bytes an instance */
+	/* each selected word's positions shuffled in place, in the words'
+	 * bytewise order (the same draws as of its instances' ids: a shuffle
+	 * moves the elements whatever they hold), kept in c.pos, 4 bytes an
+	 * instance */
 	for (size_t wi = 0; wi < w->words.n; wi++) {
 		size_t word = c.words[wi];
 		size_t n = s->start[word + 1] - s->start[word];
 		if (s->selected[word] && n > 1) /* n = 0 would reach GSL's error handler */
-			gsl_ran_shuffle(rng, c.inst + s->start[word], n, sizeof *c.inst);
+			gsl_ran_shuffle(rng, c.pos + s->start[word], n, sizeof *c.pos);
 	}
 	for (size_t f = 0; f < k; f++) {
 		struct split *sp = new_split(s);
@@ -718,6 +729,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 			for (size_t i = 0; i < n; i++)
 				tv_role_set(sp->role, tmp[i], i < ntest ? ROLE_TEST : ROLE_MAPPING);
 		}
+		sp->grouped = 1; /* the roles of positions */
 	}
 out:
 	if (rc)
