@@ -327,6 +327,33 @@ static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t l
 	return rc;
 }
 
+/*
+ * A gold line's word's id, interned.  The lines of a word need not come
+ * together: the word cache (w->wcache, as the label cache) gives the id of
+ * a word seen before after a comparison of the bytes in place, the table
+ * is asked on a miss or a collision.
+ */
+static int word_id(struct tageval_wsi *w, const char *s, uint32_t *id)
+{
+	size_t len = strlen(s);
+	unsigned slot = label_slot('\0', s, len);
+	uint32_t id1 = w->wcache[slot];
+	if (id1 != 0 && id1 - 1 < w->words.n) {
+		const char *str = tv_intern_str(&w->words, id1 - 1);
+		size_t i = 0;
+		while (i < len && str[i] == s[i])
+			i++;
+		if (i == len && str[len] == '\0') {
+			*id = id1 - 1;
+			return TAGEVAL_OK;
+		}
+	}
+	int rc = tv_intern_put(&w->words, s, len, id, NULL);
+	if (rc == TAGEVAL_OK)
+		w->wcache[slot] = *id + 1;
+	return rc;
+}
+
 /* Splits "label[/weight]"; the weight must be valid when present. */
 static int split_label(const struct tv_line *l, const char *tok, size_t *len, double *weight,
 		       struct tageval_error *err)
@@ -383,13 +410,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				   * labels not written */
 	w->gflags[idx] = 0;
 	w->n++;
-	/* the lines of a word usually come together: reuse the last word's id */
-	if (w->nwordcache > 0 && strcmp(l->field[0], tv_intern_str(&w->words, w->lastword)) == 0)
-		in->word = w->lastword;
-	else if (tv_intern_put(&w->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
+	if (word_id(w, l->field[0], &in->word))
 		return tv_nomem(err);
-	w->lastword = in->word;
-	w->nwordcache = 1;
 	if (set_line(w, idx, 0, l->lineno))
 		return tv_nomem(err);
 	/* the number of labels, then the labels */
