@@ -559,11 +559,18 @@ static int same_vector(const struct wcl *a, const struct wcl *b, size_t n)
  * direction cost n k.  A line that would visit more than PAIR_LAYERS layers
  * is left to the general sum: no line costs more than before plus
  * O(PAIR_LAYERS log m), no pair more than PAIR_LAYERS peelings.  Lines of
- * three clusters or more keep the general sum (tests/bench/README: for many
+ * two short rows (PAIR_MIN_TERMS values in all) and of three clusters or
+ * more keep the general sum (tests/bench/README: for many
  * clusters no exact subquadratic method exists under SETH).
  */
 /* The layers a line may visit before it is left to the general sum. */
 #define PAIR_LAYERS 8
+/* Lines whose two rows hold this many (cluster, sense) values or fewer take
+ * the general sum: it costs those few products, less than finding, sorting
+ * and peeling the rows' shared senses once per pair of rows (a word of 10
+ * senses and 50 clusters meets most of its 1,225 pairs once per split), and
+ * gives the same bits (see above). */
+#define PAIR_MIN_TERMS 24
 
 static void two_prod(double p, double q, double *t)
 {
@@ -884,7 +891,8 @@ static int best_of_vector(struct scratch *x, const size_t *rowstart, size_t nv, 
 			}
 		}
 	}
-	if (nv == 2) {
+	if (nv == 2 && rowstart[v[0].row + 1] - rowstart[v[0].row] +
+			       rowstart[v[1].row + 1] - rowstart[v[1].row] > PAIR_MIN_TERMS) {
 		int handled;
 		if (best_of_pair(x, rowstart, best, top, &handled))
 			return TAGEVAL_ENOMEM;

@@ -1814,6 +1814,61 @@ START_TEST(pair_tie_across_layers)
 }
 END_TEST
 
+/*
+ * The same tie on the pair path: rows of 15 senses each (30 values, more
+ * than the library's PAIR_MIN_TERMS, 24, below which a line of two
+ * clusters takes the general sum).  Thirteen more mapping instances .p03 ..
+ * .p15, each "c1/0.001 c2/0.001" of its own sense t03 .. t15, add a value
+ * 0.001 to both rows and 13 x 0.001 to both row sums.  Summed in increasing
+ * order: S[c1] = (s1 0.3, s2 0.1 + 0.2, t 0.001 each), row sum r1 =
+ * 0.001 + ... + 0.001 (13 terms), + 0.1, + 0.2, + 0.3; S[c2] = (1, 1,
+ * 0.001 each), r2 = the 13 terms + 1 + 1.  Test .6 "c1/r1 c2/r2" (printed
+ * with 17 digits, read back exactly: both factors 1):
+ *   s1: fl(0.29999999999999998890 + 1) = 1.3000000000000000444
+ *   s2: 0.30000000000000004441 + 1 = 1.3000000000000000444
+ *   t:  0.001 + 0.001 = 0.002
+ * s1 again, with 1.3: the point of s1 lies in layer 1, found by the walk
+ * into the next layer (a walk stopping at layer 0 answers s2).
+ */
+START_TEST(pair_tie_across_layers_long)
+{
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 };
+	const char *base_gold = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\nw.n w.n.4 s1\n"
+				"w.n w.n.5 s2\n";
+	sb_printf(&gold, "%s", base_gold);
+	sb_printf(&map, "%s", base_gold);
+	sb_printf(&sys, "%s", "w.n w.n.1 c1/0.3\nw.n w.n.2 c1/0.1\nw.n w.n.3 c1/0.2\n"
+			      "w.n w.n.4 c2\nw.n w.n.5 c2\n");
+	double r1 = 0.0, r2 = 0.0;
+	for (int k = 3; k <= 15; k++) {
+		sb_printf(&gold, "w.n w.n.p%02d t%02d\n", k, k);
+		sb_printf(&map, "w.n w.n.p%02d t%02d\n", k, k);
+		sb_printf(&sys, "w.n w.n.p%02d c1/0.001 c2/0.001\n", k);
+		r1 += 0.001;
+		r2 += 0.001;
+	}
+	r1 += 0.1;
+	r1 += 0.2;
+	r1 += 0.3;
+	r2 += 1.0;
+	r2 += 1.0;
+	sb_printf(&gold, "%s", "w.n w.n.6 s2\n");
+	sb_printf(&sys, "w.n w.n.6 c1/%.17g c2/%.17g\n", r1, r2);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, "w.n w.n.6 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "w.n w.n.6 s1 !! score 1.3\n");
+	free(mapped);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+}
+END_TEST
+
 static Suite *supervised_suite(void)
 {
 	Suite *s = suite_create("supervised");
@@ -1837,6 +1892,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, pos_selection);
 	tcase_add_loop_test(tc, pair_selection_random, 0, 120);
 	tcase_add_test(tc, pair_tie_across_layers);
+	tcase_add_test(tc, pair_tie_across_layers_long);
 	suite_add_tcase(s, tc);
 	/* the gold senses' 16-bit and 32-bit arrays, on keys of 65,546 labels */
 	tc = tcase_create("sense-ids");
