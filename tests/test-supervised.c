@@ -1869,6 +1869,112 @@ START_TEST(pair_tie_across_layers_long)
 }
 END_TEST
 
+/*
+ * Folds drawn from the bytewise order of the ids, whatever the order of
+ * the lines: four words of 30, 5, 5 and 20 instances (first appearance
+ * order a, b, c, d), so that the ids are read in two groups of words (of
+ * at most max(60 / 4, 30) = 30 instances: {a}, then {b, c, d}); a's ids
+ * share their first 19 bytes ("semeval2010.task14.": beyond the 16 of the
+ * sort's integer prefix), b's "instance.b.1" .. differ in their second
+ * 8 bytes, c's "c1" .. "c5" and d's "d1" .. "d20" in their first, of mixed
+ * lengths ("d10" sorts before "d2").  The gold key read
+ * forward and backward gives the same three folds: the same mapped answers
+ * (as sorted lines) and figures.  Each word's i-th drawn instance is in fold
+ * i % 3, so fold f tests, of a word of n instances, those i < n with
+ * i % 3 == f:
+ *   fold 0: 10 + 2 + 2 + 7 = 21   (i = 0, 3 of 5; 0, 3, ..., 18 of 20)
+ *   fold 1: 10 + 2 + 2 + 7 = 21   (1, 4; 1, 4, ..., 19)
+ *   fold 2: 10 + 1 + 1 + 6 = 18   (2; 2, 5, ..., 17)
+ * and maps with the 60 - test others.
+ */
+static const unsigned fold_word_n[4] = { 30, 5, 5, 20 };
+
+static void fold_line(struct sbuf *gold, struct sbuf *sys, unsigned word, unsigned k)
+{
+	static const char *const wname[4] = { "a.n", "b.n", "c.n", "d.n" };
+	char id[64];
+	if (word == 0)
+		snprintf(id, sizeof id, "semeval2010.task14.a.%u", k);
+	else if (word == 1)
+		snprintf(id, sizeof id, "instance.b.%u", k);
+	else
+		snprintf(id, sizeof id, "%c%u", "abcd"[word], k);
+	sb_printf(gold, "%s %s s%u\n", wname[word], id, (k * 7 + word) % 3);
+	sb_printf(sys, "%s %s c%u\n", wname[word], id, (k * 5 + word) % 4);
+}
+
+/* Lines of every word in turn (a.1 b.1 c.1 d.1 a.2 ...), forward or backward. */
+static void fold_key(struct sbuf *gold, struct sbuf *sys, int backward)
+{
+	unsigned order[60][2], n = 0;
+	for (unsigned k = 1; k <= 30; k++)
+		for (unsigned word = 0; word < 4; word++)
+			if (k <= fold_word_n[word]) {
+				order[n][0] = word;
+				order[n][1] = k;
+				n++;
+			}
+	ck_assert_uint_eq(n, 60);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = backward ? n - 1 - i : i;
+		fold_line(gold, sys, order[j][0], order[j][1]);
+	}
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of @text sorted, joined again. */
+static char *sorted_lines(char *text)
+{
+	char *line[128];
+	size_t n = 0;
+	for (char *p = strtok(text, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+		ck_assert_uint_lt(n, 128);
+		line[n++] = p;
+	}
+	qsort(line, n, sizeof *line, by_string);
+	struct sbuf out = { 0 };
+	sb_printf(&out, "%s", "");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&out, "%s\n", line[i]);
+	return out.s;
+}
+
+START_TEST(folds_line_order)
+{
+	static const size_t test_n[3] = { 21, 21, 18 };
+	char *answers[2][3];
+	for (int backward = 0; backward < 2; backward++) {
+		struct sbuf gold = { 0 }, sys = { 0 };
+		fold_key(&gold, &sys, backward);
+		struct fx f;
+		load(&f, gold.s, sys.s, NULL);
+		struct tageval_error err = { 0 };
+		ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
+		for (size_t i = 0; i < 3; i++) {
+			struct tageval_supervised_result r;
+			char *mapped = NULL;
+			eval(&f, i, &r, &mapped);
+			ck_assert_uint_eq(r.test, test_n[i]);
+			ck_assert_uint_eq(r.mapping, 60 - test_n[i]);
+			answers[backward][i] = sorted_lines(mapped);
+			free(mapped);
+		}
+		unload(&f);
+		free(gold.s);
+		free(sys.s);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(answers[0][i], answers[1][i]);
+		free(answers[0][i]);
+		free(answers[1][i]);
+	}
+}
+END_TEST
+
 static Suite *supervised_suite(void)
 {
 	Suite *s = suite_create("supervised");
@@ -1883,6 +1989,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, sparse_matrix);
 	tcase_add_test(tc, two_gold_labels);
 	tcase_add_test(tc, two_gold_labels_folds);
+	tcase_add_test(tc, folds_line_order);
 	tcase_add_test(tc, no_answer_cases);
 	tcase_add_test(tc, nothing_answered);
 	tcase_add_test(tc, empty_clusters);
