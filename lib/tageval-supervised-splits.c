@@ -636,8 +636,11 @@ static void fold_roles(const struct tageval_supervised *s, const struct canon *c
 			continue;
 		const uint32_t *pos = c->pos + s->start[word];
 		size_t n = s->start[word + 1] - s->start[word];
-		for (size_t i = 0; i < n; i++)
-			tv_role_set(sp->role, pos[i], i % k == f ? ROLE_TEST : ROLE_MAPPING);
+		/* i % k counted along, not divided for */
+		for (size_t i = 0, fold = 0; i < n; i++) {
+			tv_role_set(sp->role, pos[i], fold == f ? ROLE_TEST : ROLE_MAPPING);
+			fold = fold + 1 == k ? 0 : fold + 1;
+		}
 	}
 	sp->grouped = 1;
 }

@@ -461,11 +461,11 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		const char *tok = l->field[i + 2];
 		size_t len;
 		double weight;
-		int rc = split_label(l, tok, &len, &weight, err);
-		if (rc)
-			return rc;
-		if (len < strlen(tok))
-			nweighted++;
+		/* 1: a '/' and a weight, len < strlen(tok) */
+		int given = tv_split_weight(tok, &len, &weight);
+		if (given < 0)
+			return split_label(l, tok, &len, &weight, err);
+		nweighted += given > 0;
 		if (weight > max)
 			max = weight;
 		uint32_t lab;
@@ -477,7 +477,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 			in->class_j = lab;
 			/* SemEval-2007: the first token as written, weight and all */
 			uint32_t cl = lab;
-			if (len != strlen(tok) && intern_kind(w, KIND_LABEL, tok, strlen(tok), &cl))
+			if (given > 0 && intern_kind(w, KIND_LABEL, tok, strlen(tok), &cl))
 				return tv_nomem(err);
 			if (set_class_l(w, idx, cl))
 				return tv_nomem(err);
