@@ -390,9 +390,11 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
  * for in bytewise order of their names, and each word's instances are
  * shuffled from the bytewise order of their ids.
  */
-/* canon_make() reads the ids in about this many groups of words (2 costs
- * 6 MB more at a million instances and saves a pass of some 5 ms) */
-#define TV_CANON_GROUPS 4
+/* canon_make() reads the ids in about this many groups of words: 5 keeps
+ * its records (20 bytes an instance of a group: 4 MB at a million) and its
+ * positions (4 MB) within what the fold array and the instances took
+ * before; each group less costs 1 MB more and saves a pass of some 5 ms */
+#define TV_CANON_GROUPS 5
 
 struct canon {
 	uint32_t *words; /* word ids, by name */
@@ -400,45 +402,44 @@ struct canon {
 };
 
 /*
- * The sort record of an instance id: its first 16 bytes as two big-endian
- * integers, zero-padded (integer order is then bytewise order, as no id
- * holds a NUL), its length and the instance's position in s->order.
+ * The sort record of an instance id: its first 16 bytes as four big-endian
+ * 32-bit integers, zero-padded (integer order is then bytewise order, as no
+ * id holds a NUL), and the instance's position in s->order: 20 bytes.
  */
 struct idrec {
-	uint64_t k0, k1;
-	uint32_t pos, len;
+	uint32_t k[4];
+	uint32_t pos;
 };
 
 static struct idrec idrec_of(const char *str, uint32_t pos)
 {
-	uint64_t k[2] = { 0, 0 };
-	size_t len = 0;
-	while (len < 16 && str[len] != '\0') {
-		k[len / 8] |= (uint64_t)(unsigned char)str[len] << (56 - 8 * (len % 8));
-		len++;
-	}
-	if (len == 16)
-		len += strlen(str + 16);
-	/* an interned string is at most UINT32_MAX bytes */
-	return (struct idrec){ k[0], k[1], pos, (uint32_t)len };
+	struct idrec r = { { 0, 0, 0, 0 }, pos };
+	for (size_t i = 0; i < 16 && str[i] != '\0'; i++)
+		r.k[i / 4] |= (uint32_t)(unsigned char)str[i] << (24 - 8 * (i % 4));
+	return r;
 }
 
-/* The bytewise order of two ids' records: the 16-byte prefixes, then the rest. */
+static int same_prefix(const struct idrec *a, const struct idrec *b)
+{
+	return a->k[0] == b->k[0] && a->k[1] == b->k[1] && a->k[2] == b->k[2] &&
+	       a->k[3] == b->k[3];
+}
+
+/*
+ * The bytewise order of two ids' records: the 16-byte prefixes, then the
+ * rest.  Equal prefixes are those of two ids of 16 bytes or more (a
+ * shorter id's padding would be a NUL of the other), so both strings go on
+ * past byte 16.
+ */
 static int idrec_cmp(const struct tageval_supervised *s, const struct idrec *a,
 		     const struct idrec *b)
 {
-	if (a->k0 != b->k0)
-		return a->k0 < b->k0 ? -1 : 1;
-	if (a->k1 != b->k1)
-		return a->k1 < b->k1 ? -1 : 1;
-	/* the first 16 bytes equal: so are the lengths if either is 16 or less */
-	if (a->len <= 16 || b->len <= 16)
-		return (a->len > b->len) - (a->len < b->len);
-	size_t la = a->len - 16, lb = b->len - 16;
+	for (size_t i = 0; i < 4; i++)
+		if (a->k[i] != b->k[i])
+			return a->k[i] < b->k[i] ? -1 : 1;
 	const struct tv_intern *in = &s->w->ids;
-	int c = memcmp(tv_intern_str(in, s->order[a->pos]) + 16,
-		       tv_intern_str(in, s->order[b->pos]) + 16, la < lb ? la : lb);
-	return c != 0 ? c : (la > lb) - (la < lb);
+	return strcmp(tv_intern_str(in, s->order[a->pos]) + 16,
+		      tv_intern_str(in, s->order[b->pos]) + 16);
 }
 
 /* Sorts r[0..n) by idrec_cmp(), with @tmp (room for n): a bottom-up merge
@@ -469,8 +470,7 @@ static void idrec_merge(const struct tageval_supervised *s, struct idrec *r, siz
 /* Byte @b (0: the first) of a record's 16-byte prefix. */
 static unsigned idrec_byte(const struct idrec *r, unsigned b)
 {
-	uint64_t k = b < 8 ? r->k0 : r->k1;
-	return (unsigned)(k >> (56 - 8 * (b % 8))) & 0xffu;
+	return (unsigned)(r->k[b / 4] >> (24 - 8 * (b % 4))) & 0xffu;
 }
 
 /* One stable counting pass of r[0..n) by prefix byte @b into @to. */
@@ -502,17 +502,19 @@ static void idrec_sort(const struct tageval_supervised *s, struct idrec *r, size
 {
 	if (n < 2)
 		return;
-	uint64_t or0 = 0, and0 = UINT64_MAX, or1 = 0, and1 = UINT64_MAX;
-	for (size_t i = 0; i < n; i++) {
-		or0 |= r[i].k0;
-		and0 &= r[i].k0;
-		or1 |= r[i].k1;
-		and1 &= r[i].k1;
+	/* the bits in which some records differ */
+	uint32_t diff[4];
+	for (size_t q = 0; q < 4; q++) {
+		uint32_t or = 0, and = UINT32_MAX;
+		for (size_t i = 0; i < n; i++) {
+			or |= r[i].k[q];
+			and &= r[i].k[q];
+		}
+		diff[q] = or ^ and;
 	}
 	struct idrec *a = r, *t = tmp;
 	for (unsigned b = 16; b-- > 0;) {
-		uint64_t diff = b < 8 ? or0 ^ and0 : or1 ^ and1;
-		if ((diff >> (56 - 8 * (b % 8)) & 0xffu) == 0)
+		if ((diff[b / 4] >> (24 - 8 * (b % 4)) & 0xffu) == 0)
 			continue;
 		idrec_pass(a, n, b, t);
 		struct idrec *x = a;
@@ -522,7 +524,7 @@ static void idrec_sort(const struct tageval_supervised *s, struct idrec *r, size
 	if (a != r)
 		memcpy(r, a, n * sizeof *r);
 	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && r[j].k0 == r[i].k0 && r[j].k1 == r[i].k1; j++)
+		for (j = i + 1; j < n && same_prefix(&r[j], &r[i]); j++)
 			;
 		if (j - i > 1)
 			idrec_merge(s, r + i, j - i, tmp);
@@ -570,9 +572,9 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
 	const struct tageval_wsi *w = s->w;
 	/* the records of a group of words at a time, at least the largest
-	 * word's and a quarter of the instances (24 bytes each: 6 bytes an
-	 * instance, and the largest word's again for the sort), in at most 9
-	 * passes over the ids (two groups in turn hold more than a quarter) */
+	 * word's and a fifth of the instances (20 bytes each: 4 bytes an
+	 * instance, and the largest word's again for the sort), in at most 11
+	 * passes over the ids (two groups in turn hold more than a fifth) */
 	size_t nw = w->words.n, big = nw;
 	for (size_t word = 0; word < nw; word++)
 		if (s->start[word + 1] - s->start[word] > big)
