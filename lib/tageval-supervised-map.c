@@ -559,11 +559,18 @@ static int same_vector(const struct wcl *a, const struct wcl *b, size_t n)
  * direction cost n k.  A line that would visit more than PAIR_LAYERS layers
  * is left to the general sum: no line costs more than before plus
  * O(PAIR_LAYERS log m), no pair more than PAIR_LAYERS peelings.  Lines of
- * three clusters or more keep the general sum (tests/bench/README: for many
+ * two short rows (PAIR_MIN_TERMS values in all) and of three clusters or
+ * more keep the general sum (tests/bench/README: for many
  * clusters no exact subquadratic method exists under SETH).
  */
 /* The layers a line may visit before it is left to the general sum. */
 #define PAIR_LAYERS 8
+/* Lines whose two rows hold this many (cluster, sense) values or fewer take
+ * the general sum: it costs those few products, less than finding, sorting
+ * and peeling the rows' shared senses once per pair of rows (a word of 10
+ * senses and 50 clusters meets most of its 1,225 pairs once per split), and
+ * gives the same bits (see above). */
+#define PAIR_MIN_TERMS 24
 
 static void two_prod(double p, double q, double *t)
 {
@@ -576,9 +583,22 @@ static int sign_of(const double *t, size_t n)
 	return tv_fsum_sign(t, n);
 }
 
-/* The sign of S(p) - S(q) = d0 (p.a - q.a) + d1 (p.b - q.b), exactly. */
+/*
+ * The sign of S(p) - S(q) = d0 (p.a - q.a) + d1 (p.b - q.b), exactly.  The
+ * four products are > 0 and within [2^-600, 2^600] (in_range(): no
+ * underflow), so the rounded s = fl(fl(x0 + x1) - fl(y0 + y1)) is off the
+ * exact x0 + x1 - y0 - y1 by at most ((1 + u)^2 - 1)(x0 + x1 + y0 + y1),
+ * about 2u of their sum (u = 2^-53: a product, then one addition, on each
+ * side), and the subtraction keeps the sign: when |s| passes 8u of the sum
+ * (a margin of 4), s has the exact sign.  Otherwise, near a tie, the exact
+ * sum of the products and their errors decides, as it did for all.
+ */
 static int cmp_dir(double d0, double d1, const struct pt *p, const struct pt *q)
 {
+	double x = d0 * p->a + d1 * p->b, y = d0 * q->a + d1 * q->b;
+	double diff = x - y;
+	if (fabs(diff) > 0x1p-50 * (x + y))
+		return diff > 0.0 ? 1 : -1;
 	double t[8];
 	two_prod(d0, p->a, t);
 	two_prod(d1, p->b, t + 2);
@@ -592,6 +612,14 @@ static int cmp_dir(double d0, double d1, const struct pt *p, const struct pt *q)
  * cancels). */
 static int orient(const struct pt *p, const struct pt *q, const struct pt *r)
 {
+	/* as cmp_dir(): the six products > 0 and in range, each side's sum of
+	 * three off by at most ((1 + u)^3 - 1) of it, about 3u; past 8u of
+	 * the sum the rounded difference has the exact sign */
+	double pos = q->a * r->b + q->b * p->a + p->b * r->a;
+	double neg = q->a * p->b + p->a * r->b + q->b * r->a;
+	double diff = pos - neg;
+	if (fabs(diff) > 0x1p-50 * (pos + neg))
+		return diff > 0.0 ? 1 : -1;
 	double t[12];
 	two_prod(q->a, r->b, t);
 	two_prod(-q->a, p->b, t + 2);
@@ -863,7 +891,8 @@ static int best_of_vector(struct scratch *x, const size_t *rowstart, size_t nv, 
 			}
 		}
 	}
-	if (nv == 2) {
+	if (nv == 2 && rowstart[v[0].row + 1] - rowstart[v[0].row] +
+			       rowstart[v[1].row + 1] - rowstart[v[1].row] > PAIR_MIN_TERMS) {
 		int handled;
 		if (best_of_pair(x, rowstart, best, top, &handled))
 			return TAGEVAL_ENOMEM;

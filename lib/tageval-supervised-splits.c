@@ -83,6 +83,20 @@ static void copy_sys(struct tageval_supervised *s, size_t p)
 	}
 }
 
+/* How many positions ahead tv_supervised_new_grouped() and
+ * tv_supervised_reload() fetch an instance's arrays: the instances of a
+ * word are spread over the whole key (some 100 apart in 1,000,000 of 100
+ * words), each read a cache miss otherwise. */
+enum { GROUP_AHEAD = 16 };
+
+/* Prefetches what copy_sys() and the gold labels' copy read of instance @inst. */
+static inline void prefetch_inst(const struct tageval_wsi *w, uint32_t inst)
+{
+	__builtin_prefetch(&w->in[inst]);
+	__builtin_prefetch(&w->sflags[inst]);
+	__builtin_prefetch(&w->cl_j[inst]);
+}
+
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
 			   struct tageval_supervised **out, struct tageval_error *err)
 {
@@ -137,6 +151,8 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 	size_t ngold = 0;
 	s->gsys = w->sys_pool;
 	for (size_t p = 0; p < w->n; p++) {
+		if (p + GROUP_AHEAD < w->n)
+			prefetch_inst(w, s->order[p + GROUP_AHEAD]);
 		uint32_t inst = s->order[p];
 		const struct tv_winst *in = &w->in[inst];
 		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
@@ -193,8 +209,11 @@ int tv_supervised_reload(struct tageval_supervised *s)
 	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
 		return TAGEVAL_ENOMEM;
 	s->gsys = w->sys_pool;
-	for (size_t p = 0; p < w->n; p++)
+	for (size_t p = 0; p < w->n; p++) {
+		if (p + GROUP_AHEAD < w->n)
+			prefetch_inst(w, s->order[p + GROUP_AHEAD]);
 		copy_sys(s, p);
+	}
 	return TAGEVAL_OK;
 }
 
@@ -371,53 +390,261 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
  * for in bytewise order of their names, and each word's instances are
  * shuffled from the bytewise order of their ids.
  */
+/* canon_make() reads the ids in about this many groups of words: 5 keeps
+ * its records (20 bytes an instance of a group: 4 MB at a million) and its
+ * positions (4 MB) within what the fold array and the instances took
+ * before; each group less costs 1 MB more and saves a pass of some 5 ms */
+#define TV_CANON_GROUPS 5
+
 struct canon {
 	uint32_t *words; /* word ids, by name */
-	uint32_t *inst;  /* like s->order, each word's instances by id */
+	uint32_t *pos;   /* each word's positions (of s->order), by id */
 };
+
+/*
+ * The sort record of an instance id: its first 16 bytes as four big-endian
+ * 32-bit integers, zero-padded (integer order is then bytewise order, as no
+ * id holds a NUL), and the instance's position in s->order: 20 bytes.
+ */
+struct idrec {
+	uint32_t k[4];
+	uint32_t pos;
+};
+
+static struct idrec idrec_of(const char *str, uint32_t pos)
+{
+	struct idrec r = { { 0, 0, 0, 0 }, pos };
+	for (size_t i = 0; i < 16 && str[i] != '\0'; i++)
+		r.k[i / 4] |= (uint32_t)(unsigned char)str[i] << (24 - 8 * (i % 4));
+	return r;
+}
+
+static int same_prefix(const struct idrec *a, const struct idrec *b)
+{
+	return a->k[0] == b->k[0] && a->k[1] == b->k[1] && a->k[2] == b->k[2] &&
+	       a->k[3] == b->k[3];
+}
+
+/*
+ * The bytewise order of two ids' records: the 16-byte prefixes, then the
+ * rest.  Equal prefixes are those of two ids of 16 bytes or more (a
+ * shorter id's padding would be a NUL of the other), so both strings go on
+ * past byte 16.
+ */
+static int idrec_cmp(const struct tageval_supervised *s, const struct idrec *a,
+		     const struct idrec *b)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (a->k[i] != b->k[i])
+			return a->k[i] < b->k[i] ? -1 : 1;
+	const struct tv_intern *in = &s->w->ids;
+	return strcmp(tv_intern_str(in, s->order[a->pos]) + 16,
+		      tv_intern_str(in, s->order[b->pos]) + 16);
+}
+
+/* Sorts r[0..n) by idrec_cmp(), with @tmp (room for n): a bottom-up merge
+ * sort, O(n log n) whatever the ids. */
+static void idrec_merge(const struct tageval_supervised *s, struct idrec *r, size_t n,
+			struct idrec *tmp)
+{
+	struct idrec *a = r, *b = tmp;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = idrec_cmp(s, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct idrec *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != r)
+		memcpy(r, a, n * sizeof *r);
+}
+
+/* Byte @b (0: the first) of a record's 16-byte prefix. */
+static unsigned idrec_byte(const struct idrec *r, unsigned b)
+{
+	return (unsigned)(r->k[b / 4] >> (24 - 8 * (b % 4))) & 0xffu;
+}
+
+/* One stable counting pass of r[0..n) by prefix byte @b into @to. */
+static void idrec_pass(const struct idrec *r, size_t n, unsigned b, struct idrec *to)
+{
+	size_t at[256] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		at[idrec_byte(&r[i], b)]++;
+	size_t sum = 0;
+	for (unsigned v = 0; v < 256; v++) {
+		size_t c = at[v];
+		at[v] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		to[at[idrec_byte(&r[i], b)]++] = r[i];
+}
+
+/*
+ * Sorts r[0..n) by idrec_cmp(), with @tmp (room for n): by the 16-byte
+ * prefixes first, a least-significant-byte-first radix sort over the
+ * bytes in which the records differ (the ids of a word share most of
+ * theirs: "w082.n.523" differs from its word's others in 4 at most), then
+ * each run of equal prefixes (ids past 16 bytes) by idrec_merge().  At
+ * most 16 passes, O(n) each.
+ */
+static void idrec_sort(const struct tageval_supervised *s, struct idrec *r, size_t n,
+		       struct idrec *tmp)
+{
+	if (n < 2)
+		return;
+	/* the bits in which some records differ */
+	uint32_t diff[4];
+	for (size_t q = 0; q < 4; q++) {
+		uint32_t or = 0, and = UINT32_MAX;
+		for (size_t i = 0; i < n; i++) {
+			or |= r[i].k[q];
+			and &= r[i].k[q];
+		}
+		diff[q] = or ^ and;
+	}
+	struct idrec *a = r, *t = tmp;
+	for (unsigned b = 16; b-- > 0;) {
+		if ((diff[b / 4] >> (24 - 8 * (b % 4)) & 0xffu) == 0)
+			continue;
+		idrec_pass(a, n, b, t);
+		struct idrec *x = a;
+		a = t;
+		t = x;
+	}
+	if (a != r)
+		memcpy(r, a, n * sizeof *r);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && same_prefix(&r[j], &r[i]); j++)
+			;
+		if (j - i > 1)
+			idrec_merge(s, r + i, j - i, tmp);
+	}
+}
+
+/*
+ * The records of the instances of words [lo, hi) into @rec, by word from
+ * position start[lo] on (as in s->order), each word's in id order: one pass over the ids'
+ * strings in the order they are stored (a table compacted by
+ * tv_intern_compact() finds a string by walking up to 15 others, so that
+ * asking for each id in turn cost some 8 steps an instance, in no order).
+ * @fill has room for hi - lo.
+ */
+static void idrec_fill(const struct tageval_supervised *s, size_t lo, size_t hi,
+		       struct idrec *rec, uint32_t *fill)
+{
+	const struct tageval_wsi *w = s->w;
+	for (size_t word = lo; word < hi; word++)
+		fill[word - lo] = s->start[word] - s->start[lo];
+	const char *str = NULL;
+	for (size_t id = 0; id < w->n; id++) {
+		str = id == 0 ? tv_intern_str(&w->ids, 0) : tv_intern_next(&w->ids, str);
+		uint32_t word = w->in[id].word;
+		if (word >= lo && word < hi) {
+			/* a word's instances are in increasing order in s->order
+			 * (tv_wsi_group()): the k-th one met here is at start + k */
+			uint32_t at = fill[word - lo]++;
+			rec[at] = idrec_of(str, s->start[lo] + at);
+		}
+	}
+}
+
+/* The last word + 1 of the group of words from @lo on: as many words as
+ * make at most @most instances, and at least one. */
+static size_t group_end(const struct tageval_supervised *s, size_t lo, size_t nw, size_t most)
+{
+	size_t hi = lo + 1;
+	while (hi < nw && s->start[hi + 1] - s->start[lo] <= most)
+		hi++;
+	return hi;
+}
 
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
 	const struct tageval_wsi *w = s->w;
-	/* the sorts' scratch for the words' names or the largest word's ids,
-	 * not all the instances' (48 bytes each) */
+	/* the records of a group of words at a time, at least the largest
+	 * word's and a fifth of the instances (20 bytes each: 4 bytes an
+	 * instance, and the largest word's again for the sort), in at most 11
+	 * passes over the ids (two groups in turn hold more than a fifth) */
 	size_t nw = w->words.n, big = nw;
 	for (size_t word = 0; word < nw; word++)
 		if (s->start[word + 1] - s->start[word] > big)
 			big = s->start[word + 1] - s->start[word];
+	size_t most = w->n / TV_CANON_GROUPS > big ? w->n / TV_CANON_GROUPS : big;
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
-	c->inst = malloc((w->n ? w->n : 1) * sizeof *c->inst);
-	struct tv_sort_name *tmp = malloc((big ? 2 * big : 1) * sizeof *tmp);
-	if (c->words == NULL || c->inst == NULL || tmp == NULL) {
-		free(tmp);
-		return TAGEVAL_ENOMEM;
+	c->pos = malloc((w->n ? w->n : 1) * sizeof *c->pos);
+	struct tv_sort_name *tmp = malloc((nw ? 2 * nw : 1) * sizeof *tmp);
+	struct idrec *rec = malloc((most + big) * sizeof *rec);
+	uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
+	int rc = TAGEVAL_OK;
+	if (c->words == NULL || c->pos == NULL || tmp == NULL || rec == NULL || fill == NULL) {
+		rc = TAGEVAL_ENOMEM;
+		goto out;
 	}
 	for (size_t i = 0; i < nw; i++)
 		c->words[i] = (uint32_t)i;
 	tv_intern_sort_ids(&w->words, c->words, nw, tmp);
-	memcpy(c->inst, s->order, w->n * sizeof *c->inst);
-	for (size_t word = 0; word < nw; word++)
-		tv_intern_sort_ids(&w->ids, c->inst + s->start[word],
-				   s->start[word + 1] - s->start[word], tmp);
+	for (size_t lo = 0, hi; lo < nw; lo = hi) {
+		hi = group_end(s, lo, nw, most);
+		idrec_fill(s, lo, hi, rec, fill);
+		for (size_t word = lo; word < hi; word++) {
+			struct idrec *r = rec + (s->start[word] - s->start[lo]);
+			size_t n = s->start[word + 1] - s->start[word];
+			idrec_sort(s, r, n, rec + most);
+			for (size_t i = 0; i < n; i++)
+				c->pos[s->start[word] + i] = r[i].pos;
+		}
+	}
+out:
 	free(tmp);
-	return TAGEVAL_OK;
+	free(rec);
+	free(fill);
+	return rc;
 }
 
 static void canon_free(struct canon *c)
 {
 	free(c->words);
-	free(c->inst);
+	free(c->pos);
 }
 
-/* The instances of @word in a random order, into @tmp; returns their number. */
+/* The positions of @word in a random order, into @tmp; returns their number. */
 static size_t shuffled(const struct tageval_supervised *s, const struct canon *c, size_t word,
 		       gsl_rng *rng, uint32_t *tmp)
 {
 	size_t n = s->start[word + 1] - s->start[word];
-	memcpy(tmp, c->inst + s->start[word], n * sizeof *tmp);
+	memcpy(tmp, c->pos + s->start[word], n * sizeof *tmp);
 	if (n > 1) /* n = 0 would reach GSL's error handler */
 		gsl_ran_shuffle(rng, tmp, n, sizeof *tmp);
 	return n;
+}
+
+/* Fold f of the draws (a word's positions shuffled in c->pos, the i-th of
+ * them in fold i % k) as split @sp's roles, in the grouped order. */
+static void fold_roles(const struct tageval_supervised *s, const struct canon *c, size_t k,
+		       size_t f, struct split *sp)
+{
+	for (size_t word = 0; word < s->w->words.n; word++) {
+		if (!s->selected[word])
+			continue;
+		const uint32_t *pos = c->pos + s->start[word];
+		size_t n = s->start[word + 1] - s->start[word];
+		/* i % k counted along, not divided for */
+		for (size_t i = 0, fold = 0; i < n; i++) {
+			tv_role_set(sp->role, pos[i], fold == f ? ROLE_TEST : ROLE_MAPPING);
+			fold = fold + 1 == k ? 0 : fold + 1;
+		}
+	}
+	sp->grouped = 1;
 }
 
 int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
@@ -439,51 +666,36 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 				"instances: split %zu would have no test instance",
 				k, most, most + 1);
 	gsl_rng *rng = tv_rng_new(seed);
-	/* one selected word's instances at a time (the largest's, most) */
-	uint32_t *tmp = malloc((most ? most : 1) * sizeof *tmp);
-	uint32_t *fold = malloc((w->n ? w->n : 1) * sizeof *fold);
 	size_t first = s->nsplits;
 	int rc = TAGEVAL_OK;
 	struct canon c = { 0 };
-	if (rng == NULL || tmp == NULL || fold == NULL || canon_make(s, &c)) {
+	if (rng == NULL || canon_make(s, &c)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
+	/* each selected word's positions shuffled in place, in the words'
+	 * bytewise order (the same draws as of its instances' ids: a shuffle
+	 * moves the elements whatever they hold), kept in c.pos, 4 bytes an
+	 * instance */
 	for (size_t wi = 0; wi < w->words.n; wi++) {
 		size_t word = c.words[wi];
-		if (!s->selected[word])
-			continue;
-		size_t n = shuffled(s, &c, word, rng, tmp);
-		for (size_t i = 0; i < n; i++)
-			fold[tmp[i]] = (uint32_t)(i % k);
+		size_t n = s->start[word + 1] - s->start[word];
+		if (s->selected[word] && n > 1) /* n = 0 would reach GSL's error handler */
+			gsl_ran_shuffle(rng, c.pos + s->start[word], n, sizeof *c.pos);
 	}
-	/* the draws made: not kept while the k splits are allocated */
-	free(tmp);
-	tmp = NULL;
-	canon_free(&c);
-	c = (struct canon){ 0 };
 	for (size_t f = 0; f < k; f++) {
 		struct split *sp = new_split(s);
 		if (sp == NULL) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		for (size_t word = 0; word < w->words.n; word++) {
-			if (!s->selected[word])
-				continue;
-			for (uint32_t i = s->start[word]; i < s->start[word + 1]; i++) {
-				uint32_t inst = s->order[i];
-				tv_role_set(sp->role, inst, fold[inst] == f ? ROLE_TEST : ROLE_MAPPING);
-			}
-		}
+		fold_roles(s, &c, k, f, sp);
 	}
 out:
 	if (rc)
 		while (s->nsplits > first)
 			free(s->splits[--s->nsplits].role);
 	tv_rng_free(rng);
-	free(tmp);
-	free(fold);
 	canon_free(&c);
 	return rc;
 }
@@ -522,6 +734,7 @@ int tageval_supervised_add_random(struct tageval_supervised *s, size_t nsplit, d
 			for (size_t i = 0; i < n; i++)
 				tv_role_set(sp->role, tmp[i], i < ntest ? ROLE_TEST : ROLE_MAPPING);
 		}
+		sp->grouped = 1; /* the roles of positions */
 	}
 out:
 	if (rc)

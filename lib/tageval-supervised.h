@@ -49,7 +49,8 @@ static inline size_t tv_roles_size(size_t n)
 struct split {
 	uint8_t *role;        /* per gold instance (tv_role()); once grouped, in the
 			       * grouped order (role p that of instance order[p]) */
-	int grouped;          /* set at the split's first evaluation */
+	int grouped;          /* set at the split's first evaluation, or when
+			       * drawn (folds, random splits: made so) */
 	uint32_t *lab_first;  /* labels from the split's files, or NULL: the gold ones */
 	uint32_t *lab_n;
 	uint32_t *pool;

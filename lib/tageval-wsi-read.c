@@ -274,18 +274,62 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	return TAGEVAL_OK;
 }
 
+/* The bytes s[at .. at + 8) and s[at .. at + 4) as integers. */
+static inline uint64_t load8(const char *s)
+{
+	uint64_t x;
+	memcpy(&x, s, sizeof x);
+	return x;
+}
+
+static inline uint32_t load4(const char *s)
+{
+	uint32_t x;
+	memcpy(&x, s, sizeof x);
+	return x;
+}
+
 /* The label cache's entry for label @s[0..len) of @kind: a cheap, unkeyed
- * hash of the kind, the length and the first and last 8 bytes. */
+ * hash of the kind, the length and the first and last 8 bytes (read 8 or 4
+ * at a time, overlapping when fewer than 16 or 8). */
 static unsigned label_slot(char kind, const char *s, size_t len)
 {
-	uint64_t x = (uint64_t)len << 8 | (unsigned char)kind;
-	size_t head = len < 8 ? len : 8;
-	for (size_t i = 0; i < head; i++)
-		x = x * 257 + (unsigned char)s[i];
-	for (size_t i = len > 16 ? len - 8 : head; i < len; i++)
-		x = x * 263 + (unsigned char)s[i];
-	x *= 0x9e3779b97f4a7c15u;
+	uint64_t head, tail;
+	if (len >= 8) {
+		head = load8(s);
+		tail = load8(s + len - 8);
+	} else if (len >= 4) {
+		head = load4(s);
+		tail = load4(s + len - 4);
+	} else {
+		head = 0;
+		for (size_t i = 0; i < len; i++)
+			head = head << 8 | (unsigned char)s[i];
+		tail = 0;
+	}
+	uint64_t x = ((uint64_t)len << 8 | (unsigned char)kind) ^ head * 0x9e3779b97f4a7c15u;
+	x = (x ^ x >> 29 ^ tail) * 0xbf58476d1ce4e5b9u;
+	x ^= x >> 32;
+	x *= 0x94d049bb133111ebu;
 	return (unsigned)(x >> (64 - TV_WSI_LCACHE_BITS));
+}
+
+/* s[0..len) and t[0..len) hold the same bytes: compared 8 (or 4) at a
+ * time, the last word overlapping the one before. */
+static inline int same_bytes(const char *s, const char *t, size_t len)
+{
+	if (len >= 8) {
+		for (size_t i = 0; i + 8 < len; i += 8)
+			if (load8(s + i) != load8(t + i))
+				return 0;
+		return load8(s + len - 8) == load8(t + len - 8);
+	}
+	if (len >= 4)
+		return load4(s) == load4(t) && load4(s + len - 4) == load4(t + len - 4);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != t[i])
+			return 0;
+	return 1;
 }
 
 /*
@@ -303,17 +347,13 @@ static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t l
 	unsigned slot = label_slot(kind, s, len);
 	uint32_t id1 = w->lcache[slot];
 	if (id1 != 0 && id1 - 1 < w->labels.n) {
-		/* no interned label holds a NUL: equal bytes and a NUL after
-		 * them are equal strings */
+		/* the lengths first (no byte read past the string's), then the
+		 * kind and the bytes */
 		const char *str = tv_intern_str(&w->labels, id1 - 1);
-		size_t i = 0;
-		if (str[0] == kind) {
-			while (i < len && str[i + 1] == s[i])
-				i++;
-			if (i == len && str[len + 1] == '\0') {
-				*id = id1 - 1;
-				return TAGEVAL_OK;
-			}
+		if (tv_intern_len(&w->labels, id1 - 1) == len + 1 && str[0] == kind &&
+		    same_bytes(str + 1, s, len)) {
+			*id = id1 - 1;
+			return TAGEVAL_OK;
 		}
 	}
 	if (tv_grow((void **)&w->buf, &w->bufcap, len + 2, 1))
@@ -324,6 +364,30 @@ static int intern_kind(struct tageval_wsi *w, char kind, const char *s, size_t l
 	int rc = tv_intern_put(&w->labels, w->buf, len + 1, id, NULL);
 	if (rc == TAGEVAL_OK)
 		w->lcache[slot] = *id + 1;
+	return rc;
+}
+
+/*
+ * A gold line's word's id, interned.  The lines of a word need not come
+ * together: the word cache (w->wcache, as the label cache) gives the id of
+ * a word seen before after a comparison of the bytes in place, the table
+ * is asked on a miss or a collision.
+ */
+static int word_id(struct tageval_wsi *w, const char *s, uint32_t *id)
+{
+	size_t len = strlen(s);
+	unsigned slot = label_slot('\0', s, len);
+	uint32_t id1 = w->wcache[slot];
+	if (id1 != 0 && id1 - 1 < w->words.n) {
+		const char *str = tv_intern_str(&w->words, id1 - 1);
+		if (tv_intern_len(&w->words, id1 - 1) == len && same_bytes(str, s, len)) {
+			*id = id1 - 1;
+			return TAGEVAL_OK;
+		}
+	}
+	int rc = tv_intern_put(&w->words, s, len, id, NULL);
+	if (rc == TAGEVAL_OK)
+		w->wcache[slot] = *id + 1;
 	return rc;
 }
 
@@ -383,13 +447,8 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 				   * labels not written */
 	w->gflags[idx] = 0;
 	w->n++;
-	/* the lines of a word usually come together: reuse the last word's id */
-	if (w->nwordcache > 0 && strcmp(l->field[0], tv_intern_str(&w->words, w->lastword)) == 0)
-		in->word = w->lastword;
-	else if (tv_intern_put(&w->words, l->field[0], strlen(l->field[0]), &in->word, NULL))
+	if (word_id(w, l->field[0], &in->word))
 		return tv_nomem(err);
-	w->lastword = in->word;
-	w->nwordcache = 1;
 	if (set_line(w, idx, 0, l->lineno))
 		return tv_nomem(err);
 	/* the number of labels, then the labels */
@@ -402,11 +461,11 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 		const char *tok = l->field[i + 2];
 		size_t len;
 		double weight;
-		int rc = split_label(l, tok, &len, &weight, err);
-		if (rc)
-			return rc;
-		if (len < strlen(tok))
-			nweighted++;
+		/* 1: a '/' and a weight, len < strlen(tok) */
+		int given = tv_split_weight(tok, &len, &weight);
+		if (given < 0)
+			return split_label(l, tok, &len, &weight, err);
+		nweighted += given > 0;
 		if (weight > max)
 			max = weight;
 		uint32_t lab;
@@ -418,7 +477,7 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 			in->class_j = lab;
 			/* SemEval-2007: the first token as written, weight and all */
 			uint32_t cl = lab;
-			if (len != strlen(tok) && intern_kind(w, KIND_LABEL, tok, strlen(tok), &cl))
+			if (given > 0 && intern_kind(w, KIND_LABEL, tok, strlen(tok), &cl))
 				return tv_nomem(err);
 			if (set_class_l(w, idx, cl))
 				return tv_nomem(err);

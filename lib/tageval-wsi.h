@@ -40,7 +40,7 @@ struct tv_wgap_big {
 #define TV_LINE_BIG UINT32_MAX
 
 /* The label cache of struct tageval_wsi: 2^TV_WSI_LCACHE_BITS entries. */
-#define TV_WSI_LCACHE_BITS 8
+#define TV_WSI_LCACHE_BITS 12
 
 /* A line number too large for 32 bits, of instance inst's gold or system line. */
 struct tv_wbigline {
@@ -130,8 +130,6 @@ struct tageval_wsi {
 	struct tageval_wsi_counts counts;
 	int have_gold, have_system;
 	uint32_t unanswered;      /* label id of the extra cluster */
-	uint32_t lastword;        /* word of the last gold line (nwordcache > 0) */
-	int nwordcache;
 	char *gold_name, *sys_name;
 	size_t gold_labels;       /* labels.n once the gold key is read */
 	size_t vlabels;           /* label ids below this are in use, some of them not
@@ -156,6 +154,8 @@ struct tageval_wsi {
 	/* the ids (+ 1, 0: none) of labels looked up lately, by a cheap hash of
 	 * their bytes (intern_kind() in tageval-wsi-read.c) */
 	uint32_t lcache[1u << TV_WSI_LCACHE_BITS];
+	/* the same for the gold key's words (word_id()) */
+	uint32_t wcache[1u << TV_WSI_LCACHE_BITS];
 	/* scratch */
 	char *buf;
 	size_t bufcap;
@@ -256,7 +256,9 @@ int tv_wsi_clear_clusters(struct tageval_wsi *wsi);
 int tv_wsi_baseline(struct tageval_wsi *wsi, const uint32_t *order, int method,
 		    unsigned long seed, unsigned long k, const char *name);
 
-/* Instances of each word: order[start[w] .. start[w+1]) (counting sort). */
+/* Instances of each word: order[start[w] .. start[w+1]), in increasing
+ * order (a stable counting sort, tv_group_by(); the drawn splits' roles
+ * count on it). */
 int tv_wsi_group(const struct tageval_wsi *wsi, uint32_t **start, uint32_t **order);
 /* Does the word's name end in ".pos" (pos NULL or "all": every word)? */
 int tv_wsi_pos_match(const char *word, const char *pos);

@@ -1814,6 +1814,167 @@ START_TEST(pair_tie_across_layers)
 }
 END_TEST
 
+/*
+ * The same tie on the pair path: rows of 15 senses each (30 values, more
+ * than the library's PAIR_MIN_TERMS, 24, below which a line of two
+ * clusters takes the general sum).  Thirteen more mapping instances .p03 ..
+ * .p15, each "c1/0.001 c2/0.001" of its own sense t03 .. t15, add a value
+ * 0.001 to both rows and 13 x 0.001 to both row sums.  Summed in increasing
+ * order: S[c1] = (s1 0.3, s2 0.1 + 0.2, t 0.001 each), row sum r1 =
+ * 0.001 + ... + 0.001 (13 terms), + 0.1, + 0.2, + 0.3; S[c2] = (1, 1,
+ * 0.001 each), r2 = the 13 terms + 1 + 1.  Test .6 "c1/r1 c2/r2" (printed
+ * with 17 digits, read back exactly: both factors 1):
+ *   s1: fl(0.29999999999999998890 + 1) = 1.3000000000000000444
+ *   s2: 0.30000000000000004441 + 1 = 1.3000000000000000444
+ *   t:  0.001 + 0.001 = 0.002
+ * s1 again, with 1.3: the point of s1 lies in layer 1, found by the walk
+ * into the next layer (a walk stopping at layer 0 answers s2).
+ */
+START_TEST(pair_tie_across_layers_long)
+{
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 };
+	const char *base_gold = "w.n w.n.1 s1\nw.n w.n.2 s2\nw.n w.n.3 s2\nw.n w.n.4 s1\n"
+				"w.n w.n.5 s2\n";
+	sb_printf(&gold, "%s", base_gold);
+	sb_printf(&map, "%s", base_gold);
+	sb_printf(&sys, "%s", "w.n w.n.1 c1/0.3\nw.n w.n.2 c1/0.1\nw.n w.n.3 c1/0.2\n"
+			      "w.n w.n.4 c2\nw.n w.n.5 c2\n");
+	double r1 = 0.0, r2 = 0.0;
+	for (int k = 3; k <= 15; k++) {
+		sb_printf(&gold, "w.n w.n.p%02d t%02d\n", k, k);
+		sb_printf(&map, "w.n w.n.p%02d t%02d\n", k, k);
+		sb_printf(&sys, "w.n w.n.p%02d c1/0.001 c2/0.001\n", k);
+		r1 += 0.001;
+		r2 += 0.001;
+	}
+	r1 += 0.1;
+	r1 += 0.2;
+	r1 += 0.3;
+	r2 += 1.0;
+	r2 += 1.0;
+	sb_printf(&gold, "%s", "w.n w.n.6 s2\n");
+	sb_printf(&sys, "w.n w.n.6 c1/%.17g c2/%.17g\n", r1, r2);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, "w.n w.n.6 s2\n");
+	struct tageval_supervised_result r;
+	char *mapped = NULL;
+	eval(&f, 0, &r, &mapped);
+	ck_assert_str_eq(mapped, "w.n w.n.6 s1 !! score 1.3\n");
+	free(mapped);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+}
+END_TEST
+
+/*
+ * Folds drawn from the bytewise order of the ids, whatever the order of
+ * the lines: four words of 30, 5, 5 and 20 instances (first appearance
+ * order a, b, c, d), so that the ids are read in two groups of words (of
+ * at most max(60 / 4, 30) = 30 instances: {a}, then {b, c, d}); a's ids
+ * share their first 19 bytes ("semeval2010.task14.": beyond the 16 of the
+ * sort's integer prefix), b's "instance.b.1" .. differ in their second
+ * 8 bytes, c's "c1" .. "c5" and d's "d1" .. "d20" in their first, of mixed
+ * lengths ("d10" sorts before "d2").  The gold key read
+ * forward and backward gives the same three folds: the same mapped answers
+ * (as sorted lines) and figures.  Each word's i-th drawn instance is in fold
+ * i % 3, so fold f tests, of a word of n instances, those i < n with
+ * i % 3 == f:
+ *   fold 0: 10 + 2 + 2 + 7 = 21   (i = 0, 3 of 5; 0, 3, ..., 18 of 20)
+ *   fold 1: 10 + 2 + 2 + 7 = 21   (1, 4; 1, 4, ..., 19)
+ *   fold 2: 10 + 1 + 1 + 6 = 18   (2; 2, 5, ..., 17)
+ * and maps with the 60 - test others.
+ */
+static const unsigned fold_word_n[4] = { 30, 5, 5, 20 };
+
+static void fold_line(struct sbuf *gold, struct sbuf *sys, unsigned word, unsigned k)
+{
+	static const char *const wname[4] = { "a.n", "b.n", "c.n", "d.n" };
+	char id[64];
+	if (word == 0)
+		snprintf(id, sizeof id, "semeval2010.task14.a.%u", k);
+	else if (word == 1)
+		snprintf(id, sizeof id, "instance.b.%u", k);
+	else
+		snprintf(id, sizeof id, "%c%u", "abcd"[word], k);
+	sb_printf(gold, "%s %s s%u\n", wname[word], id, (k * 7 + word) % 3);
+	sb_printf(sys, "%s %s c%u\n", wname[word], id, (k * 5 + word) % 4);
+}
+
+/* Lines of every word in turn (a.1 b.1 c.1 d.1 a.2 ...), forward or backward. */
+static void fold_key(struct sbuf *gold, struct sbuf *sys, int backward)
+{
+	unsigned order[60][2], n = 0;
+	for (unsigned k = 1; k <= 30; k++)
+		for (unsigned word = 0; word < 4; word++)
+			if (k <= fold_word_n[word]) {
+				order[n][0] = word;
+				order[n][1] = k;
+				n++;
+			}
+	ck_assert_uint_eq(n, 60);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = backward ? n - 1 - i : i;
+		fold_line(gold, sys, order[j][0], order[j][1]);
+	}
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of @text sorted, joined again. */
+static char *sorted_lines(char *text)
+{
+	char *line[128];
+	size_t n = 0;
+	for (char *p = strtok(text, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+		ck_assert_uint_lt(n, 128);
+		line[n++] = p;
+	}
+	qsort(line, n, sizeof *line, by_string);
+	struct sbuf out = { 0 };
+	sb_printf(&out, "%s", "");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&out, "%s\n", line[i]);
+	return out.s;
+}
+
+START_TEST(folds_line_order)
+{
+	static const size_t test_n[3] = { 21, 21, 18 };
+	char *answers[2][3];
+	for (int backward = 0; backward < 2; backward++) {
+		struct sbuf gold = { 0 }, sys = { 0 };
+		fold_key(&gold, &sys, backward);
+		struct fx f;
+		load(&f, gold.s, sys.s, NULL);
+		struct tageval_error err = { 0 };
+		ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
+		for (size_t i = 0; i < 3; i++) {
+			struct tageval_supervised_result r;
+			char *mapped = NULL;
+			eval(&f, i, &r, &mapped);
+			ck_assert_uint_eq(r.test, test_n[i]);
+			ck_assert_uint_eq(r.mapping, 60 - test_n[i]);
+			answers[backward][i] = sorted_lines(mapped);
+			free(mapped);
+		}
+		unload(&f);
+		free(gold.s);
+		free(sys.s);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(answers[0][i], answers[1][i]);
+		free(answers[0][i]);
+		free(answers[1][i]);
+	}
+}
+END_TEST
+
 static Suite *supervised_suite(void)
 {
 	Suite *s = suite_create("supervised");
@@ -1828,6 +1989,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, sparse_matrix);
 	tcase_add_test(tc, two_gold_labels);
 	tcase_add_test(tc, two_gold_labels_folds);
+	tcase_add_test(tc, folds_line_order);
 	tcase_add_test(tc, no_answer_cases);
 	tcase_add_test(tc, nothing_answered);
 	tcase_add_test(tc, empty_clusters);
@@ -1837,6 +1999,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, pos_selection);
 	tcase_add_loop_test(tc, pair_selection_random, 0, 120);
 	tcase_add_test(tc, pair_tie_across_layers);
+	tcase_add_test(tc, pair_tie_across_layers_long);
 	suite_add_tcase(s, tc);
 	/* the gold senses' 16-bit and 32-bit arrays, on keys of 65,546 labels */
 	tc = tcase_create("sense-ids");

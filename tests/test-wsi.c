@@ -935,6 +935,37 @@ START_TEST(table_arguments)
 }
 END_TEST
 
+/*
+ * The word and label caches of the reader hash a string's length and its
+ * first and last 8 bytes: words "aaaaaaaa1bbbbbbb.n" and "aaaaaaaa2bbbbbbb.n"
+ * (18 bytes, differing in byte 8 alone) and clusters "cccccccc1dddddddd" and
+ * "cccccccc2dddddddd" (17 bytes, likewise) fall in one entry each, and the
+ * lines alternate between them.  Still two words of two instances, each of
+ * one class and two clusters:
+ *   word 1: .1 s1 in the first cluster, .3 s1 in the second
+ *   word 2: .2 s2 in the second, .4 s2 in the first
+ */
+START_TEST(cache_collisions)
+{
+	static const char w1[] = "aaaaaaaa1bbbbbbb.n", w2[] = "aaaaaaaa2bbbbbbb.n";
+	static const char k1[] = "cccccccc1dddddddd", k2[] = "cccccccc2dddddddd";
+	char gold[256], sys[256];
+	snprintf(gold, sizeof gold, "%s 1 s1\n%s 2 s2\n%s 3 s1\n%s 4 s2\n", w1, w2, w1, w2);
+	snprintf(sys, sizeof sys, "%s 1 %s\n%s 2 %s\n%s 3 %s\n%s 4 %s\n", w1, k1, w2, k2, w1, k2,
+		 w2, k1);
+	struct tageval_wsi_result *r = evaluate(gold, sys, NULL, 1.0);
+	ck_assert_uint_eq(tageval_wsi_result_words(r), 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_str_eq(tageval_wsi_result_word(r, i), i == 0 ? w1 : w2);
+		const struct tageval_wsi_figures *f = tageval_wsi_result_figures(r, i);
+		ck_assert_uint_eq(f->instances, 2);
+		ck_assert_double_eq(f->clusters, 2.0);
+		ck_assert_double_eq(f->classes, 1.0);
+	}
+	tageval_wsi_result_free(r);
+}
+END_TEST
+
 static Suite *wsi_suite(void)
 {
 	Suite *s = suite_create("wsi");
@@ -945,6 +976,7 @@ static Suite *wsi_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("degenerate");
 	tcase_add_test(tc, one_cluster);
+	tcase_add_test(tc, cache_collisions);
 	tcase_add_test(tc, one_cluster_per_instance);
 	tcase_add_test(tc, one_class);
 	tcase_add_test(tc, one_instance);
