@@ -121,6 +121,83 @@ START_TEST(annotation_lines_beyond_2_32)
 }
 END_TEST
 
+/*
+ * The pool's record starts (a->pstart, a bit an entry and one for the end,
+ * bit npool): 256 items of two tags each fill 2 x 256 = 512 entries, so the
+ * end bit is bit 512 = 8 x 64, the first bit of a ninth word; 8 words would
+ * leave it past the array.  Every record starts at an even entry.
+ */
+START_TEST(pool_end_on_word)
+{
+	size_t size = 256 * 16;
+	char *text = malloc(size);
+	ck_assert_ptr_nonnull(text);
+	size_t n = 0;
+	for (int i = 0; i < 256; i++)
+		n += (size_t)snprintf(text + n, size - n, "w %d a b\n", i);
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_annotations *a = NULL;
+	struct tageval_error err;
+	ck_assert_ptr_nonnull(inv);
+	ck_assert_int_eq(tageval_annotations_new(inv, &a), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_read_buffer(a, text, n, "f", &err), TAGEVAL_OK);
+	ck_assert_uint_eq(a->npool, 512);
+	ck_assert_uint_ge(a->pstartcap, 9);
+	ck_assert(a->pstart[8] & 1u);
+	for (size_t k = 0; k < 512; k++)
+		ck_assert_uint_eq((a->pstart[k >> 6] >> (k & 63)) & 1u, k % 2 == 0);
+	tageval_annotations_free(a);
+	tageval_inventory_free(inv);
+	free(text);
+}
+END_TEST
+
+/*
+ * The items' lexelts kept as runs until there would be more runs than half
+ * the items (+ 64): items "p 0" .. "p 99" (one run), then "q 100", "r 101",
+ * "q 102", ... (a run each).  At item i >= 100 the runs so far number
+ * 1 + (i - 100); a new run makes i - 98, and the switch comes when
+ * 2 (i - 98) > i + 1 + 64, i.e. i > 261: a file of items 0..261 keeps
+ * 1 + 162 = 163 runs, one of items 0..262 holds one lexelt per item.
+ */
+static struct tageval_annotations *lexelt_items(struct tageval_inventory *inv, int items)
+{
+	size_t size = (size_t)items * 16;
+	char *text = malloc(size);
+	ck_assert_ptr_nonnull(text);
+	size_t n = 0;
+	for (int i = 0; i < items; i++)
+		n += (size_t)snprintf(text + n, size - n, "%s %d x\n",
+				      i < 100 ? "p" : i % 2 == 0 ? "q" : "r", i);
+	struct tageval_annotations *a = NULL;
+	struct tageval_error err;
+	ck_assert_int_eq(tageval_annotations_new(inv, &a), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_annotations_read_buffer(a, text, n, "f", &err), TAGEVAL_OK);
+	free(text);
+	return a;
+}
+
+START_TEST(lexelt_runs_switch)
+{
+	struct tageval_inventory *inv = tageval_inventory_new();
+	ck_assert_ptr_nonnull(inv);
+	struct tageval_annotations *a = lexelt_items(inv, 262);
+	ck_assert_ptr_null(a->item_lexelt);
+	ck_assert_uint_eq(a->nruns, 163);
+	tageval_annotations_free(a);
+	a = lexelt_items(inv, 263);
+	ck_assert_ptr_nonnull(a->item_lexelt);
+	ck_assert_ptr_null(a->runs);
+	ck_assert_uint_eq(a->nitems, 263);
+	/* p for 0..99, then q, r by parity: lexelt ids 0, 1, 2 in order met */
+	ck_assert_uint_eq(a->item_lexelt[99], 0);
+	ck_assert_uint_eq(a->item_lexelt[262], 1);
+	ck_assert_uint_eq(a->item_lexelt[261], 2);
+	tageval_annotations_free(a);
+	tageval_inventory_free(inv);
+}
+END_TEST
+
 struct lines_seen {
 	size_t n;
 	uint64_t line[8];
@@ -361,6 +438,10 @@ static Suite *lines_suite(void)
 	tcase_add_test(tc, weight_as_strtod);
 	tcase_add_test(tc, ldexp_by_multiplication);
 	tcase_add_test(tc, key_ids_reserved);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("records");
+	tcase_add_test(tc, pool_end_on_word);
+	tcase_add_test(tc, lexelt_runs_switch);
 	suite_add_tcase(s, tc);
 	return s;
 }
