@@ -482,44 +482,85 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 
 /*
  * The front cache of a small table (tags, words, labels: looked up once or
- * more per line, their strings in cache): 1024 entries, each the string last
- * looked up among the strings of one cheap, unkeyed hash (the length and the
- * first and last 8 bytes).  A hit is confirmed by comparing the bytes, so
+ * more per line): twice as many entries as strings (1024 to 8192, 16 bytes
+ * each), each the string last looked up among the strings of one cheap,
+ * unkeyed hash (the length and the first and last 8 bytes), with its
+ * length, id and first 8 bytes, so that a hit on a string of 8 bytes or less
+ * reads no more than its entry (not the string, which the misses of a large
+ * table's look-ups evict from the cache: a stall per tag), and a few
+ * thousand tags mostly hit.  A hit is confirmed by comparing the bytes, so
  * strings that collide in it (by chance or by design) only miss it and
  * take the keyed path: no input can make it cost more than a comparison.
  */
-#define FRONT_SIZE 1024
+#define FRONT_MIN_BITS 10
+#define FRONT_MAX_BITS 13
 #define FRONT_MAX_STRINGS 65536
 
-static unsigned front_slot(const char *s, size_t len)
+/* The first 8 bytes of s[0..len) as a little-endian word, zero-padded. */
+static uint64_t front_head(const char *s, size_t len)
 {
-	uint64_t x = len;
-	if (len >= 8) {
-		x ^= load_le64((const unsigned char *)s);
+	if (len >= 8)
+		return load_le64((const unsigned char *)s);
+	uint64_t x = 0;
+	for (size_t i = 0; i < len; i++)
+		x |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	return x;
+}
+
+static unsigned front_slot(const char *s, size_t len, uint64_t head, unsigned bits)
+{
+	uint64_t x = len ^ head;
+	if (len > 8)
 		x ^= rotl64(load_le64((const unsigned char *)s + len - 8), 29);
-	} else {
-		for (size_t i = 0; i < len; i++)
-			x = x * 257 + (unsigned char)s[i];
-	}
 	x *= 0x9e3779b97f4a7c15u;
-	return (unsigned)(x >> 54);
+	return (unsigned)(x >> (64 - bits));
 }
 
 /* The id of s[0..len) from the front cache (1), or 0; *slot its entry, or
- * -1 when the table does not use the cache. */
+ * -1 when the table does not use the cache.  Only a string longer than 8
+ * bytes is read (its bytes past the first 8). */
 static int front_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 		      int *slot)
 {
 	*slot = -1;
 	if (in->front == NULL || in->n > FRONT_MAX_STRINGS)
 		return 0;
-	*slot = (int)front_slot(s, len);
-	/* the string itself, not its id: no look-up of its offset first */
-	const char *str = in->front[*slot];
-	if (str == NULL || stored_len(str) != len || memcmp(str, s, len) != 0)
+	uint64_t head = front_head(s, len);
+	*slot = (int)front_slot(s, len, head, in->front_bits);
+	const struct tv_front *f = &in->front[*slot];
+	if (f->id1 == 0 || f->len != len || f->head != head ||
+	    (len > 8 && memcmp(tv_intern_str(in, f->id1 - 1) + 8, s + 8, len - 8) != 0))
 		return 0;
-	*id = stored_id(str);
+	*id = f->id1 - 1;
 	return 1;
+}
+
+/* Remembers string @id in entry @slot of the front cache. */
+static void front_keep(const struct tv_intern *in, int slot, uint32_t id)
+{
+	const char *str = tv_intern_str(in, id);
+	size_t len = stored_len(str);
+	in->front[slot] = (struct tv_front){ front_head(str, len), (uint32_t)len, id + 1 };
+}
+
+/*
+ * The front cache sized for the strings held: twice as many entries (so
+ * that most strings keep theirs), from FRONT_MIN_BITS to FRONT_MAX_BITS;
+ * a new size starts empty.  Without the memory, the old cache stays.
+ */
+static void front_fit(struct tv_intern *in)
+{
+	unsigned bits = in->front ? in->front_bits : FRONT_MIN_BITS;
+	while (bits < FRONT_MAX_BITS && ((size_t)1 << bits) < 2 * in->n)
+		bits++;
+	if (in->front != NULL && bits == in->front_bits)
+		return;
+	struct tv_front *f = calloc((size_t)1 << bits, sizeof *f);
+	if (f == NULL)
+		return;
+	free(in->front);
+	in->front = f;
+	in->front_bits = bits;
 }
 
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
@@ -530,7 +571,7 @@ int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32
 	if (!tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id))
 		return 0;
 	if (slot >= 0)
-		in->front[slot] = tv_intern_str(in, *id);
+		front_keep(in, slot, *id);
 	return 1;
 }
 
@@ -592,8 +633,10 @@ void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
 {
-	if (in->front == NULL && in->n <= FRONT_MAX_STRINGS)
-		in->front = calloc(FRONT_SIZE, sizeof *in->front); /* NULL: no cache */
+	if (in->n <= FRONT_MAX_STRINGS &&
+	    (in->front == NULL ||
+	     (in->front_bits < FRONT_MAX_BITS && ((size_t)1 << in->front_bits) < 2 * in->n)))
+		front_fit(in); /* no memory: no cache, or the one there was */
 	int slot;
 	if (front_find(in, s, len, id, &slot)) {
 		if (added)
@@ -602,7 +645,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 	}
 	int rc = tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
 	if (rc == TAGEVAL_OK && slot >= 0)
-		in->front[slot] = tv_intern_str(in, *id);
+		front_keep(in, slot, *id);
 	return rc;
 }
 

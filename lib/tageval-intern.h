@@ -60,9 +60,17 @@ struct tv_intern {
 	size_t nslots;                 /* 0 before the first insert */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
 	size_t expect;                 /* the strings expected in all (tv_intern_expect) */
-	const char **front;            /* tv_intern_put / _find on a small table:
-					* the string last seen per cheap hash (its
-					* id in its header), NULL for none */
+	struct tv_front *front;        /* tv_intern_put / _find on a small table:
+					* the string last seen per cheap hash */
+	unsigned front_bits;           /* 2^front_bits entries */
+};
+
+/* An entry of the front cache (tageval-intern.c): a string's first 8 bytes
+ * (zero-padded, as a little-endian word), its length and 1 + its id (0: an
+ * empty entry); a string of 8 bytes or less is matched without reading it. */
+struct tv_front {
+	uint64_t head;
+	uint32_t len, id1;
 };
 
 /* An empty table with a new random hash key (see tageval-intern.c). */
