@@ -24,15 +24,55 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* A chunk of the arena: its header, then whole pieces. */
+/* A chunk of the arena: whole pieces from @base on, then this header (so
+ * that a chunk of 2 MiB of pieces fills one huge page). */
 struct tv_arena_chunk {
 	struct tv_arena_chunk *next;
-	max_align_t align[]; /* the pieces */
+	char *base; /* the pieces; the block to free */
 };
 
 /* At most 32 pieces (2 MiB) per chunk, unless a string needs more. */
 #define CHUNK_MAX_PIECES 32
 #define ARENA_LIMIT ((uint64_t)1 << 32)
+
+/*
+ * A block of @bytes for a chunk.  With @huge_ok, the pieces of a chunk of
+ * 2 MiB or more are aligned to 2 MiB and offered to the kernel as huge pages
+ * (a hint only): a million ids fill some 30 MiB of strings, which are then
+ * faulted in a page of 2 MiB at a time instead of 4 KiB, and looked up at
+ * random with fewer TLB misses.
+ */
+static char *arena_alloc(size_t bytes, int huge_ok)
+{
+#if defined(MADV_HUGEPAGE)
+	const size_t huge = (size_t)2 << 20;
+	if (huge_ok && bytes >= huge) {
+		void *p = NULL;
+		if (posix_memalign(&p, huge, bytes) != 0)
+			return NULL;
+		madvise(p, bytes - bytes % huge, MADV_HUGEPAGE);
+		return p;
+	}
+#else
+	(void)huge_ok;
+#endif
+	return malloc(bytes);
+}
+
+/*
+ * Whether a chunk ending at arena offset @end is worth huge pages: no
+ * estimate (in->fill 0), or the strings estimated, at the arena bytes per
+ * string so far, reach @end.  (fill is at most 2^30 and the arena 2^32
+ * bytes: the product fits in 64 bits.)
+ */
+static int huge_ok(const struct tv_intern *in, uint64_t end)
+{
+	if (in->fill == 0)
+		return 1;
+	if (in->n == 0)
+		return 0;
+	return (uint64_t)in->fill * in->used / in->n >= end;
+}
 
 /*
  * Starts a chunk for @need bytes at the next piece boundary; *at receives
@@ -56,12 +96,14 @@ static int arena_chunk(struct tv_intern *in, size_t need, size_t *at)
 		np = want < room ? want : (size_t)room;
 	if (tv_grow((void **)&in->piece, &in->piece_cap, in->npieces + np, sizeof *in->piece))
 		return TAGEVAL_ENOMEM;
-	struct tv_arena_chunk *c = malloc(sizeof *c + np * TV_INTERN_PIECE);
-	if (c == NULL)
+	char *base = arena_alloc(np * TV_INTERN_PIECE + sizeof(struct tv_arena_chunk),
+				 huge_ok(in, (uint64_t)(in->npieces + np) * TV_INTERN_PIECE));
+	if (base == NULL)
 		return TAGEVAL_ENOMEM;
+	struct tv_arena_chunk *c = (struct tv_arena_chunk *)(void *)(base + np * TV_INTERN_PIECE);
+	c->base = base;
 	c->next = in->chunks;
 	in->chunks = c;
-	char *base = (char *)c->align;
 	for (size_t k = 0; k < np; k++)
 		in->piece[in->npieces + k] = base + k * TV_INTERN_PIECE;
 	*at = in->npieces * TV_INTERN_PIECE;
@@ -315,7 +357,7 @@ void tv_intern_clear(struct tv_intern *in)
 	struct tv_arena_chunk *c = in->chunks;
 	while (c) {
 		struct tv_arena_chunk *next = c->next;
-		free(c);
+		free(c->base);
 		c = next;
 	}
 	free(in->piece);
@@ -388,6 +430,13 @@ void tv_intern_expect(struct tv_intern *in, size_t n)
 		n = TV_INTERN_EXPECT_MAX;
 	if (n > in->expect)
 		in->expect = n;
+}
+
+void tv_intern_expect_fill(struct tv_intern *in, size_t n)
+{
+	if (n > TV_INTERN_EXPECT_MAX)
+		n = TV_INTERN_EXPECT_MAX;
+	in->fill = n;
 }
 
 /* The slots of a growth: 1.5 times as many, or (with in->expect) room at a
@@ -482,44 +531,85 @@ int tv_intern_find_hashed(const struct tv_intern *in, const char *s, size_t len,
 
 /*
  * The front cache of a small table (tags, words, labels: looked up once or
- * more per line, their strings in cache): 1024 entries, each the string last
- * looked up among the strings of one cheap, unkeyed hash (the length and the
- * first and last 8 bytes).  A hit is confirmed by comparing the bytes, so
+ * more per line): twice as many entries as strings (1024 to 8192, 16 bytes
+ * each), each the string last looked up among the strings of one cheap,
+ * unkeyed hash (the length and the first and last 8 bytes), with its
+ * length, id and first 8 bytes, so that a hit on a string of 8 bytes or less
+ * reads no more than its entry (not the string, which the misses of a large
+ * table's look-ups evict from the cache: a stall per tag), and a few
+ * thousand tags mostly hit.  A hit is confirmed by comparing the bytes, so
  * strings that collide in it (by chance or by design) only miss it and
  * take the keyed path: no input can make it cost more than a comparison.
  */
-#define FRONT_SIZE 1024
+#define FRONT_MIN_BITS 10
+#define FRONT_MAX_BITS 13
 #define FRONT_MAX_STRINGS 65536
 
-static unsigned front_slot(const char *s, size_t len)
+/* The first 8 bytes of s[0..len) as a little-endian word, zero-padded. */
+static uint64_t front_head(const char *s, size_t len)
 {
-	uint64_t x = len;
-	if (len >= 8) {
-		x ^= load_le64((const unsigned char *)s);
+	if (len >= 8)
+		return load_le64((const unsigned char *)s);
+	uint64_t x = 0;
+	for (size_t i = 0; i < len; i++)
+		x |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	return x;
+}
+
+static unsigned front_slot(const char *s, size_t len, uint64_t head, unsigned bits)
+{
+	uint64_t x = len ^ head;
+	if (len > 8)
 		x ^= rotl64(load_le64((const unsigned char *)s + len - 8), 29);
-	} else {
-		for (size_t i = 0; i < len; i++)
-			x = x * 257 + (unsigned char)s[i];
-	}
 	x *= 0x9e3779b97f4a7c15u;
-	return (unsigned)(x >> 54);
+	return (unsigned)(x >> (64 - bits));
 }
 
 /* The id of s[0..len) from the front cache (1), or 0; *slot its entry, or
- * -1 when the table does not use the cache. */
+ * -1 when the table does not use the cache.  Only a string longer than 8
+ * bytes is read (its bytes past the first 8). */
 static int front_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 		      int *slot)
 {
 	*slot = -1;
 	if (in->front == NULL || in->n > FRONT_MAX_STRINGS)
 		return 0;
-	*slot = (int)front_slot(s, len);
-	/* the string itself, not its id: no look-up of its offset first */
-	const char *str = in->front[*slot];
-	if (str == NULL || stored_len(str) != len || memcmp(str, s, len) != 0)
+	uint64_t head = front_head(s, len);
+	*slot = (int)front_slot(s, len, head, in->front_bits);
+	const struct tv_front *f = &in->front[*slot];
+	if (f->id1 == 0 || f->len != len || f->head != head ||
+	    (len > 8 && memcmp(tv_intern_str(in, f->id1 - 1) + 8, s + 8, len - 8) != 0))
 		return 0;
-	*id = stored_id(str);
+	*id = f->id1 - 1;
 	return 1;
+}
+
+/* Remembers string @id in entry @slot of the front cache. */
+static void front_keep(const struct tv_intern *in, int slot, uint32_t id)
+{
+	const char *str = tv_intern_str(in, id);
+	size_t len = stored_len(str);
+	in->front[slot] = (struct tv_front){ front_head(str, len), (uint32_t)len, id + 1 };
+}
+
+/*
+ * The front cache sized for the strings held: twice as many entries (so
+ * that most strings keep theirs), from FRONT_MIN_BITS to FRONT_MAX_BITS;
+ * a new size starts empty.  Without the memory, the old cache stays.
+ */
+static void front_fit(struct tv_intern *in)
+{
+	unsigned bits = in->front ? in->front_bits : FRONT_MIN_BITS;
+	while (bits < FRONT_MAX_BITS && ((size_t)1 << bits) < 2 * in->n)
+		bits++;
+	if (in->front != NULL && bits == in->front_bits)
+		return;
+	struct tv_front *f = calloc((size_t)1 << bits, sizeof *f);
+	if (f == NULL)
+		return;
+	free(in->front);
+	in->front = f;
+	in->front_bits = bits;
 }
 
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id)
@@ -530,7 +620,7 @@ int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32
 	if (!tv_intern_find_hashed(in, s, len, tv_intern_hash(in, s, len), id))
 		return 0;
 	if (slot >= 0)
-		in->front[slot] = tv_intern_str(in, *id);
+		front_keep(in, slot, *id);
 	return 1;
 }
 
@@ -592,8 +682,10 @@ void tv_intern_prefetch_string(const struct tv_intern *in, uint32_t h)
 
 int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id, int *added)
 {
-	if (in->front == NULL && in->n <= FRONT_MAX_STRINGS)
-		in->front = calloc(FRONT_SIZE, sizeof *in->front); /* NULL: no cache */
+	if (in->n <= FRONT_MAX_STRINGS &&
+	    (in->front == NULL ||
+	     (in->front_bits < FRONT_MAX_BITS && ((size_t)1 << in->front_bits) < 2 * in->n)))
+		front_fit(in); /* no memory: no cache, or the one there was */
 	int slot;
 	if (front_find(in, s, len, id, &slot)) {
 		if (added)
@@ -602,7 +694,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 	}
 	int rc = tv_intern_put_hashed(in, s, len, tv_intern_hash(in, s, len), id, added);
 	if (rc == TAGEVAL_OK && slot >= 0)
-		in->front[slot] = tv_intern_str(in, *id);
+		front_keep(in, slot, *id);
 	return rc;
 }
 

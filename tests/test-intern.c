@@ -325,6 +325,62 @@ START_TEST(front_cache_collisions)
 }
 END_TEST
 
+/* String k of front_cache_entries: 1 + k % 19 bytes of 'a', the last one
+ * replaced by the byte k / 19 (0 to 157: a NUL for k < 19). */
+static size_t front_string(char *s, int k)
+{
+	size_t len = 1 + (size_t)(k % 19);
+	memset(s, 'a', len);
+	s[len - 1] = (char)(unsigned char)(k / 19);
+	return len;
+}
+
+/*
+ * The front cache's entries (a string's first 8 bytes, its length and its
+ * id): 3000 distinct strings of 1 to 19 bytes (front_string), those of 9
+ * bytes or more all equal in their first 8 bytes, short ones equal but for
+ * their last byte (a NUL too), put in turn (the cache grows from 1024 to
+ * 8192 entries on the way: new at 512, 1024 and 2048 strings), then put and
+ * found again, in both orders: string k keeps id k (its rank), and strings
+ * of the same first bytes but another last byte (200) or length (20 bytes)
+ * are not found.
+ */
+START_TEST(front_cache_entries)
+{
+	struct tv_intern in;
+	tv_intern_init(&in);
+	char s[32];
+	uint32_t id, id2;
+	int added;
+	for (int k = 0; k < 3000; k++) {
+		size_t len = front_string(s, k);
+		ck_assert_int_eq(tv_intern_put(&in, s, len, &id, &added), TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, (uint32_t)k);
+	}
+	ck_assert_uint_eq(in.front_bits, 13); /* 2 * 3000 > 4096 */
+	for (int round = 0; round < 2; round++)
+		for (int k = 0; k < 3000; k++) {
+			int j = round ? 2999 - k : k;
+			size_t len = front_string(s, j);
+			ck_assert_int_eq(tv_intern_put(&in, s, len, &id, &added), TAGEVAL_OK);
+			ck_assert_int_eq(added, 0);
+			ck_assert_uint_eq(id, (uint32_t)j);
+			ck_assert_int_eq(tv_intern_find(&in, s, len, &id2), 1);
+			ck_assert_uint_eq(id2, (uint32_t)j);
+		}
+	for (size_t len = 1; len <= 19; len++) {
+		memset(s, 'a', len);
+		s[len - 1] = (char)200;
+		ck_assert_int_eq(tv_intern_find(&in, s, len, &id), 0);
+	}
+	memset(s, 'a', 20);
+	ck_assert_int_eq(tv_intern_find(&in, s, 20, &id), 0);
+	ck_assert_uint_eq(in.n, 3000);
+	tv_intern_clear(&in);
+}
+END_TEST
+
 static int by_strcmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -697,6 +753,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, pointers_stay_valid);
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
+	tcase_add_test(tc, front_cache_entries);
 	tcase_add_test(tc, compact_keeps_ids);
 	tcase_add_test(tc, cut_keeps_first);
 	tcase_add_test(tc, expect_grows_toward);
