@@ -1209,7 +1209,6 @@ START_TEST(long_form)
 }
 END_TEST
 
-/* An item without a colon: an instance of the lexelt "". */
 /*
  * A lexelt that begins another's name is another lexelt: "ba" is not
  * "bank".  The items in lexelt order (bank 1; ba 1, ba 2), grouped
@@ -1217,7 +1216,7 @@ END_TEST
  *   bank: "bank 1" x / x: 1 item
  *   ba:   "ba 1" x / y, "ba 2" y / y: 2 items, Pr(A) = (0 + 1)/2 = 1/2
  */
-START_TEST(lexelt_of_id)
+START_TEST(lexelt_prefix_apart)
 {
 	struct run r;
 	const char *files[] = { "bank 1 x\nba 1 x\nba 2 y\n", "ba 2 y\nba 1 y\nbank 1 x\n" };
@@ -1274,6 +1273,7 @@ START_TEST(lexelt_runs_to_items)
 }
 END_TEST
 
+/* An item without a colon: an instance of the lexelt "". */
 START_TEST(long_form_no_lexelt)
 {
 	struct run r;
@@ -1667,7 +1667,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, free_null_and_reasons);
 	tcase_add_test(tc, long_form);
 	tcase_add_test(tc, long_form_no_lexelt);
-	tcase_add_test(tc, lexelt_of_id);
+	tcase_add_test(tc, lexelt_prefix_apart);
 	tcase_add_test(tc, lexelt_runs_to_items);
 	tcase_add_loop_test(tc, long_form_errors, 0, (int)N_BAD_LONG);
 	tcase_add_loop_test(tc, ids_found_ahead, 0, 4);
