@@ -36,42 +36,25 @@ struct tv_arena_chunk {
 #define ARENA_LIMIT ((uint64_t)1 << 32)
 
 /*
- * A block of @bytes for a chunk.  With @huge_ok, the pieces of a chunk of
- * 2 MiB or more are aligned to 2 MiB and offered to the kernel as huge pages
- * (a hint only): a million ids fill some 30 MiB of strings, which are then
- * faulted in a page of 2 MiB at a time instead of 4 KiB, and looked up at
- * random with fewer TLB misses.
+ * A block of @bytes for a chunk.  The pieces of a chunk of 2 MiB or more
+ * are aligned to 2 MiB and offered to the kernel as huge pages (a hint
+ * only): a million ids fill some 30 MiB of strings, which are then faulted
+ * in a page of 2 MiB at a time instead of 4 KiB, and looked up at random
+ * with fewer TLB misses.
  */
-static char *arena_alloc(size_t bytes, int huge_ok)
+static char *arena_alloc(size_t bytes)
 {
 #if defined(MADV_HUGEPAGE)
 	const size_t huge = (size_t)2 << 20;
-	if (huge_ok && bytes >= huge) {
+	if (bytes >= huge) {
 		void *p = NULL;
 		if (posix_memalign(&p, huge, bytes) != 0)
 			return NULL;
 		madvise(p, bytes - bytes % huge, MADV_HUGEPAGE);
 		return p;
 	}
-#else
-	(void)huge_ok;
 #endif
 	return malloc(bytes);
-}
-
-/*
- * Whether a chunk ending at arena offset @end is worth huge pages: no
- * estimate (in->fill 0), or the strings estimated, at the arena bytes per
- * string so far, reach @end.  (fill is at most 2^30 and the arena 2^32
- * bytes: the product fits in 64 bits.)
- */
-static int huge_ok(const struct tv_intern *in, uint64_t end)
-{
-	if (in->fill == 0)
-		return 1;
-	if (in->n == 0)
-		return 0;
-	return (uint64_t)in->fill * in->used / in->n >= end;
 }
 
 /*
@@ -96,8 +79,7 @@ static int arena_chunk(struct tv_intern *in, size_t need, size_t *at)
 		np = want < room ? want : (size_t)room;
 	if (tv_grow((void **)&in->piece, &in->piece_cap, in->npieces + np, sizeof *in->piece))
 		return TAGEVAL_ENOMEM;
-	char *base = arena_alloc(np * TV_INTERN_PIECE + sizeof(struct tv_arena_chunk),
-				 huge_ok(in, (uint64_t)(in->npieces + np) * TV_INTERN_PIECE));
+	char *base = arena_alloc(np * TV_INTERN_PIECE + sizeof(struct tv_arena_chunk));
 	if (base == NULL)
 		return TAGEVAL_ENOMEM;
 	struct tv_arena_chunk *c = (struct tv_arena_chunk *)(void *)(base + np * TV_INTERN_PIECE);
@@ -430,13 +412,6 @@ void tv_intern_expect(struct tv_intern *in, size_t n)
 		n = TV_INTERN_EXPECT_MAX;
 	if (n > in->expect)
 		in->expect = n;
-}
-
-void tv_intern_expect_fill(struct tv_intern *in, size_t n)
-{
-	if (n > TV_INTERN_EXPECT_MAX)
-		n = TV_INTERN_EXPECT_MAX;
-	in->fill = n;
 }
 
 /* The slots of a growth: 1.5 times as many, or (with in->expect) room at a

@@ -60,8 +60,6 @@ struct tv_intern {
 	size_t nslots;                 /* 0 before the first insert */
 	uint64_t hashkey[2];           /* the SipHash key, random per table */
 	size_t expect;                 /* the strings expected in all (tv_intern_expect) */
-	size_t fill;                   /* the strings estimated, without a margin
-					* (tv_intern_expect_fill); 0: no estimate */
 	struct tv_front *front;        /* tv_intern_put / _find on a small table:
 					* the string last seen per cheap hash */
 	unsigned front_bits;           /* 2^front_bits entries */
@@ -110,17 +108,6 @@ int tv_intern_cut(struct tv_intern *in, size_t n);
  */
 #define TV_INTERN_EXPECT_MAX ((size_t)1 << 30)
 void tv_intern_expect(struct tv_intern *in, size_t n);
-/*
- * The table is estimated to hold @n strings in all (the estimate itself,
- * without the margin tv_intern_expect's count may add).  An arena chunk of
- * 2 MiB is offered to the kernel as huge pages (resident whole once touched)
- * only when that many strings, at the bytes per string so far, fill it; so
- * the last chunk of a table read as estimated is faulted in 4 KiB at a time
- * and only as far as it is used.  Without an estimate every chunk of 2 MiB
- * is offered.  Each estimate replaces the one before (a file's estimate is
- * refined as it is read); capped at TV_INTERN_EXPECT_MAX.  A hint.
- */
-void tv_intern_expect_fill(struct tv_intern *in, size_t n);
 /* 1 and *id when found, 0 otherwise. */
 int tv_intern_find(const struct tv_intern *in, const char *s, size_t len, uint32_t *id);
 

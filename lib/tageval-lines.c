@@ -182,7 +182,6 @@ struct unit {
 	int rc;   /* the error after its lines */
 	int last; /* the end of the file, or an error: no unit after it */
 	int look; /* with find_ahead: its batches are looked up where it is made */
-	uint64_t lines, split; /* lines and bytes split from the start to its end */
 	struct tageval_error err;
 };
 
@@ -199,8 +198,6 @@ struct pipe {
 	 * good by the calling thread before a line may add an id; 1 without a
 	 * reading thread), and a unit being made with them */
 	int stopped, finding;
-	uint64_t total;      /* e->expect: the source's size in bytes (0: unknown) */
-	uint64_t lines;      /* the side that makes units: the lines made so far */
 };
 
 static void unit_fail(struct unit *u, int rc)
@@ -306,64 +303,6 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 	}
 }
 
-/* Notes in @u the lines and bytes split from the start of the source to
- * its end (on the side that makes it). */
-static void unit_mark(struct pipe *p, struct unit *u)
-{
-	struct tv_reader *r = p->r;
-	for (size_t i = 0; i < u->nb; i++)
-		p->lines += u->b[i].n;
-	u->lines = p->lines;
-	u->split = r->taken - (r->end - r->start);
-}
-
-/* The lines of the whole source at the bytes per line from its start to
- * the end of @u; 0 when unknown. */
-static size_t lines_at(const struct pipe *p, const struct unit *u)
-{
-	if (p->total == 0 || u->last || u->lines == 0 || u->split == 0 ||
-	    p->total <= u->split || p->total > UINT64_MAX / u->lines)
-		return 0;
-	uint64_t want = u->lines * p->total / u->split;
-	return want < TV_INTERN_EXPECT_MAX ? (size_t)want : TV_INTERN_EXPECT_MAX;
-}
-
-/*
- * e->expect: the lines of the whole source at the bytes per line of the
- * first unit @u, 1/16 more for the lines of other lengths, expected in the
- * table (it then grows toward them, never past 4 times its ids:
- * tv_intern_expect); the estimate itself for its arena (tv_intern_expect_fill,
- * refined at each unit: refine_fill).  Only for a source of known size: a
- * regular file or memory, not compressed.
- */
-static void expect_ids(struct pipe *p, const struct unit *u)
-{
-	const struct tv_each *e = p->e;
-	struct tv_reader *r = p->r;
-	struct stat st;
-	if (e->expect == NULL || r->gz != NULL || u->last)
-		return;
-	if (r->fd < 0)
-		p->total = r->taken + r->memleft;
-	else if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		p->total = (uint64_t)st.st_size;
-	size_t want = lines_at(p, u);
-	if (want == 0)
-		return;
-	tv_intern_expect_fill(e->expect, want);
-	tv_intern_expect(e->expect, want + want / 16 + 16);
-}
-
-/* The arena's estimate refined with the lines up to the end of @u, on the
- * side that puts the ids in the table (the side that makes the units with
- * e->put, else the calling thread). */
-static void refine_fill(const struct pipe *p, const struct unit *u)
-{
-	size_t want = lines_at(p, u);
-	if (p->e->expect != NULL && want > 0)
-		tv_intern_expect_fill(p->e->expect, want);
-}
-
 static void *reading_thread(void *arg)
 {
 	struct pipe *p = arg;
@@ -383,9 +322,6 @@ static void *reading_thread(void *arg)
 		struct unit *u = &p->u[seq % NUNIT];
 		u->look = look;
 		make_unit(p, u, 0);
-		unit_mark(p, u);
-		if (p->e->put != NULL)
-			refine_fill(p, u);
 		pthread_mutex_lock(&p->mu);
 		p->finding = 0;
 		p->made = seq + 1;
@@ -407,6 +343,35 @@ static int may_thread(const struct tv_reader *r)
 {
 	struct stat st;
 	return r->fd < 0 || (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/*
+ * e->expect: the lines of the whole source at the bytes per line of the
+ * first unit @u (the bytes taken from the source less those not yet split),
+ * 1/16 more for the lines of other lengths, expected in the table (it then
+ * grows toward them, never past 4 times its ids: tv_intern_expect).  Only
+ * for a source of known size: a regular file or memory, not compressed.
+ */
+static void expect_ids(const struct tv_each *e, struct tv_reader *r, const struct unit *u)
+{
+	uint64_t total;
+	struct stat st;
+	if (e->expect == NULL || r->gz != NULL || u->last)
+		return;
+	if (r->fd < 0)
+		total = r->taken + r->memleft;
+	else if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		total = (uint64_t)st.st_size;
+	else
+		return;
+	uint64_t lines = 0, split = r->taken - (r->end - r->start);
+	for (size_t i = 0; i < u->nb; i++)
+		lines += u->b[i].n;
+	if (lines == 0 || split == 0 || total <= split || total > UINT64_MAX / lines)
+		return;
+	uint64_t want = lines * total / split;
+	want += want / 16 + 16;
+	tv_intern_expect(e->expect, want < TV_INTERN_EXPECT_MAX ? (size_t)want : TV_INTERN_EXPECT_MAX);
 }
 
 /* e->find_until_new: stops the look-ups of the reading thread for good and
@@ -472,12 +437,9 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 		} else {
 			u->look = 0; /* made here: looked up here */
 			make_unit(&p, u, seq == 0);
-			unit_mark(&p, u);
 			p.made = seq + 1;
 			if (seq == 0)
-				expect_ids(&p, u);
-			else if (e->put != NULL)
-				refine_fill(&p, u);
+				expect_ids(e, r, u);
 			/* a second thread once the file proves longer than half a
 			 * chunk (not for small files); made here when it cannot start */
 			if (!u->last && !tried && r->end >= CHUNK_HALF && may_thread(r)) {
@@ -495,8 +457,6 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 					p.stopped = 1;
 			}
 		}
-		if (seq > 0 && e->put == NULL)
-			refine_fill(&p, u);
 		rc = use_unit(&p, u, &n, err);
 		int last = u->last;
 		if (threaded) {

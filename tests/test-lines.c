@@ -342,8 +342,6 @@ static void check_reserved(const struct tageval_key *key)
 	ck_assert_uint_eq(id, 0);
 	ck_assert_int_eq(tv_intern_find(&key->ids, "w 099999", 8, &id), 1);
 	ck_assert_uint_eq(id, 99999);
-	/* the arena's estimate, without the margin: 1,100,000 / 11 at every unit */
-	ck_assert_uint_eq(key->ids.fill, 100000);
 }
 
 START_TEST(key_ids_reserved)
@@ -375,47 +373,6 @@ START_TEST(key_ids_reserved)
 	ck_assert_int_eq(tageval_key_read_buffer(inv, text, 11, "k", &key, &err), TAGEVAL_OK);
 	ck_assert_uint_eq(tageval_key_size(key), 1);
 	ck_assert_uint_eq(key->ids.nslots, 64);
-	ck_assert_uint_eq(key->ids.fill, 0);
-	tageval_key_free(key);
-	tageval_inventory_free(inv);
-	free(text);
-}
-END_TEST
-
-/*
- * The arena's estimate (tv_intern_expect_fill) refined unit by unit: 50,000
- * lines "w %06u t\n" of 11 bytes (550,000), then 50,000 lines
- * "v %06u t 0123456789\n" of 22 (1,100,000): 1,650,000 bytes, 100,000 ids.
- * The first unit (short lines only) says 1,650,000 / 11 = 150,000 (the
- * slots' expect: 150,000 + 150,000 / 16 + 16 = 159,391).  The last estimate,
- * at the end of the unit before the last (k lines, s bytes split, r lines
- * of 22 bytes left, the last unit's at most 2 x TV_READER_CHUNK / 22 + 2),
- * is k x 1,650,000 / s = k + 22 r k / s, with 11 <= s / k < 22: above
- * 100,000 = k + r and at most 100,000 + r.  Without the refinement it stays
- * 150,000.  And the setter replaces (a later, lower estimate too) and caps
- * at TV_INTERN_EXPECT_MAX (2^30).
- */
-START_TEST(key_fill_refined)
-{
-	size_t n = 50000, size = 11 * n + 22 * n;
-	char *text = malloc(size + 1);
-	ck_assert_ptr_nonnull(text);
-	for (size_t i = 0; i < n; i++)
-		snprintf(text + 11 * i, 12, "w %06zu t\n", i);
-	for (size_t i = 0; i < n; i++)
-		snprintf(text + 11 * n + 22 * i, 23, "v %06zu t 0123456789\n", i);
-	struct tageval_inventory *inv = tageval_inventory_new();
-	struct tageval_key *key = NULL;
-	struct tageval_error err;
-	ck_assert_int_eq(tageval_key_read_buffer(inv, text, size, "k", &key, &err), TAGEVAL_OK);
-	ck_assert_uint_eq(key->ids.n, 100000);
-	ck_assert_uint_eq(key->ids.expect, 159391);
-	ck_assert_uint_gt(key->ids.fill, 100000);
-	ck_assert_uint_le(key->ids.fill, 100000 + 2 * (size_t)TV_READER_CHUNK / 22 + 2);
-	tv_intern_expect_fill(&key->ids, 50);
-	ck_assert_uint_eq(key->ids.fill, 50);
-	tv_intern_expect_fill(&key->ids, (size_t)1 << 31);
-	ck_assert_uint_eq(key->ids.fill, (size_t)1 << 30);
 	tageval_key_free(key);
 	tageval_inventory_free(inv);
 	free(text);
@@ -481,7 +438,6 @@ static Suite *lines_suite(void)
 	tcase_add_test(tc, weight_as_strtod);
 	tcase_add_test(tc, ldexp_by_multiplication);
 	tcase_add_test(tc, key_ids_reserved);
-	tcase_add_test(tc, key_fill_refined);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("records");
 	tcase_add_test(tc, pool_end_on_word);
