@@ -24,38 +24,15 @@
 #include "tageval-intern.h"
 #include "tageval-util.h"
 
-/* A chunk of the arena: whole pieces from @base on, then this header (so
- * that a chunk of 2 MiB of pieces fills one huge page). */
+/* A chunk of the arena: its header, then whole pieces. */
 struct tv_arena_chunk {
 	struct tv_arena_chunk *next;
-	char *base; /* the pieces; the block to free */
+	max_align_t align[]; /* the pieces */
 };
 
 /* At most 32 pieces (2 MiB) per chunk, unless a string needs more. */
 #define CHUNK_MAX_PIECES 32
 #define ARENA_LIMIT ((uint64_t)1 << 32)
-
-/*
- * A block of @bytes for a chunk.  The pieces of a chunk of 2 MiB or more
- * are aligned to 2 MiB and offered to the kernel as huge pages (a hint
- * only): a million ids fill some 30 MiB of strings, which are then faulted
- * in a page of 2 MiB at a time instead of 4 KiB, and looked up at random
- * with fewer TLB misses.
- */
-static char *arena_alloc(size_t bytes)
-{
-#if defined(MADV_HUGEPAGE)
-	const size_t huge = (size_t)2 << 20;
-	if (bytes >= huge) {
-		void *p = NULL;
-		if (posix_memalign(&p, huge, bytes) != 0)
-			return NULL;
-		madvise(p, bytes - bytes % huge, MADV_HUGEPAGE);
-		return p;
-	}
-#endif
-	return malloc(bytes);
-}
 
 /*
  * Starts a chunk for @need bytes at the next piece boundary; *at receives
@@ -79,13 +56,12 @@ static int arena_chunk(struct tv_intern *in, size_t need, size_t *at)
 		np = want < room ? want : (size_t)room;
 	if (tv_grow((void **)&in->piece, &in->piece_cap, in->npieces + np, sizeof *in->piece))
 		return TAGEVAL_ENOMEM;
-	char *base = arena_alloc(np * TV_INTERN_PIECE + sizeof(struct tv_arena_chunk));
-	if (base == NULL)
+	struct tv_arena_chunk *c = malloc(sizeof *c + np * TV_INTERN_PIECE);
+	if (c == NULL)
 		return TAGEVAL_ENOMEM;
-	struct tv_arena_chunk *c = (struct tv_arena_chunk *)(void *)(base + np * TV_INTERN_PIECE);
-	c->base = base;
 	c->next = in->chunks;
 	in->chunks = c;
+	char *base = (char *)c->align;
 	for (size_t k = 0; k < np; k++)
 		in->piece[in->npieces + k] = base + k * TV_INTERN_PIECE;
 	*at = in->npieces * TV_INTERN_PIECE;
@@ -339,7 +315,7 @@ void tv_intern_clear(struct tv_intern *in)
 	struct tv_arena_chunk *c = in->chunks;
 	while (c) {
 		struct tv_arena_chunk *next = c->next;
-		free(c->base);
+		free(c);
 		c = next;
 	}
 	free(in->piece);
