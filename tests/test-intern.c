@@ -340,7 +340,7 @@ static size_t front_string(char *s, int k)
  * id): 3000 distinct strings of 1 to 19 bytes (front_string), those of 9
  * bytes or more all equal in their first 8 bytes, short ones equal but for
  * their last byte (a NUL too), put in turn (the cache grows from 1024 to
- * 8192 entries on the way: new at 512, 1024 and 2048 strings), then put and
+ * 8192 entries on the way: new when 513, 1025 and 2049 strings are held), then put and
  * found again, in both orders: string k keeps id k (its rank), and strings
  * of the same first bytes but another last byte (200) or length (20 bytes)
  * are not found.
@@ -377,6 +377,47 @@ START_TEST(front_cache_entries)
 	memset(s, 'a', 20);
 	ck_assert_int_eq(tv_intern_find(&in, s, 20, &id), 0);
 	ck_assert_uint_eq(in.n, 3000);
+	tv_intern_clear(&in);
+}
+END_TEST
+
+/*
+ * Two strings in one entry of the front cache (1024 entries while the table
+ * holds 512 strings or fewer): "0040" and "0095" (4 bytes: the same length,
+ * other first bytes), "abcdefgh00094z" and "abcdefgh00105z" (14 bytes: the
+ * same length and first 8 bytes, another tail) share an entry by the
+ * cache's hash (worked out beside it: entry 46 and entry 444 of 1024).  The
+ * second of each pair, put after the first, must be a new string (id 1, 3),
+ * and each found again under its own id, in both orders: a hit taken on the
+ * length alone, or on the length and first 8 bytes, would give the first's.
+ * (Strings of 9 bytes with the same first 8 cannot share an entry: their
+ * hashes differ in the last byte's 8 bits, which the multiplication keeps
+ * apart at 10 to 13 bits.)
+ */
+START_TEST(front_cache_pairs)
+{
+	static const char *const pair[] = { "0040", "0095", "abcdefgh00094z", "abcdefgh00105z" };
+	struct tv_intern in;
+	tv_intern_init(&in);
+	uint32_t id;
+	int added;
+	for (uint32_t k = 0; k < 4; k++) {
+		ck_assert_int_eq(tv_intern_put(&in, pair[k], strlen(pair[k]), &id, &added),
+				 TAGEVAL_OK);
+		ck_assert_int_eq(added, 1);
+		ck_assert_uint_eq(id, k);
+	}
+	ck_assert_uint_eq(in.front_bits, 10);
+	for (int round = 0; round < 2; round++)
+		for (uint32_t k = 0; k < 4; k++) {
+			uint32_t j = round ? 3 - k : k;
+			ck_assert_int_eq(tv_intern_find(&in, pair[j], strlen(pair[j]), &id), 1);
+			ck_assert_uint_eq(id, j);
+			ck_assert_int_eq(tv_intern_put(&in, pair[j], strlen(pair[j]), &id, &added),
+					 TAGEVAL_OK);
+			ck_assert_int_eq(added, 0);
+			ck_assert_uint_eq(id, j);
+		}
 	tv_intern_clear(&in);
 }
 END_TEST
@@ -754,6 +795,7 @@ static Suite *intern_suite(void)
 	tcase_add_test(tc, sort_ids_bytewise);
 	tcase_add_test(tc, front_cache_collisions);
 	tcase_add_test(tc, front_cache_entries);
+	tcase_add_test(tc, front_cache_pairs);
 	tcase_add_test(tc, compact_keeps_ids);
 	tcase_add_test(tc, cut_keeps_first);
 	tcase_add_test(tc, expect_grows_toward);
