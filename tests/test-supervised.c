@@ -1975,6 +1975,107 @@ START_TEST(folds_line_order)
 }
 END_TEST
 
+/*
+ * Folds drawn from the ids' bytewise order, whatever the ids look like:
+ * words a.n and c.n of 80 instances (the radix sort's path: 64 or more)
+ * and b.n of 10 (the merge sort's), keyed twice.  The plain key names
+ * instance r (its rank in its word) "a.0r" (3 digits; "b.0r", "c.0r"); the
+ * other one by strings of 1 to 4 bytes, bytes 0x80 and up among them: HI,
+ * one of "A", "z", "é", "ж", "€" by r / 16, and LO, one of "0" .. "9", "K",
+ * "b", "c", "ÿ", "ÿ!", "𝄞" by r % 16, each list as strcmp ranks it (UTF-8's
+ * bytes order as the code points; "ÿ" a prefix of "ÿ!").  a.n's ids are
+ * "semeval2010.task14.a." HI LO (21 bytes shared: the order decided past
+ * the 16 of the sort's prefix), b.n's "b" LO and c.n's HI LO (decided
+ * within the prefix).  The lines in another order (37 r mod n).  Each
+ * instance's gold sense (7r mod 3) and cluster (5r mod 4) go by rank, so
+ * the two keys hold the same data but for the names: the same three folds
+ * (seed 5), so each fold's mapped answers, the ids turned into ranks, are
+ * the same lines.  An order other than strcmp's (bytes taken as signed, the
+ * tail past 16 bytes compared the other way) draws other folds.
+ */
+static const unsigned rank_n[3] = { 80, 10, 80 };
+static const char *const rank_hi[5] = { "A", "z", "\xc3\xa9", "\xd0\xb6", "\xe2\x82\xac" };
+static const char *const rank_lo[16] = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+					 "K", "b", "c", "\xc3\xbf", "\xc3\xbf!",
+					 "\xf0\x9d\x84\x9e" };
+
+static void rank_id(char *id, size_t size, int fancy, unsigned word, unsigned r)
+{
+	if (!fancy)
+		snprintf(id, size, "%c.%03u", "abc"[word], r);
+	else if (word == 0)
+		snprintf(id, size, "semeval2010.task14.a.%s%s", rank_hi[r / 16], rank_lo[r % 16]);
+	else if (word == 1)
+		snprintf(id, size, "b%s", rank_lo[r]);
+	else
+		snprintf(id, size, "%s%s", rank_hi[r / 16], rank_lo[r % 16]);
+}
+
+/* The mapped answers of @text with every id replaced by "word rank". */
+static char *ranked_lines(char *text, int fancy)
+{
+	struct sbuf out = { 0 };
+	sb_printf(&out, "%s", "");
+	for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+		char *sp = strchr(line, ' ');
+		ck_assert_ptr_nonnull(sp);
+		char *id = sp + 1, *rest = strchr(id, ' ');
+		ck_assert_ptr_nonnull(rest);
+		*rest++ = '\0';
+		int found = 0;
+		for (unsigned word = 0; word < 3 && !found; word++)
+			for (unsigned r = 0; r < rank_n[word] && !found; r++) {
+				char want[64];
+				rank_id(want, sizeof want, fancy, word, r);
+				if (strcmp(want, id) == 0) {
+					sb_printf(&out, "%u.%02u %s\n", word, r, rest);
+					found = 1;
+				}
+			}
+		ck_assert_msg(found, "unknown id %s", id);
+	}
+	char *sorted = sorted_lines(out.s);
+	free(out.s);
+	return sorted;
+}
+
+START_TEST(folds_by_id_rank)
+{
+	static const char *const wname[3] = { "a.n", "b.n", "c.n" };
+	char *answers[2][3];
+	for (int fancy = 0; fancy < 2; fancy++) {
+		struct sbuf gold = { 0 }, sys = { 0 };
+		for (unsigned word = 0; word < 3; word++)
+			for (unsigned i = 0; i < rank_n[word]; i++) {
+				unsigned r = (37 * i) % rank_n[word];
+				char id[64];
+				rank_id(id, sizeof id, fancy, word, r);
+				sb_printf(&gold, "%s %s s%u\n", wname[word], id, (7 * r) % 3);
+				sb_printf(&sys, "%s %s c%u\n", wname[word], id, (5 * r) % 4);
+			}
+		struct fx f;
+		load(&f, gold.s, sys.s, NULL);
+		struct tageval_error err = { 0 };
+		ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
+		for (size_t i = 0; i < 3; i++) {
+			struct tageval_supervised_result res;
+			char *mapped = NULL;
+			eval(&f, i, &res, &mapped);
+			answers[fancy][i] = ranked_lines(mapped, fancy);
+			free(mapped);
+		}
+		unload(&f);
+		free(gold.s);
+		free(sys.s);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(answers[0][i], answers[1][i]);
+		free(answers[0][i]);
+		free(answers[1][i]);
+	}
+}
+END_TEST
+
 static Suite *supervised_suite(void)
 {
 	Suite *s = suite_create("supervised");
@@ -1990,6 +2091,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, two_gold_labels);
 	tcase_add_test(tc, two_gold_labels_folds);
 	tcase_add_test(tc, folds_line_order);
+	tcase_add_test(tc, folds_by_id_rank);
 	tcase_add_test(tc, no_answer_cases);
 	tcase_add_test(tc, nothing_answered);
 	tcase_add_test(tc, empty_clusters);
