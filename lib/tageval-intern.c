@@ -734,22 +734,9 @@ void tv_intern_sort_ids(const struct tv_intern *in, uint32_t *ids, size_t n,
 					      len > 8 ? be_prefix(str + 8, len - 8) : 0, ids[i],
 					      (uint32_t)len };
 	}
-	/* bottom-up merge sort, runs of 1, 2, 4 ... from a into b, then swapped */
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				b[k++] = sort_name_cmp(in, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
-			while (i < mid)
-				b[k++] = a[i++];
-			while (j < hi)
-				b[k++] = a[j++];
-		}
-		struct tv_sort_name *t = a;
-		a = b;
-		b = t;
-	}
+#define NAME_LESS(x, y) (sort_name_cmp(in, (x), (y)) < 0)
+	TV_MERGE_SORT(struct tv_sort_name, a, b, n, NAME_LESS);
+#undef NAME_LESS
 	for (size_t i = 0; i < n; i++)
 		ids[i] = a[i].id;
 }

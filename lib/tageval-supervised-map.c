@@ -44,21 +44,9 @@ struct wcell {
 static void sort_by_value(struct triple *tr, size_t n, struct triple *tmp)
 {
 	struct triple *a = tr, *b = tmp;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				b[k++] = a[j].v < a[i].v ? a[j++] : a[i++];
-			while (i < mid)
-				b[k++] = a[i++];
-			while (j < hi)
-				b[k++] = a[j++];
-		}
-		struct triple *t = a;
-		a = b;
-		b = t;
-	}
+#define VALUE_LESS(x, y) ((x)->v < (y)->v)
+	TV_MERGE_SORT(struct triple, a, b, n, VALUE_LESS);
+#undef VALUE_LESS
 	if (a != tr)
 		memcpy(tr, a, n * sizeof *tr);
 }

@@ -448,21 +448,9 @@ static void idrec_merge(const struct tageval_supervised *s, struct idrec *r, siz
 			struct idrec *tmp)
 {
 	struct idrec *a = r, *b = tmp;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				b[k++] = idrec_cmp(s, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
-			while (i < mid)
-				b[k++] = a[i++];
-			while (j < hi)
-				b[k++] = a[j++];
-		}
-		struct idrec *t = a;
-		a = b;
-		b = t;
-	}
+#define IDREC_LESS(x, y) (idrec_cmp(s, (x), (y)) < 0)
+	TV_MERGE_SORT(struct idrec, a, b, n, IDREC_LESS);
+#undef IDREC_LESS
 	if (a != r)
 		memcpy(r, a, n * sizeof *r);
 }

@@ -64,6 +64,34 @@ static inline int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
 /* No id: not found, not set. */
 #define TV_NONE UINT32_MAX
 
+/*
+ * A stable bottom-up merge sort of the @n elements of type @T at @a, through
+ * @b (room for n): runs of 1, 2, 4 ... merged from a into b, then the two
+ * swapped, so that @a (a variable) ends pointing at the sorted elements,
+ * the array given as a or as b.  LESS(x, y), on pointers to T, is nonzero
+ * when *x goes before *y; equal elements keep their order.
+ */
+#define TV_MERGE_SORT(T, a, b, n, LESS)                                                      \
+	do {                                                                                 \
+		for (size_t w_ = 1; w_ < (n); w_ *= 2) {                                    \
+			for (size_t lo_ = 0; lo_ < (n); lo_ += 2 * w_) {                    \
+				size_t mid_ = lo_ + w_ < (n) ? lo_ + w_ : (n);              \
+				size_t hi_ = lo_ + 2 * w_ < (n) ? lo_ + 2 * w_ : (n);       \
+				size_t i_ = lo_, j_ = mid_, k_ = lo_;                       \
+				while (i_ < mid_ && j_ < hi_)                               \
+					(b)[k_++] = LESS(&(a)[j_], &(a)[i_]) ? (a)[j_++]    \
+									      : (a)[i_++];  \
+				while (i_ < mid_)                                           \
+					(b)[k_++] = (a)[i_++];                              \
+				while (j_ < hi_)                                            \
+					(b)[k_++] = (a)[j_++];                              \
+			}                                                                   \
+			T *t_ = (a);                                                        \
+			(a) = (b);                                                          \
+			(b) = t_;                                                           \
+		}                                                                           \
+	} while (0)
+
 /* ------------------------------------------------------------ fields and weights */
 
 /*

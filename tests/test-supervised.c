@@ -1943,6 +1943,43 @@ static char *sorted_lines(char *text)
 	return out.s;
 }
 
+/*
+ * The three folds (seed 5) of @gold and @sys: each fold's result into
+ * res[i] and its mapped answers, passed through @lines (which returns a
+ * new text, its argument @arg), into out[i].
+ */
+static void three_folds(const char *gold, const char *sys, struct tageval_supervised_result res[3],
+			char *out[3], char *(*lines)(char *text, int arg), int arg)
+{
+	struct fx f;
+	load(&f, gold, sys, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < 3; i++) {
+		char *mapped = NULL;
+		eval(&f, i, &res[i], &mapped);
+		out[i] = lines(mapped, arg);
+		free(mapped);
+	}
+	unload(&f);
+}
+
+/* The two keys' answers fold by fold the same, then freed. */
+static void same_folds(char *answers[2][3])
+{
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(answers[0][i], answers[1][i]);
+		free(answers[0][i]);
+		free(answers[1][i]);
+	}
+}
+
+static char *sorted_text(char *text, int unused)
+{
+	(void)unused;
+	return sorted_lines(text);
+}
+
 START_TEST(folds_line_order)
 {
 	static const size_t test_n[3] = { 21, 21, 18 };
@@ -1950,28 +1987,16 @@ START_TEST(folds_line_order)
 	for (int backward = 0; backward < 2; backward++) {
 		struct sbuf gold = { 0 }, sys = { 0 };
 		fold_key(&gold, &sys, backward);
-		struct fx f;
-		load(&f, gold.s, sys.s, NULL);
-		struct tageval_error err = { 0 };
-		ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
+		struct tageval_supervised_result r[3];
+		three_folds(gold.s, sys.s, r, answers[backward], sorted_text, 0);
 		for (size_t i = 0; i < 3; i++) {
-			struct tageval_supervised_result r;
-			char *mapped = NULL;
-			eval(&f, i, &r, &mapped);
-			ck_assert_uint_eq(r.test, test_n[i]);
-			ck_assert_uint_eq(r.mapping, 60 - test_n[i]);
-			answers[backward][i] = sorted_lines(mapped);
-			free(mapped);
+			ck_assert_uint_eq(r[i].test, test_n[i]);
+			ck_assert_uint_eq(r[i].mapping, 60 - test_n[i]);
 		}
-		unload(&f);
 		free(gold.s);
 		free(sys.s);
 	}
-	for (size_t i = 0; i < 3; i++) {
-		ck_assert_str_eq(answers[0][i], answers[1][i]);
-		free(answers[0][i]);
-		free(answers[1][i]);
-	}
+	same_folds(answers);
 }
 END_TEST
 
@@ -2053,26 +2078,12 @@ START_TEST(folds_by_id_rank)
 				sb_printf(&gold, "%s %s s%u\n", wname[word], id, (7 * r) % 3);
 				sb_printf(&sys, "%s %s c%u\n", wname[word], id, (5 * r) % 4);
 			}
-		struct fx f;
-		load(&f, gold.s, sys.s, NULL);
-		struct tageval_error err = { 0 };
-		ck_assert_int_eq(tageval_supervised_add_folds(f.s, 3, 5, &err), TAGEVAL_OK);
-		for (size_t i = 0; i < 3; i++) {
-			struct tageval_supervised_result res;
-			char *mapped = NULL;
-			eval(&f, i, &res, &mapped);
-			answers[fancy][i] = ranked_lines(mapped, fancy);
-			free(mapped);
-		}
-		unload(&f);
+		struct tageval_supervised_result res[3];
+		three_folds(gold.s, sys.s, res, answers[fancy], ranked_lines, fancy);
 		free(gold.s);
 		free(sys.s);
 	}
-	for (size_t i = 0; i < 3; i++) {
-		ck_assert_str_eq(answers[0][i], answers[1][i]);
-		free(answers[0][i]);
-		free(answers[1][i]);
-	}
+	same_folds(answers);
 }
 END_TEST
 
