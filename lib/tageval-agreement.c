@@ -1100,13 +1100,11 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		rc = tv_nomem(err);
 		goto out;
 	}
-	/* items grouped by lexelt (counting sort, order of first appearance kept) */
-	if (group_items(a, nlex, start, &order)) {
-		rc = tv_nomem(err);
-		goto out;
-	}
+	/* items grouped by lexelt (counting sort, order of first appearance
+	 * kept), then the lexelts in turn */
 	size_t nused = 0;
-	if (each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
+	if (group_items(a, nlex, start, &order) ||
+	    each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
 		goto out;
 	}

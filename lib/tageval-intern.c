@@ -73,23 +73,16 @@ static int arena_chunk(struct tv_intern *in, size_t need, size_t *at)
 	return TAGEVAL_OK;
 }
 
-static uint32_t load_u32(const char *p)
-{
-	uint32_t x;
-	memcpy(&x, p, sizeof x);
-	return x;
-}
-
 /* The header before a string: its length, and its id. */
 static uint32_t stored_len(const char *str)
 {
 	unsigned char b = (unsigned char)str[-1];
-	return b < 0xff ? b : load_u32(str - 5);
+	return b < 0xff ? b : tv_load_u32(str - 5);
 }
 
 static uint32_t stored_id(const char *str)
 {
-	return load_u32(str - ((unsigned char)str[-1] < 0xff ? 5 : 10));
+	return tv_load_u32(str - ((unsigned char)str[-1] < 0xff ? 5 : 10));
 }
 
 /* A jump record: the id no string has, then the offset of the next string's
@@ -167,8 +160,7 @@ static inline uint64_t rotl64(uint64_t x, unsigned b)
 
 static inline uint64_t load_le64(const unsigned char *p)
 {
-	uint64_t x;
-	memcpy(&x, p, 8);
+	uint64_t x = tv_load_u64(p);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	x = __builtin_bswap64(x); /* p[i] to bits 8i .. 8i + 7 */
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tageval.h"
 
@@ -57,6 +58,22 @@ int tv_grow_slow(void **buf, size_t *cap, size_t need, size_t size);
 static inline int tv_grow(void **buf, size_t *cap, size_t need, size_t size)
 {
 	return need <= *cap ? TAGEVAL_OK : tv_grow_slow(buf, cap, need, size);
+}
+
+/* The 4 or 8 bytes at @p as an integer, in the machine's byte order (any
+ * alignment). */
+static inline uint32_t tv_load_u32(const void *p)
+{
+	uint32_t x;
+	memcpy(&x, p, sizeof x);
+	return x;
+}
+
+static inline uint64_t tv_load_u64(const void *p)
+{
+	uint64_t x;
+	memcpy(&x, p, sizeof x);
+	return x;
 }
 
 /* ------------------------------------------------------------ ids */

@@ -274,21 +274,6 @@ static int set_cl_p(struct tageval_wsi *w, uint32_t i, uint32_t c)
 	return TAGEVAL_OK;
 }
 
-/* The bytes s[at .. at + 8) and s[at .. at + 4) as integers. */
-static inline uint64_t load8(const char *s)
-{
-	uint64_t x;
-	memcpy(&x, s, sizeof x);
-	return x;
-}
-
-static inline uint32_t load4(const char *s)
-{
-	uint32_t x;
-	memcpy(&x, s, sizeof x);
-	return x;
-}
-
 /* The label cache's entry for label @s[0..len) of @kind: a cheap, unkeyed
  * hash of the kind, the length and the first and last 8 bytes (read 8 or 4
  * at a time, overlapping when fewer than 16 or 8). */
@@ -296,11 +281,11 @@ static unsigned label_slot(char kind, const char *s, size_t len)
 {
 	uint64_t head, tail;
 	if (len >= 8) {
-		head = load8(s);
-		tail = load8(s + len - 8);
+		head = tv_load_u64(s);
+		tail = tv_load_u64(s + len - 8);
 	} else if (len >= 4) {
-		head = load4(s);
-		tail = load4(s + len - 4);
+		head = tv_load_u32(s);
+		tail = tv_load_u32(s + len - 4);
 	} else {
 		head = 0;
 		for (size_t i = 0; i < len; i++)
@@ -320,12 +305,13 @@ static inline int same_bytes(const char *s, const char *t, size_t len)
 {
 	if (len >= 8) {
 		for (size_t i = 0; i + 8 < len; i += 8)
-			if (load8(s + i) != load8(t + i))
+			if (tv_load_u64(s + i) != tv_load_u64(t + i))
 				return 0;
-		return load8(s + len - 8) == load8(t + len - 8);
+		return tv_load_u64(s + len - 8) == tv_load_u64(t + len - 8);
 	}
 	if (len >= 4)
-		return load4(s) == load4(t) && load4(s + len - 4) == load4(t + len - 4);
+		return tv_load_u32(s) == tv_load_u32(t) &&
+		       tv_load_u32(s + len - 4) == tv_load_u32(t + len - 4);
 	for (size_t i = 0; i < len; i++)
 		if (s[i] != t[i])
 			return 0;
