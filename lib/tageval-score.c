@@ -44,8 +44,11 @@ struct tageval_scorer {
 	const struct tageval_key *key;
 	struct tageval_score_options opts;
 	struct tageval_score totals;
-	/* totals.correct and totals.attempted, exactly: any line order gives the same bits */
+	/* totals.correct and totals.attempted, exactly: any line order gives the same bits;
+	 * their terms equal to 1 (most answers') are counted apart, an
+	 * increment each, and added to a copy when the result is read */
 	struct tv_fsum correct, attempted;
+	uint64_t correct_ones, attempted_ones;
 	/* the effective key: tags after the filter, coarse and dedup steps */
 	struct einst *inst;
 	uint32_t *pool;
@@ -93,6 +96,16 @@ void tageval_scorer_free(struct tageval_scorer *s)
 	free(s);
 }
 
+/* The exact sum of @f and @ones terms equal to 1, rounded once: the same
+ * bits as every term added to @f (an exact sum does not depend on the order
+ * of its terms; @ones < 2^53 is a double, exactly). */
+static double sum_with_ones(const struct tv_fsum *f, uint64_t ones)
+{
+	struct tv_fsum all = *f;
+	tv_fsum_add(&all, (double)ones);
+	return tv_fsum_result(&all);
+}
+
 void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score *out)
 {
 	TV_NULL_RET(out, );
@@ -101,8 +114,17 @@ void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score 
 		return;
 	}
 	*out = s->totals;
-	out->correct = tv_fsum_result(&s->correct);
-	out->attempted = tv_fsum_result(&s->attempted);
+	out->correct = sum_with_ones(&s->correct, s->correct_ones);
+	out->attempted = sum_with_ones(&s->attempted, s->attempted_ones);
+}
+
+/* Adds @x to the exact sum @f and its count of ones @ones. */
+static inline void add_term(struct tv_fsum *f, uint64_t *ones, double x)
+{
+	if (x == 1.0)
+		(*ones)++;
+	else
+		tv_fsum_add(f, x);
 }
 
 /* Marks tag ids seen on the current line; grows with the inventory. */
@@ -342,6 +364,15 @@ static void scale_guesses(struct tageval_scorer *s)
 	}
 }
 
+/* The guesses of s->g all of weight 1, scaled as scale_guesses() scales
+ * them: 1 = 0.5 x 2^1 (frexp), so 0.5 each at a scale of 2^-1. */
+static void unit_guesses(struct tageval_scorer *s)
+{
+	for (size_t i = 0; i < s->ng; i++)
+		s->g[i].w = 0.5;
+	s->gscale = s->ng > 0 ? 1 : 0;
+}
+
 /* Parses the tags of an answer line into s->g (weights as written). */
 static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
@@ -379,9 +410,10 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 			return tv_nomem(err);
 		s->g[s->ng++] = (struct guess){ tag, w, NULL };
 	}
-	if (!all_weighted)
-		for (size_t i = 0; i < s->ng; i++)
-			s->g[i].w = 1.0;
+	if (!all_weighted) {
+		unit_guesses(s);
+		return TAGEVAL_OK;
+	}
 	scale_guesses(s);
 	return TAGEVAL_OK;
 }
@@ -503,8 +535,8 @@ static int score_guesses(struct tageval_scorer *s, const struct tv_line *r,
 	}
 	e->state = ST_USED;
 	s->totals.scored++;
-	tv_fsum_add(&s->correct, score);
-	tv_fsum_add(&s->attempted, total);
+	add_term(&s->correct, &s->correct_ones, score);
+	add_term(&s->attempted, &s->attempted_ones, total);
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
@@ -624,7 +656,7 @@ int tv_scorer_add_ids(struct tageval_scorer *s, uint32_t inst, const char *lexel
 	for (size_t i = 0; i < ntags; i++)
 		s->g[i] = (struct guess){ tags[i], 1.0, NULL };
 	s->ng = ntags;
-	scale_guesses(s);
+	unit_guesses(s);
 	char *field[2] = { (char *)(uintptr_t)lexelt, (char *)(uintptr_t)instance };
 	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
 			     .nfield = 2, .inst = inst < s->key->ninst ? inst : TV_NONE };
@@ -924,8 +956,8 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 		score = 1.0;
 	e->state = ST_USED;
 	s->totals.scored++;
-	tv_fsum_add(&s->correct, score);
-	tv_fsum_add(&s->attempted, 1.0);
+	add_term(&s->correct, &s->correct_ones, score);
+	s->attempted_ones++;
 	s->added++;
 	if (s->opts.on_answer) {
 		struct tageval_answer_event ev = {
