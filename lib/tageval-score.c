@@ -28,7 +28,7 @@ enum inst_state {
 /* The effective key entry of an instance, packed so that scoring an answer
  * touches one small record: a single key tag is kept in place of the offset. */
 struct einst {
-	uint32_t tags;  /* offset into pool, or the tag itself when cnt == 1 */
+	uint32_t tags;  /* offset into ktags, or the tag itself when cnt == 1 */
 	uint16_t state;
 	uint16_t cnt;   /* key tags, capped: see build_key */
 };
@@ -53,6 +53,7 @@ struct tageval_scorer {
 	struct einst *inst;
 	uint32_t *pool;
 	size_t npool;
+	const uint32_t *ktags; /* the effective key's tags: pool, or the key's own */
 	struct tv_walk walk;
 	struct tv_lift lift; /* tree-shaped maps: ancestors by depth */
 	/* per-line scratch */
@@ -168,7 +169,41 @@ static int ambiguous(const struct tageval_scorer *s, const char *file, uint64_t 
 
 static const uint32_t *key_tags(const struct tageval_scorer *s, const struct einst *e)
 {
-	return e->cnt == 1 ? &e->tags : s->pool + e->tags;
+	return e->cnt == 1 ? &e->tags : s->ktags + e->tags;
+}
+
+static int too_many_tags(const struct tageval_key *key, size_t i, struct tageval_error *err)
+{
+	return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
+			"more than %u sense tags for one instance", UINT16_MAX);
+}
+
+/* The effective key when it is the key as read (no filter, no coarse
+ * mapping, no merging of repeated tags): an instance of several tags reads
+ * them in the key itself, nothing is copied. */
+static int build_key_plain(struct tageval_scorer *s, struct tageval_error *err)
+{
+	const struct tageval_key *key = s->key;
+	size_t n = key->ninst, kept = 0;
+	s->ktags = key->tags;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_instance *in = &key->inst[i];
+		struct einst *e = &s->inst[i];
+		uint32_t cnt = in->ntags;
+		if (cnt > UINT16_MAX)
+			return too_many_tags(key, i, err);
+		e->cnt = (uint16_t)cnt;
+		e->tags = cnt == 1 ? key->tags[in->tags] : in->tags;
+		if (cnt == 0)
+			e->state = ST_FILTERED;
+		else if (s->opts.minimal && cnt >= 2)
+			e->state = ST_EXCLUDED;
+		else
+			kept++;
+	}
+	s->totals.instances = kept;
+	s->totals.total = (double)kept; /* 1 an instance, every partial sum exact */
+	return TAGEVAL_OK;
 }
 
 static int build_key(struct tageval_scorer *s, struct tageval_error *err)
@@ -176,12 +211,17 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 	const struct tageval_key *key = s->key;
 	const struct tageval_filter *f = s->opts.filter;
 	size_t n = key->ninst;
-	s->inst = calloc(n ? n : 1, sizeof *s->inst);
-	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
-	if (!s->inst || !s->pool || mark_fit(s))
-		return tv_nomem(err);
 	int coarse = s->opts.granularity == TAGEVAL_COARSE;
 	int dedup = coarse || s->opts.conjunctive;
+	s->inst = calloc(n ? n : 1, sizeof *s->inst);
+	if (s->inst == NULL)
+		return tv_nomem(err);
+	if (!dedup && (f == NULL || (!f->have_instances && !f->have_tags)))
+		return build_key_plain(s, err);
+	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
+	if (!s->pool || mark_fit(s))
+		return tv_nomem(err);
+	s->ktags = s->pool;
 	for (size_t i = 0; i < n; i++) {
 		const struct tv_instance *in = &key->inst[i];
 		struct einst *e = &s->inst[i];
@@ -214,8 +254,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			cnt++;
 		}
 		if (cnt > UINT16_MAX)
-			return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
-					"more than %u sense tags for one instance", UINT16_MAX);
+			return too_many_tags(key, i, err);
 		e->cnt = (uint16_t)cnt;
 		if (cnt == 1) {
 			e->tags = s->pool[first];
