@@ -28,7 +28,7 @@ enum inst_state {
 /* The effective key entry of an instance, packed so that scoring an answer
  * touches one small record: a single key tag is kept in place of the offset. */
 struct einst {
-	uint32_t tags;  /* offset into pool, or the tag itself when cnt == 1 */
+	uint32_t tags;  /* offset into ktags, or the tag itself when cnt == 1 */
 	uint16_t state;
 	uint16_t cnt;   /* key tags, capped: see build_key */
 };
@@ -44,12 +44,16 @@ struct tageval_scorer {
 	const struct tageval_key *key;
 	struct tageval_score_options opts;
 	struct tageval_score totals;
-	/* totals.correct and totals.attempted, exactly: any line order gives the same bits */
+	/* totals.correct and totals.attempted, exactly: any line order gives the same bits;
+	 * their terms equal to 1 (most answers') are counted apart, an
+	 * increment each, and added to a copy when the result is read */
 	struct tv_fsum correct, attempted;
+	uint64_t correct_ones, attempted_ones;
 	/* the effective key: tags after the filter, coarse and dedup steps */
 	struct einst *inst;
 	uint32_t *pool;
 	size_t npool;
+	const uint32_t *ktags; /* the effective key's tags: pool, or the key's own */
 	struct tv_walk walk;
 	struct tv_lift lift; /* tree-shaped maps: ancestors by depth */
 	/* per-line scratch */
@@ -93,6 +97,16 @@ void tageval_scorer_free(struct tageval_scorer *s)
 	free(s);
 }
 
+/* The exact sum of @f and @ones terms equal to 1, rounded once: the same
+ * bits as every term added to @f (an exact sum does not depend on the order
+ * of its terms; @ones < 2^53 is a double, exactly). */
+static double sum_with_ones(const struct tv_fsum *f, uint64_t ones)
+{
+	struct tv_fsum all = *f;
+	tv_fsum_add(&all, (double)ones);
+	return tv_fsum_result(&all);
+}
+
 void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score *out)
 {
 	TV_NULL_RET(out, );
@@ -101,8 +115,17 @@ void tageval_scorer_result(const struct tageval_scorer *s, struct tageval_score 
 		return;
 	}
 	*out = s->totals;
-	out->correct = tv_fsum_result(&s->correct);
-	out->attempted = tv_fsum_result(&s->attempted);
+	out->correct = sum_with_ones(&s->correct, s->correct_ones);
+	out->attempted = sum_with_ones(&s->attempted, s->attempted_ones);
+}
+
+/* Adds @x to the exact sum @f and its count of ones @ones. */
+static inline void add_term(struct tv_fsum *f, uint64_t *ones, double x)
+{
+	if (x == 1.0)
+		(*ones)++;
+	else
+		tv_fsum_add(f, x);
 }
 
 /* Marks tag ids seen on the current line; grows with the inventory. */
@@ -146,7 +169,41 @@ static int ambiguous(const struct tageval_scorer *s, const char *file, uint64_t 
 
 static const uint32_t *key_tags(const struct tageval_scorer *s, const struct einst *e)
 {
-	return e->cnt == 1 ? &e->tags : s->pool + e->tags;
+	return e->cnt == 1 ? &e->tags : s->ktags + e->tags;
+}
+
+static int too_many_tags(const struct tageval_key *key, size_t i, struct tageval_error *err)
+{
+	return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
+			"more than %u sense tags for one instance", UINT16_MAX);
+}
+
+/* The effective key when it is the key as read (no filter, no coarse
+ * mapping, no merging of repeated tags): an instance of several tags reads
+ * them in the key itself, nothing is copied. */
+static int build_key_plain(struct tageval_scorer *s, struct tageval_error *err)
+{
+	const struct tageval_key *key = s->key;
+	size_t n = key->ninst, kept = 0;
+	s->ktags = key->tags;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_instance *in = &key->inst[i];
+		struct einst *e = &s->inst[i];
+		uint32_t cnt = in->ntags;
+		if (cnt > UINT16_MAX)
+			return too_many_tags(key, i, err);
+		e->cnt = (uint16_t)cnt;
+		e->tags = cnt == 1 ? key->tags[in->tags] : in->tags;
+		if (cnt == 0)
+			e->state = ST_FILTERED;
+		else if (s->opts.minimal && cnt >= 2)
+			e->state = ST_EXCLUDED;
+		else
+			kept++;
+	}
+	s->totals.instances = kept;
+	s->totals.total = (double)kept; /* 1 an instance, every partial sum exact */
+	return TAGEVAL_OK;
 }
 
 static int build_key(struct tageval_scorer *s, struct tageval_error *err)
@@ -154,12 +211,17 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 	const struct tageval_key *key = s->key;
 	const struct tageval_filter *f = s->opts.filter;
 	size_t n = key->ninst;
-	s->inst = calloc(n ? n : 1, sizeof *s->inst);
-	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
-	if (!s->inst || !s->pool || mark_fit(s))
-		return tv_nomem(err);
 	int coarse = s->opts.granularity == TAGEVAL_COARSE;
 	int dedup = coarse || s->opts.conjunctive;
+	s->inst = calloc(n ? n : 1, sizeof *s->inst);
+	if (s->inst == NULL)
+		return tv_nomem(err);
+	if (!dedup && (f == NULL || (!f->have_instances && !f->have_tags)))
+		return build_key_plain(s, err);
+	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
+	if (!s->pool || mark_fit(s))
+		return tv_nomem(err);
+	s->ktags = s->pool;
 	for (size_t i = 0; i < n; i++) {
 		const struct tv_instance *in = &key->inst[i];
 		struct einst *e = &s->inst[i];
@@ -192,8 +254,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 			cnt++;
 		}
 		if (cnt > UINT16_MAX)
-			return tv_error(err, TAGEVAL_EFORMAT, key->name, tv_key_line(key, i),
-					"more than %u sense tags for one instance", UINT16_MAX);
+			return too_many_tags(key, i, err);
 		e->cnt = (uint16_t)cnt;
 		if (cnt == 1) {
 			e->tags = s->pool[first];
@@ -342,6 +403,15 @@ static void scale_guesses(struct tageval_scorer *s)
 	}
 }
 
+/* The guesses of s->g all of weight 1, scaled as scale_guesses() scales
+ * them: 1 = 0.5 x 2^1 (frexp), so 0.5 each at a scale of 2^-1. */
+static void unit_guesses(struct tageval_scorer *s)
+{
+	for (size_t i = 0; i < s->ng; i++)
+		s->g[i].w = 0.5;
+	s->gscale = s->ng > 0 ? 1 : 0;
+}
+
 /* Parses the tags of an answer line into s->g (weights as written). */
 static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, struct tageval_error *err)
 {
@@ -379,9 +449,10 @@ static int parse_guesses(struct tageval_scorer *s, const struct tv_line *r, stru
 			return tv_nomem(err);
 		s->g[s->ng++] = (struct guess){ tag, w, NULL };
 	}
-	if (!all_weighted)
-		for (size_t i = 0; i < s->ng; i++)
-			s->g[i].w = 1.0;
+	if (!all_weighted) {
+		unit_guesses(s);
+		return TAGEVAL_OK;
+	}
 	scale_guesses(s);
 	return TAGEVAL_OK;
 }
@@ -503,8 +574,8 @@ static int score_guesses(struct tageval_scorer *s, const struct tv_line *r,
 	}
 	e->state = ST_USED;
 	s->totals.scored++;
-	tv_fsum_add(&s->correct, score);
-	tv_fsum_add(&s->attempted, total);
+	add_term(&s->correct, &s->correct_ones, score);
+	add_term(&s->attempted, &s->attempted_ones, total);
 	return report(s, r, st, score, total, inst) ? tv_nomem(err) : TAGEVAL_OK;
 }
 
@@ -624,7 +695,7 @@ int tv_scorer_add_ids(struct tageval_scorer *s, uint32_t inst, const char *lexel
 	for (size_t i = 0; i < ntags; i++)
 		s->g[i] = (struct guess){ tags[i], 1.0, NULL };
 	s->ng = ntags;
-	scale_guesses(s);
+	unit_guesses(s);
 	char *field[2] = { (char *)(uintptr_t)lexelt, (char *)(uintptr_t)instance };
 	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
 			     .nfield = 2, .inst = inst < s->key->ninst ? inst : TV_NONE };
@@ -924,8 +995,8 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 		score = 1.0;
 	e->state = ST_USED;
 	s->totals.scored++;
-	tv_fsum_add(&s->correct, score);
-	tv_fsum_add(&s->attempted, 1.0);
+	add_term(&s->correct, &s->correct_ones, score);
+	s->attempted_ones++;
 	s->added++;
 	if (s->opts.on_answer) {
 		struct tageval_answer_event ev = {
