@@ -105,20 +105,23 @@ static int add_instance(struct tageval_key *key, uint64_t lineno, size_t lexelt_
 	return TAGEVAL_OK;
 }
 
+static int slash_tag(const struct tv_line *l, const char *t, struct tageval_error *err)
+{
+	char q[200];
+	tv_quote(q, sizeof q, t, strlen(t));
+	return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno, "key tag \"%s\" contains '/'", q);
+}
+
 /* Appends the instance of line @l (its id already interned, or not at all). */
 static int append(struct tageval_key *key, const struct tv_line *l, struct tageval_error *err)
 {
-	char q[200];
 	if (add_instance(key, l->lineno, strlen(l->field[0]), l->nfield - 2))
 		return tv_nomem(err);
 	for (size_t i = 2; i < l->nfield; i++) {
 		const char *t = l->field[i];
 		size_t tlen = strlen(t);
-		if (memchr(t, '/', tlen) != NULL) {
-			tv_quote(q, sizeof q, t, tlen);
-			return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
-					"key tag \"%s\" contains '/'", q);
-		}
+		if (memchr(t, '/', tlen) != NULL)
+			return slash_tag(l, t, err);
 		uint32_t tag;
 		if (tv_inventory_intern(key->inv, t, tlen, &tag))
 			return tv_nomem(err);
@@ -157,11 +160,16 @@ static int add_fields(struct tageval_key *key, const char *lexelt, const char *i
 	struct tv_line l = { .name = key->name, .lineno = key->ninst + 1, .field = field,
 			     .nfield = ntags + 2 };
 	int rc = TAGEVAL_OK;
+	size_t ninst = key->ninst, ntag = key->ntags, nlinehi = key->nlinehi;
 	if (named) {
 		for (size_t i = 0; rc == TAGEVAL_OK && i < ntags + 2; i++)
 			if (field[i][0] == '\0' || strpbrk(field[i], " \t\r\n"))
 				rc = tv_error(err, TAGEVAL_EINVAL, key->name, 0,
 					      "a field is empty or contains a blank");
+		/* a tag with '/' fails before the id is interned (see below) */
+		for (size_t i = 2; rc == TAGEVAL_OK && i < ntags + 2; i++)
+			if (strchr(field[i], '/'))
+				rc = slash_tag(&l, field[i], err);
 		if (rc == TAGEVAL_OK) {
 			if (tv_line_make(&l, key->name, key->ninst + 1, field, ntags + 2,
 					 &key->idbuf, &key->idcap, &key->ids))
@@ -175,6 +183,16 @@ static int add_fields(struct tageval_key *key, const char *lexelt, const char *i
 	}
 	if (field != small)
 		free(field);
+	if (rc != TAGEVAL_OK && key->ninst > ninst) {
+		/* out of memory or a bad tag half-way: the key as it was, not an
+		 * instance with tags it never got (the id's string cut too: only
+		 * out of memory gets here with it interned) */
+		key->ninst = ninst;
+		key->ntags = ntag;
+		key->nlinehi = nlinehi;
+	}
+	if (rc != TAGEVAL_OK && key->ids.n > key->ninst)
+		(void)tv_intern_cut(&key->ids, key->ninst);
 	return rc;
 }
 

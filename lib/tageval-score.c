@@ -51,6 +51,7 @@ struct tageval_scorer {
 	uint64_t correct_ones, attempted_ones;
 	/* the effective key: tags after the filter, coarse and dedup steps */
 	struct einst *inst;
+	size_t ninst;       /* the key's instances when the scorer was made */
 	uint32_t *pool;
 	size_t npool;
 	const uint32_t *ktags; /* the effective key's tags: pool, or the key's own */
@@ -99,7 +100,7 @@ void tageval_scorer_free(struct tageval_scorer *s)
 
 /* The exact sum of @f and @ones terms equal to 1, rounded once: the same
  * bits as every term added to @f (an exact sum does not depend on the order
- * of its terms; @ones < 2^53 is a double, exactly). */
+ * of its terms; @ones, at most one an instance (< 2^32), is a double exactly). */
 static double sum_with_ones(const struct tv_fsum *f, uint64_t ones)
 {
 	struct tv_fsum all = *f;
@@ -216,6 +217,7 @@ static int build_key(struct tageval_scorer *s, struct tageval_error *err)
 	s->inst = calloc(n ? n : 1, sizeof *s->inst);
 	if (s->inst == NULL)
 		return tv_nomem(err);
+	s->ninst = n;
 	if (!dedup && (f == NULL || (!f->have_instances && !f->have_tags)))
 		return build_key_plain(s, err);
 	s->pool = malloc((key->ntags ? key->ntags : 1) * sizeof *s->pool);
@@ -502,7 +504,7 @@ static int score_guesses(struct tageval_scorer *s, const struct tv_line *r,
 	int rc;
 	uint32_t inst = r->inst;
 	enum tageval_answer_status st = TAGEVAL_ANSWER_SCORED;
-	if (inst == TV_NONE)
+	if (inst == TV_NONE || inst >= s->ninst) /* an instance added to the key since */
 		st = TAGEVAL_ANSWER_NOT_IN_KEY;
 	else if (s->inst[inst].state == ST_FILTERED)
 		st = TAGEVAL_ANSWER_FILTERED;
@@ -678,7 +680,7 @@ int tv_scorer_add_at(struct tageval_scorer *s, uint32_t inst, const char *lexelt
 		return tv_nomem(err);
 	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
 			     .nfield = ntags + 2, .weights = weights,
-			     .inst = inst < s->key->ninst ? inst : TV_NONE };
+			     .inst = inst < s->ninst ? inst : TV_NONE };
 	int rc = score_line(s, &l, err);
 	if (field != small)
 		free(field);
@@ -698,7 +700,7 @@ int tv_scorer_add_ids(struct tageval_scorer *s, uint32_t inst, const char *lexel
 	unit_guesses(s);
 	char *field[2] = { (char *)(uintptr_t)lexelt, (char *)(uintptr_t)instance };
 	struct tv_line l = { .name = "answers", .lineno = ++s->added, .field = field,
-			     .nfield = 2, .inst = inst < s->key->ninst ? inst : TV_NONE };
+			     .nfield = 2, .inst = inst < s->ninst ? inst : TV_NONE };
 	return score_guesses(s, &l, err);
 }
 
@@ -933,7 +935,7 @@ int tv_scorer_add_spread(struct tageval_scorer *s, uint32_t inst, const char *le
 			 const char *instance, const struct tv_spread *sp, const uint32_t *tags,
 			 size_t n, struct tageval_error *err)
 {
-	if (sp->general || inst >= s->key->ninst || s->inst[inst].state != ST_ACTIVE)
+	if (sp->general || inst >= s->ninst || s->inst[inst].state != ST_ACTIVE)
 		return spread_general(s, inst, lexelt, instance, tags, n, err);
 	int mixed = s->opts.granularity == TAGEVAL_MIXED;
 	struct einst *e = &s->inst[inst];

@@ -357,8 +357,9 @@ struct tageval_scorer;
  * Prepares scoring of answers against @key (whose tags live in @inv) under
  * @opts (copied; NULL = defaults).  Coarse scoring fails with
  * TAGEVAL_EFORMAT if a key tag has several top-level ancestors.  @key must
- * not change while the scorer exists (answers are looked up in it by a
- * second thread while a file is read).
+ * not change while the scorer exists: no tageval_key_add() on it until the
+ * scorer is freed (answers are looked up in it by a second thread while a
+ * file is read, and its tags are read in place).
  */
 TAGEVAL_EXPORT int tageval_scorer_new(struct tageval_inventory *inv,
 				      const struct tageval_key *key,

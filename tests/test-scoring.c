@@ -431,6 +431,105 @@ START_TEST(double_precision)
 }
 END_TEST
 
+START_TEST(exact_sum_rounds_once)
+{
+	/*
+	 * Three instances of key tag a; each answer is the one tag a, whose
+	 * weight w <= 1 earns score = attempted = w.  Weights 1 (bare), 2^-53
+	 * and 2^-106: the exact sum 1 + 2^-53 + 2^-106 lies just above the
+	 * midpoint of 1 and 1 + 2^-52, so it rounds (once) to 1 + 2^-52.  Rounded
+	 * twice it is 1: 2^-53 + 2^-106 -> 2^-53 (to even), then 1 + 2^-53, a
+	 * tie, -> 1.  After the first two lines the exact sum 1 + 2^-53 is that
+	 * tie itself: 1.  The ones counted apart (the bare answer) must come
+	 * into the same single rounding, in every line order; the result is read
+	 * after every line, which must not change what follows.
+	 */
+	static const int orders[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+					  { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	const char *ids[3] = { "1", "2", "3" };
+	const double w[3] = { 1.0, 0x1p-53, 0x1p-106 };
+	const char *tags[] = { "a" };
+	struct tageval_error err;
+	for (int o = 0; o < 6; o++) {
+		struct tageval_inventory *inv = tageval_inventory_new();
+		struct tageval_key *key = NULL;
+		struct tageval_scorer *sc = NULL;
+		ck_assert_ptr_nonnull(inv);
+		ck_assert_int_eq(tageval_key_new(inv, "key", &key), TAGEVAL_OK);
+		for (int i = 0; i < 3; i++)
+			ck_assert_int_eq(tageval_key_add(key, "w", ids[i], tags, 1, &err),
+					 TAGEVAL_OK);
+		ck_assert_int_eq(tageval_scorer_new(inv, key, NULL, &sc, &err), TAGEVAL_OK);
+		double exact = 0.0; /* 1 + 2^-53 + 2^-106 is not a double: track the parts */
+		int have_one = 0, have_small = 0, have_tiny = 0;
+		for (int j = 0; j < 3; j++) {
+			int i = orders[o][j];
+			const double *weights = i == 0 ? NULL : &w[i];
+			ck_assert_int_eq(tageval_scorer_add(sc, "w", ids[i], tags, weights, 1, &err),
+					 TAGEVAL_OK);
+			have_one |= i == 0;
+			have_small |= i == 1;
+			have_tiny |= i == 2;
+			/* the sum so far, rounded once: with 1 and 2^-53 but not 2^-106
+			 * the tie 1 + 2^-53 -> 1; all three -> 1 + 2^-52; without 1
+			 * the parts are exact (2^-53 + 2^-106 needs 54 bits: rounds to 2^-53) */
+			if (have_one)
+				exact = have_small && have_tiny ? 0x1.0000000000001p+0 : 1.0;
+			else
+				exact = have_small ? 0x1p-53 : 0x1p-106;
+			struct tageval_score r;
+			tageval_scorer_result(sc, &r);
+			ck_assert_double_eq(r.correct, exact);
+			ck_assert_double_eq(r.attempted, exact);
+		}
+		struct tageval_score r;
+		tageval_scorer_result(sc, &r);
+		ck_assert_double_eq(r.correct, 0x1.0000000000001p+0);
+		ck_assert_double_eq(r.total, 3.0);
+		tageval_scorer_free(sc);
+		tageval_key_free(key);
+		tageval_inventory_free(inv);
+	}
+}
+END_TEST
+
+START_TEST(key_add_failure_leaves_key)
+{
+	/*
+	 * A tageval_key_add() that fails leaves the key as it was: no instance
+	 * with tags it never got, its id free for a later add.  "w 2" with tags
+	 * b and c/d fails ('/' in a tag); then "w 2 b" is added (not a
+	 * duplicate): 2 instances, and the answer "w 2 b" scores 1 of 2.
+	 * (Two guards in add_fields() give this, each alone: the tags checked
+	 * for '/' before the id is interned, and a failed add undone, its id
+	 * cut; with neither, the key held 2 instances after the failure.)
+	 */
+	struct tageval_error err;
+	struct tageval_inventory *inv = tageval_inventory_new();
+	struct tageval_key *key = NULL;
+	struct tageval_scorer *sc = NULL;
+	ck_assert_ptr_nonnull(inv);
+	ck_assert_int_eq(tageval_key_new(inv, "key", &key), TAGEVAL_OK);
+	const char *a[] = { "a" }, *bad[] = { "b", "c/d" }, *b[] = { "b" };
+	ck_assert_int_eq(tageval_key_add(key, "w", "1", a, 1, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_key_add(key, "w", "2", bad, 2, &err), TAGEVAL_EFORMAT);
+	ck_assert_str_eq(err.message, "key tag \"c/d\" contains '/'");
+	ck_assert_uint_eq(tageval_key_size(key), 1);
+	ck_assert_int_eq(tageval_key_add(key, "w", "2", b, 1, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(tageval_key_size(key), 2);
+	ck_assert_int_eq(tageval_scorer_new(inv, key, NULL, &sc, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_scorer_add(sc, "w", "2", b, NULL, 1, &err), TAGEVAL_OK);
+	struct tageval_score r;
+	tageval_scorer_result(sc, &r);
+	ck_assert_double_eq(r.correct, 1.0);
+	ck_assert_double_eq(r.total, 2.0);
+	ck_assert_uint_eq(r.not_in_key, 0);
+	tageval_scorer_free(sc);
+	tageval_key_free(key);
+	tageval_inventory_free(inv);
+}
+END_TEST
+
 static Suite *scoring_suite(void)
 {
 	Suite *s = suite_create("scoring");
@@ -454,6 +553,8 @@ static Suite *scoring_suite(void)
 	tcase_add_test(tc, answer_statuses);
 	tcase_add_test(tc, answer_errors);
 	tcase_add_test(tc, double_precision);
+	tcase_add_test(tc, exact_sum_rounds_once);
+	tcase_add_test(tc, key_add_failure_leaves_key);
 	suite_add_tcase(s, tc);
 	return s;
 }
