@@ -77,7 +77,9 @@ struct table {
 	double *kn, *cn;        /* marginals */
 	size_t kcap, ccap;
 	uint64_t *keys;         /* the word's (cluster, class) label ids, then
-				 * (sparse path) the cell keys: borrowed */
+				 * (sparse path) the cell keys: borrowed, or wk */
+	uint64_t *wk;           /* a word's keys unpacked (packed_keys()) */
+	size_t wkcap;
 	double *dense;          /* dense path: k * nclass + c */
 	size_t densecap;
 	uint32_t *ck, *cc;      /* the cells */
@@ -91,6 +93,7 @@ static void table_free(struct table *t)
 {
 	free(t->klocal);
 	free(t->kid);
+	free(t->wk);
 	free(t->cstamp);
 	free(t->clocal);
 	free(t->kn);
@@ -262,16 +265,38 @@ static int build_table(struct table *t, uint64_t *keys, size_t n, struct tv_cell
 }
 
 /*
+ * The bits of a class id in a packed key of 4 bytes, (cluster << bits |
+ * class), when every class (a gold label) and every cluster (any label)
+ * fits; 0 when they do not (8 bytes a key: cluster << 32 | class).  Four
+ * bytes an instance, as the order of the instances took before.
+ */
+static unsigned packed_keys(const struct tageval_wsi *w)
+{
+	unsigned b = 1;
+	while (b < 32 && ((size_t)1 << b) < w->gold_labels)
+		b++;
+	return b < 32 && tv_wsi_nlabels(w) <= ((size_t)1 << (32 - b)) ? b : 0;
+}
+
+/* The keys of every instance, packed (@k32, @shift bits a class) or not
+ * (@k64). */
+struct allkeys {
+	uint64_t *k64;
+	uint32_t *k32;
+	unsigned shift;
+};
+
+/*
  * Every instance's (cluster, class) label ids, as SemEval-2010 reads them
  * (@jar) or as SemEval-2007 does, into @keys grouped by word: word v's from
- * keys + start[v] on, in increasing instance order (the order of
- * tv_wsi_group(), whose cells and sums these must be, bit for bit).  One
- * pass over the instances in their order, each word's keys written one
- * after the other; the pass by word it replaces read the instances' arrays
- * at random.  @cur: room for one position a word.
+ * start[v] on, in increasing instance order (the order of tv_wsi_group(),
+ * whose cells and sums these must be, bit for bit).  One pass over the
+ * instances in their order, each word's keys written one after the other;
+ * the pass by word it replaces read the instances' arrays at random.
+ * @cur: room for one position a word.
  */
-static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int jar, uint64_t *keys,
-		      uint32_t *cur)
+static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int jar,
+		      const struct allkeys *keys, uint32_t *cur)
 {
 	memcpy(cur, start, w->words.n * sizeof *cur);
 	for (uint32_t i = 0; i < w->n; i++) {
@@ -286,8 +311,27 @@ static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int ja
 		const struct tv_winst *in = &w->in[i];
 		uint32_t k = jar ? tv_wsi_cl_j(w, i) : tv_wsi_cl_p(w, i);
 		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, i);
-		keys[cur[in->word]++] = (uint64_t)k << 32 | c;
+		if (keys->shift)
+			keys->k32[cur[in->word]++] = k << keys->shift | c;
+		else
+			keys->k64[cur[in->word]++] = (uint64_t)k << 32 | c;
 	}
+}
+
+/* Word @word's @n keys, as build_table() takes them: in place, or
+ * unpacked into t->wk; NULL: out of memory. */
+static uint64_t *word_slice(struct table *t, const struct allkeys *keys, const uint32_t *start,
+			    size_t word, size_t n)
+{
+	if (!keys->shift)
+		return keys->k64 + start[word];
+	if (tv_grow((void **)&t->wk, &t->wkcap, n ? n : 1, sizeof *t->wk))
+		return NULL;
+	const uint32_t *p = keys->k32 + start[word];
+	uint32_t mask = ((uint32_t)1 << keys->shift) - 1;
+	for (size_t i = 0; i < n; i++)
+		t->wk[i] = (uint64_t)(p[i] >> keys->shift) << 32 | (p[i] & mask);
+	return t->wk;
 }
 
 /* The weighted sums of the per-word figures, exact: the order of the words
@@ -374,14 +418,17 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
  * @pass 0 the SemEval-2010 figures, and the SemEval-2007 ones on the pass
  * that made their keys (1 when they differ, @two; none with @no2007). */
 static int word_tables(struct table *t, const struct tageval_wsi *w,
-		       const struct tageval_wsi_options *o, const uint32_t *start, uint64_t *keys,
-		       int pass, int two, int no2007, struct tageval_wsi_figures *fig)
+		       const struct tageval_wsi_options *o, const uint32_t *start,
+		       const struct allkeys *keys, int pass, int two, int no2007,
+		       struct tageval_wsi_figures *fig)
 {
 	for (size_t word = 0; word < w->words.n; word++) {
 		if (!tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word), o->pos))
 			continue;
 		struct tv_cells cells;
-		if (build_table(t, keys + start[word], start[word + 1] - start[word], &cells))
+		size_t n = start[word + 1] - start[word];
+		uint64_t *wk = word_slice(t, keys, start, word, n);
+		if (wk == NULL || build_table(t, wk, n, &cells))
 			return TAGEVAL_ENOMEM;
 		if (pass == 0)
 			tv_wsi_metrics_2010(&cells, o->beta, fig);
@@ -437,7 +484,12 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 	struct table t = { 0 };
 	struct tageval_wsi_result *r = calloc(1, sizeof *r);
 	size_t nw = w->words.n, nl = tv_wsi_nlabels(w);
-	uint64_t *keys = malloc((w->n ? w->n : 1) * sizeof *keys);
+	struct allkeys keys = { .shift = packed_keys(w) };
+	size_t nk = w->n ? w->n : 1;
+	if (keys.shift)
+		keys.k32 = malloc(nk * sizeof *keys.k32);
+	else
+		keys.k64 = malloc(nk * sizeof *keys.k64);
 	uint32_t *cur = malloc((nw ? nw : 1) * sizeof *cur);
 	int rc = TAGEVAL_OK;
 	if (r != NULL) {
@@ -445,7 +497,7 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 		r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
 	}
 	int t_ok = table_alloc(&t, nl, w->gold_labels);
-	if (r == NULL || !r->name || !r->fig || !keys || !cur || !t_ok) {
+	if (r == NULL || !r->name || !r->fig || !(keys.k32 || keys.k64) || !cur || !t_ok) {
 		rc = tv_nomem(err);
 		goto out;
 	}
@@ -453,8 +505,8 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 	 * differently (class_l, cl_p or cl_pooled only then) */
 	int two = !no2007 && (w->class_l != NULL || w->cl_p != NULL || w->cl_pooled);
 	for (int pass = 0; pass <= two; pass++) {
-		word_keys(w, start, pass == 0, keys, cur);
-		if (word_tables(&t, w, &o, start, keys, pass, two, no2007, r->fig)) {
+		word_keys(w, start, pass == 0, &keys, cur);
+		if (word_tables(&t, w, &o, start, &keys, pass, two, no2007, r->fig)) {
 			rc = tv_nomem(err);
 			goto out;
 		}
@@ -462,7 +514,8 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 	rc = word_totals(w, &o, start, no2007, r, err);
 out:
 	table_free(&t);
-	free(keys);
+	free(keys.k32);
+	free(keys.k64);
 	free(cur);
 	if (rc) {
 		tageval_wsi_result_free(r);
