@@ -67,12 +67,11 @@ static int sense_of(struct tageval_supervised *s, uint32_t wsi_label, uint32_t *
 	return TAGEVAL_OK;
 }
 
-/* The clusters of grouped position @p, from the wsi object, its pooled
- * labels where they are in the wsi object's sys_pool. */
-static void copy_sys(struct tageval_supervised *s, size_t p)
+/* The clusters of instance @inst, at grouped position @p, from the wsi
+ * object, its pooled labels where they are in the wsi object's sys_pool. */
+static void copy_sys(struct tageval_supervised *s, size_t p, uint32_t inst)
 {
 	const struct tageval_wsi *w = s->w;
-	uint32_t inst = s->order[p];
 	uint32_t sys_n = tv_wsi_sys_n(w, inst), sys_first = tv_wsi_sys_first(w, inst);
 	if (sys_first == TV_NONE || sys_n == 0) {
 		s->g[p].v = w->cl_j[inst]; /* a single cluster of weight 1, or none */
@@ -83,18 +82,76 @@ static void copy_sys(struct tageval_supervised *s, size_t p)
 	}
 }
 
-/* How many positions ahead tv_supervised_new_grouped() and
- * tv_supervised_reload() fetch an instance's arrays: the instances of a
- * word are spread over the whole key (some 100 apart in 1,000,000 of 100
- * words), each read a cache miss otherwise. */
-enum { GROUP_AHEAD = 16 };
-
-/* Prefetches what copy_sys() and the gold labels' copy read of instance @inst. */
-static inline void prefetch_inst(const struct tageval_wsi *w, uint32_t inst)
+/*
+ * Each word's next grouped position, into @cur (room for a word each): the
+ * instances are copied in their own order, each to the next position of
+ * its word, which is where s->order has it (tv_wsi_group(), a stable
+ * counting sort: word v's instances in increasing order from start[v] on).
+ * A copy in the grouped order read the wsi object's arrays at random (a
+ * word's instances some 100 apart in 1,000,000 of 100 words).
+ */
+static void group_cursor(const struct tageval_supervised *s, uint32_t *cur)
 {
-	__builtin_prefetch(&w->in[inst]);
-	__builtin_prefetch(&w->sflags[inst]);
-	__builtin_prefetch(&w->cl_j[inst]);
+	memcpy(cur, s->start, s->w->words.n * sizeof *cur);
+}
+
+/* A gold label (a wsi label id, then its sense id) at @at in the pool
+ * (@narrow: of 16 bits). */
+static void put_gold(struct tageval_supervised *s, int narrow, size_t at, uint32_t label)
+{
+	if (narrow)
+		s->gpool16[at] = (uint16_t)label; /* a gold label: below gold_labels */
+	else
+		s->gpool[at] = label;
+}
+
+/*
+ * The instances' clusters and gold labels in the grouped order, the labels
+ * as sense ids, interned in the grouped order (as a copy in that order
+ * interned them: the senses' ids are the same).  @nlab gold labels in all;
+ * s->gfirst made when some instance has more than one.
+ */
+static int copy_grouped(struct tageval_supervised *s, int narrow, size_t nlab)
+{
+	const struct tageval_wsi *w = s->w;
+	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
+	if (cur == NULL)
+		return TAGEVAL_ENOMEM;
+	group_cursor(s, cur);
+	for (uint32_t inst = 0; inst < w->n; inst++) {
+		const struct tv_winst *in = &w->in[inst];
+		uint32_t p = cur[in->word]++;
+		copy_sys(s, p, inst);
+		if (s->gfirst != NULL) /* the count for now, the first after */
+			s->gfirst[p] = tv_wsi_gold_n(w->gold_pool, in);
+		else
+			put_gold(s, narrow, p, tv_wsi_gold(w->gold_pool, in)[0]);
+	}
+	if (s->gfirst != NULL) {
+		size_t ngold = 0;
+		for (size_t p = 0; p < w->n; p++) {
+			uint32_t c = s->gfirst[p];
+			s->gfirst[p] = (uint32_t)ngold;
+			ngold += c;
+		}
+		s->gfirst[w->n] = (uint32_t)ngold;
+		group_cursor(s, cur);
+		for (uint32_t inst = 0; inst < w->n; inst++) {
+			const struct tv_winst *in = &w->in[inst];
+			uint32_t at = s->gfirst[cur[in->word]++];
+			const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
+			for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
+				put_gold(s, narrow, (size_t)at + j, gold[j]);
+		}
+	}
+	free(cur);
+	for (size_t i = 0; i < nlab; i++) {
+		uint32_t id;
+		if (sense_of(s, narrow ? s->gpool16[i] : s->gpool[i], &id))
+			return TAGEVAL_ENOMEM;
+		put_gold(s, narrow, i, id); /* below 65,536 when narrow */
+	}
+	return TAGEVAL_OK;
 }
 
 int tageval_supervised_new(const struct tageval_wsi *w, const char *pos,
@@ -148,30 +205,9 @@ int tv_supervised_new_grouped(const struct tageval_wsi *w, const char *pos,
 	    (start == NULL && tv_wsi_group(w, &s->start, &s->order)))
 		goto nomem;
 	/* copies in the grouped order; gold labels as sense ids */
-	size_t ngold = 0;
 	s->gsys = w->sys_pool;
-	for (size_t p = 0; p < w->n; p++) {
-		if (p + GROUP_AHEAD < w->n)
-			prefetch_inst(w, s->order[p + GROUP_AHEAD]);
-		uint32_t inst = s->order[p];
-		const struct tv_winst *in = &w->in[inst];
-		const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-		for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++) {
-			uint32_t id;
-			if (sense_of(s, gold[j], &id))
-				goto nomem;
-			if (narrow)
-				s->gpool16[ngold + j] = (uint16_t)id; /* below 65,536 */
-			else
-				s->gpool[ngold + j] = id;
-		}
-		if (s->gfirst)
-			s->gfirst[p] = (uint32_t)ngold;
-		ngold += tv_wsi_gold_n(w->gold_pool, in);
-		copy_sys(s, p);
-	}
-	if (s->gfirst)
-		s->gfirst[w->n] = (uint32_t)ngold;
+	if (copy_grouped(s, narrow, nlab))
+		goto nomem;
 	size_t nsel = 0;
 	for (size_t word = 0; word < w->words.n; word++) {
 		s->selected[word] = (uint8_t)tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word),
@@ -209,11 +245,13 @@ int tv_supervised_reload(struct tageval_supervised *s)
 	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
 		return TAGEVAL_ENOMEM;
 	s->gsys = w->sys_pool;
-	for (size_t p = 0; p < w->n; p++) {
-		if (p + GROUP_AHEAD < w->n)
-			prefetch_inst(w, s->order[p + GROUP_AHEAD]);
-		copy_sys(s, p);
-	}
+	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
+	if (cur == NULL)
+		return TAGEVAL_ENOMEM;
+	group_cursor(s, cur);
+	for (uint32_t inst = 0; inst < w->n; inst++)
+		copy_sys(s, cur[w->in[inst].word]++, inst);
+	free(cur);
 	return TAGEVAL_OK;
 }
 

@@ -76,9 +76,10 @@ struct table {
 	size_t nkid, kidcap;
 	double *kn, *cn;        /* marginals */
 	size_t kcap, ccap;
-	uint64_t *keys;         /* the items' (cluster, class) label ids, then
-				 * (sparse path) the cell keys */
-	size_t keycap;
+	uint64_t *keys;         /* the word's (cluster, class) label ids, then
+				 * (sparse path) the cell keys: borrowed, or wk */
+	uint64_t *wk;           /* a word's keys unpacked (packed_keys()) */
+	size_t wkcap;
 	double *dense;          /* dense path: k * nclass + c */
 	size_t densecap;
 	uint32_t *ck, *cc;      /* the cells */
@@ -92,11 +93,11 @@ static void table_free(struct table *t)
 {
 	free(t->klocal);
 	free(t->kid);
+	free(t->wk);
 	free(t->cstamp);
 	free(t->clocal);
 	free(t->kn);
 	free(t->cn);
-	free(t->keys);
 	free(t->dense);
 	free(t->ck);
 	free(t->cc);
@@ -126,25 +127,14 @@ static int by_key(const void *a, const void *b)
 }
 
 /* The local indices of the word's clusters and classes (t->klocal,
- * t->clocal), counted into *nk and *nc, and their sizes (t->kn, t->cn). */
-static int table_marginals(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
-			   size_t n, int jar, size_t *nk_out, size_t *nc_out)
+ * t->clocal), counted into *nk and *nc, and their sizes (t->kn, t->cn),
+ * from the word's (cluster, class) @keys, read in order. */
+static int table_marginals(struct table *t, const uint64_t *keys, size_t n, size_t *nk_out,
+			   size_t *nc_out)
 {
 	size_t nk = 0, nc = 0;
 	for (size_t i = 0; i < n; i++) {
-		/* the instances are in gold-file order, not the word's: fetch ahead */
-		if (i + 16 < n) {
-			uint32_t ahead = items[i + 16];
-			__builtin_prefetch(&w->in[ahead]);
-			__builtin_prefetch(&w->sflags[ahead]);
-			__builtin_prefetch(jar || w->cl_p == NULL ? &w->cl_j[ahead] : &w->cl_p[ahead]);
-			if (!jar && w->class_l != NULL)
-				__builtin_prefetch(&w->class_l[ahead]);
-		}
-		const struct tv_winst *in = &w->in[items[i]];
-		uint32_t k = jar ? tv_wsi_cl_j(w, items[i]) : tv_wsi_cl_p(w, items[i]);
-		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, items[i]);
-		t->keys[i] = (uint64_t)k << 32 | c; /* the cells' passes read these */
+		uint32_t k = (uint32_t)(keys[i] >> 32), c = (uint32_t)keys[i];
 		if (t->klocal[k] == TV_NONE) {
 			if (tv_grow((void **)&t->kn, &t->kcap, nk + 1, sizeof *t->kn) ||
 			    tv_grow((void **)&t->kid, &t->kidcap, nk + 1, sizeof *t->kid))
@@ -239,10 +229,9 @@ static size_t sparse_cells(struct table *t, size_t n)
 	return cells;
 }
 
-/* The cells of one word's table: clusters and classes as SemEval-2010 reads
- * them (@jar) or as SemEval-2007 does. */
-static int build_table(struct table *t, const struct tageval_wsi *w, const uint32_t *items,
-		       size_t n, int jar, struct tv_cells *out)
+/* The cells of one word's table from its @n (cluster, class) @keys, as
+ * word_keys() made them (the sparse path rewrites them). */
+static int build_table(struct table *t, uint64_t *keys, size_t n, struct tv_cells *out)
 {
 	if (++t->gen == 0) {
 		memset(t->cstamp, 0, t->clabcap * sizeof *t->cstamp);
@@ -251,11 +240,10 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 	for (size_t i = 0; i < t->nkid; i++) /* the word before's clusters */
 		t->klocal[t->kid[i]] = TV_NONE;
 	t->nkid = 0;
+	t->keys = keys;
 	size_t nk = 0, nc = 0;
 	/* local indices of the word's clusters and classes, and their sizes */
-	if (tv_grow((void **)&t->keys, &t->keycap, n, sizeof *t->keys))
-		return TAGEVAL_ENOMEM;
-	if (table_marginals(t, w, items, n, jar, &nk, &nc))
+	if (table_marginals(t, keys, n, &nk, &nc))
 		return TAGEVAL_ENOMEM;
 	size_t cells = 0;
 	if (grow_cells(t, n))
@@ -274,6 +262,76 @@ static int build_table(struct table *t, const struct tageval_wsi *w, const uint3
 				  .ncluster = nk, .nclass = nc, .cluster_n = t->kn,
 				  .class_n = t->cn, .total = (double)n };
 	return TAGEVAL_OK;
+}
+
+/*
+ * The bits of a class id in a packed key of 4 bytes, (cluster << bits |
+ * class), when every class (a gold label) and every cluster (any label)
+ * fits; 0 when they do not (8 bytes a key: cluster << 32 | class).  Four
+ * bytes an instance, as the order of the instances took before.
+ */
+static unsigned packed_keys(const struct tageval_wsi *w)
+{
+	unsigned b = 1;
+	while (b < 32 && ((size_t)1 << b) < w->gold_labels)
+		b++;
+	return b < 32 && tv_wsi_nlabels(w) <= ((size_t)1 << (32 - b)) ? b : 0;
+}
+
+/* The keys of every instance, packed (@k32, @shift bits a class) or not
+ * (@k64). */
+struct allkeys {
+	uint64_t *k64;
+	uint32_t *k32;
+	unsigned shift;
+};
+
+/*
+ * Every instance's (cluster, class) label ids, as SemEval-2010 reads them
+ * (@jar) or as SemEval-2007 does, into @keys grouped by word: word v's from
+ * start[v] on, in increasing instance order (the order of tv_wsi_group(),
+ * whose cells and sums these must be, bit for bit).  One pass over the
+ * instances in their order, each word's keys written one after the other;
+ * the pass by word it replaces read the instances' arrays at random.
+ * @cur: room for one position a word.
+ */
+static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int jar,
+		      const struct allkeys *keys, uint32_t *cur)
+{
+	memcpy(cur, start, w->words.n * sizeof *cur);
+	for (uint32_t i = 0; i < w->n; i++) {
+		/* a line of several labels or a weight has them in sys_pool, in
+		 * the clusters file's order, not the gold key's: fetched ahead */
+		uint32_t ahead = i + 16;
+		if (ahead < w->n && (w->sflags[ahead] & TV_WF_POOLED)) {
+			const struct tv_wlabel *lab = w->sys_pool + w->cl_j[ahead];
+			__builtin_prefetch(lab);
+			__builtin_prefetch(lab + 1);
+		}
+		const struct tv_winst *in = &w->in[i];
+		uint32_t k = jar ? tv_wsi_cl_j(w, i) : tv_wsi_cl_p(w, i);
+		uint32_t c = jar ? in->class_j : tv_wsi_class_l(w, i);
+		if (keys->shift)
+			keys->k32[cur[in->word]++] = k << keys->shift | c;
+		else
+			keys->k64[cur[in->word]++] = (uint64_t)k << 32 | c;
+	}
+}
+
+/* Word @word's @n keys, as build_table() takes them: in place, or
+ * unpacked into t->wk; NULL: out of memory. */
+static uint64_t *word_slice(struct table *t, const struct allkeys *keys, const uint32_t *start,
+			    size_t word, size_t n)
+{
+	if (!keys->shift)
+		return keys->k64 + start[word];
+	if (tv_grow((void **)&t->wk, &t->wkcap, n ? n : 1, sizeof *t->wk))
+		return NULL;
+	const uint32_t *p = keys->k32 + start[word];
+	uint32_t mask = ((uint32_t)1 << keys->shift) - 1;
+	for (size_t i = 0; i < n; i++)
+		t->wk[i] = (uint64_t)(p[i] >> keys->shift) << 32 | (p[i] & mask);
+	return t->wk;
 }
 
 /* The weighted sums of the per-word figures, exact: the order of the words
@@ -341,13 +399,79 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 		tageval_wsi_options_init(&o);
 	if (!(o.beta >= 0.0) || o.beta > 1e12)
 		return tv_error(err, TAGEVAL_EINVAL, "", 0, "beta must be a number >= 0");
-	uint32_t *start = NULL, *order = NULL;
-	if (tv_wsi_group(w, &start, &order))
+	/* where each word's instances start, as tv_wsi_group() gives it (no
+	 * order: word_keys() needs none) */
+	size_t nw = w->words.n;
+	uint32_t *start = calloc(nw + 1, sizeof *start);
+	if (start == NULL)
 		return tv_nomem(err);
-	int rc = tv_wsi_evaluate_grouped(w, &o, start, order, 0, out, err);
+	for (size_t i = 0; i < w->n; i++)
+		start[w->in[i].word + 1]++;
+	for (size_t v = 0; v < nw; v++)
+		start[v + 1] += start[v];
+	int rc = tv_wsi_evaluate_grouped(w, &o, start, NULL, 0, out, err);
 	free(start);
-	free(order);
 	return rc;
+}
+
+/* The tables of every word selected, from the @keys of word_keys(): on
+ * @pass 0 the SemEval-2010 figures, and the SemEval-2007 ones on the pass
+ * that made their keys (1 when they differ, @two; none with @no2007). */
+static int word_tables(struct table *t, const struct tageval_wsi *w,
+		       const struct tageval_wsi_options *o, const uint32_t *start,
+		       const struct allkeys *keys, int pass, int two, int no2007,
+		       struct tageval_wsi_figures *fig)
+{
+	for (size_t word = 0; word < w->words.n; word++) {
+		if (!tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word), o->pos))
+			continue;
+		struct tv_cells cells;
+		size_t n = start[word + 1] - start[word];
+		uint64_t *wk = word_slice(t, keys, start, word, n);
+		if (wk == NULL || build_table(t, wk, n, &cells))
+			return TAGEVAL_ENOMEM;
+		if (pass == 0)
+			tv_wsi_metrics_2010(&cells, o->beta, fig);
+		if (!no2007 && pass == two)
+			tv_wsi_metrics_2007(&cells, t->scratch, fig);
+		fig++;
+	}
+	return TAGEVAL_OK;
+}
+
+/* The words' names and the totals of their figures (r->fig, made). */
+static int word_totals(const struct tageval_wsi *w, const struct tageval_wsi_options *o,
+		       const uint32_t *start, int no2007, struct tageval_wsi_result *r,
+		       struct tageval_error *err)
+{
+	struct tageval_wsi_figures *tot = &r->total;
+	double N = 0.0;
+	struct tv_fsum sum[S_N];
+	for (int i = 0; i < S_N; i++)
+		tv_fsum_init(&sum[i]);
+	for (size_t word = 0; word < w->words.n; word++) {
+		const char *name = tv_intern_str(&w->words, (uint32_t)word);
+		if (!tv_wsi_pos_match(name, o->pos))
+			continue;
+		struct tageval_wsi_figures *f = &r->fig[r->nwords];
+		if (no2007) /* 0 in the sums, NaN once they are taken */
+			f->clusters_2007 = f->fscore = f->purity = f->entropy = 0.0;
+		r->name[r->nwords] = strdup(name);
+		if (r->name[r->nwords] == NULL)
+			return tv_nomem(err);
+		r->nwords++;
+		double wn = (double)(start[word + 1] - start[word]);
+		N += wn;
+		add_word(tot, sum, f, wn);
+	}
+	if (r->nwords == 0)
+		return tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
+	average_words(tot, sum, N, r->nwords);
+	for (size_t i = 0; no2007 && i <= r->nwords; i++) {
+		struct tageval_wsi_figures *f = i < r->nwords ? &r->fig[i] : tot;
+		f->clusters_2007 = f->fscore = f->purity = f->entropy = NAN;
+	}
+	return TAGEVAL_OK;
 }
 
 int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_wsi_options *opts,
@@ -355,72 +479,44 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 			    struct tageval_wsi_result **out, struct tageval_error *err)
 {
 	struct tageval_wsi_options o = *opts;
+	(void)order; /* each word's instances ascending: word_keys() finds them so */
 	*out = NULL;
 	struct table t = { 0 };
 	struct tageval_wsi_result *r = calloc(1, sizeof *r);
-	int rc = TAGEVAL_OK;
 	size_t nw = w->words.n, nl = tv_wsi_nlabels(w);
-	if (r == NULL) {
-		rc = tv_nomem(err);
-		goto out;
+	struct allkeys keys = { .shift = packed_keys(w) };
+	size_t nk = w->n ? w->n : 1;
+	if (keys.shift)
+		keys.k32 = malloc(nk * sizeof *keys.k32);
+	else
+		keys.k64 = malloc(nk * sizeof *keys.k64);
+	uint32_t *cur = malloc((nw ? nw : 1) * sizeof *cur);
+	int rc = TAGEVAL_OK;
+	if (r != NULL) {
+		r->name = calloc(nw ? nw : 1, sizeof *r->name);
+		r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
 	}
-	r->name = calloc(nw ? nw : 1, sizeof *r->name);
-	r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
 	int t_ok = table_alloc(&t, nl, w->gold_labels);
-	if (!r->name || !r->fig || !t_ok) {
+	if (r == NULL || !r->name || !r->fig || !(keys.k32 || keys.k64) || !cur || !t_ok) {
 		rc = tv_nomem(err);
 		goto out;
 	}
-	struct tageval_wsi_figures *tot = &r->total;
-	double N = 0.0;
-	struct tv_fsum sum[S_N];
-	for (int i = 0; i < S_N; i++)
-		tv_fsum_init(&sum[i]);
-	for (size_t word = 0; word < nw; word++) {
-		const char *name = tv_intern_str(&w->words, (uint32_t)word);
-		if (!tv_wsi_pos_match(name, o.pos))
-			continue;
-		size_t n = start[word + 1] - start[word];
-		const uint32_t *items = order + start[word];
-		struct tageval_wsi_figures *f = &r->fig[r->nwords];
-		struct tv_cells cells;
-		if ((rc = build_table(&t, w, items, n, 1, &cells)) != TAGEVAL_OK) {
+	/* the SemEval-2007 table is the same one unless some line reads
+	 * differently (class_l, cl_p or cl_pooled only then) */
+	int two = !no2007 && (w->class_l != NULL || w->cl_p != NULL || w->cl_pooled);
+	for (int pass = 0; pass <= two; pass++) {
+		word_keys(w, start, pass == 0, &keys, cur);
+		if (word_tables(&t, w, &o, start, &keys, pass, two, no2007, r->fig)) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		tv_wsi_metrics_2010(&cells, o.beta, f);
-		/* the SemEval-2007 table is the same one unless some line reads
-		 * differently (class_l, cl_p or cl_pooled only then) */
-		if (!no2007 && (w->class_l != NULL || w->cl_p != NULL || w->cl_pooled) &&
-		    (rc = build_table(&t, w, items, n, 0, &cells)) != TAGEVAL_OK) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		if (!no2007)
-			tv_wsi_metrics_2007(&cells, t.scratch, f);
-		else /* 0 in the sums, NaN once they are taken */
-			f->clusters_2007 = f->fscore = f->purity = f->entropy = 0.0;
-		r->name[r->nwords] = strdup(name);
-		if (r->name[r->nwords] == NULL) {
-			rc = tv_nomem(err);
-			goto out;
-		}
-		r->nwords++;
-		double wn = (double)n;
-		N += wn;
-		add_word(tot, sum, f, wn);
 	}
-	if (r->nwords == 0) {
-		rc = tv_error(err, TAGEVAL_EFORMAT, "", 0, "no target word selected");
-		goto out;
-	}
-	average_words(tot, sum, N, r->nwords);
-	for (size_t i = 0; no2007 && i <= r->nwords; i++) {
-		struct tageval_wsi_figures *f = i < r->nwords ? &r->fig[i] : tot;
-		f->clusters_2007 = f->fscore = f->purity = f->entropy = NAN;
-	}
+	rc = word_totals(w, &o, start, no2007, r, err);
 out:
 	table_free(&t);
+	free(keys.k32);
+	free(keys.k64);
+	free(cur);
 	if (rc) {
 		tageval_wsi_result_free(r);
 		return rc;

@@ -227,7 +227,9 @@ static inline const struct tv_wlabel *tv_wsi_sys(const struct tageval_wsi *w, ui
 }
 
 /* tageval_wsi_evaluate() (@opts checked, not NULL) with the instances
- * grouped by word as tv_wsi_group() gives them, borrowed; @no2007: the
+ * grouped by word as tv_wsi_group() gives them, borrowed (@start only is
+ * read: each word's instances are taken in increasing order, as @order
+ * has them, NULL allowed); @no2007: the
  * SemEval-2007 figures (clusters_2007, fscore, purity, entropy) not
  * computed but NaN, the others the same bit for bit. */
 struct tageval_wsi_options;

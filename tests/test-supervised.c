@@ -876,6 +876,60 @@ START_TEST(gold_senses_32bit)
 }
 END_TEST
 
+/*
+ * The gold labels of drawn splits when every gold line has one label (no
+ * pool of several: each instance's label copied straight to its grouped
+ * position).  Two words, their lines interleaved, so that the instances
+ * of a word are not in a row: a.n.1 .. a.n.10 (s1 for 1-8, s2 for 9 and
+ * 10) and b.v.1 .. b.v.4 (all t1), every instance in cluster c1; a.n
+ * selected ("n"), 2 folds.  As in wide_case(): each fold maps c1 from 5 of
+ * a.n's instances, at most 2 of them s2, so c1 -> s1 (3 of 5 at least),
+ * and its 5 test instances are all answered s1: 10 tested, 10 answered,
+ * 8 correct (a.n.1 .. a.n.8), whatever the draw.  A label copied to
+ * another instance's position, or another id than the label's, would give
+ * other counts (b.v's t1 in a.n's positions: answers t1, none correct;
+ * every label the same: 10 correct).
+ */
+START_TEST(gold_senses_single)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	for (int i = 1; i <= 10; i++) {
+		sb_printf(&gold, "a.n a.n.%d %s\n", i, i <= 8 ? "s1" : "s2");
+		sb_printf(&sys, "a.n a.n.%d c1\n", i);
+		if (i <= 4) {
+			sb_printf(&gold, "b.v b.v.%d t1\n", i);
+			sb_printf(&sys, "b.v b.v.%d c1\n", i);
+		}
+	}
+	struct fx f;
+	load(&f, gold.s, sys.s, "n");
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
+	size_t test = 0, answered = 0;
+	double correct = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		ck_assert_uint_eq(r.mapping, 5);
+		ck_assert_uint_eq(r.test, 5);
+		ck_assert_uint_eq(count_lines(mapped), 5);
+		for (const char *l = mapped; *l; l = strchr(l, '\n') + 1)
+			ck_assert_int_eq(strncmp(strchr(strchr(l, ' ') + 1, ' '), " s1 !! score ", 13), 0);
+		test += r.test;
+		answered += r.answered;
+		correct += r.correct;
+		free(mapped);
+	}
+	ck_assert_uint_eq(test, 10);
+	ck_assert_uint_eq(answered, 10);
+	ck_assert_double_eq_tol(correct, 8.0, TOL);
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
 /* --------------------------------------------------------- drawn splits */
 
 /*
@@ -2119,6 +2173,7 @@ static Suite *supervised_suite(void)
 	tcase_add_test(tc, gold_senses_16bit_edge);
 	tcase_add_test(tc, gold_senses_32bit_edge);
 	tcase_add_test(tc, gold_senses_32bit);
+	tcase_add_test(tc, gold_senses_single);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("splits");
 	tcase_add_test(tc, folds_cover_once);

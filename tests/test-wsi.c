@@ -649,6 +649,55 @@ END_TEST
  * last '.', compared exactly.  One instance per word, so every word's
  * figures are 1 and only the selection is checked.
  */
+/*
+ * The keys of the tables in 8 bytes an instance, when a cluster id and a
+ * class id do not fit in 4 together (more than 65,536 gold labels: 17 bits
+ * a class, and as many labels at least, 17 bits a cluster).  A pad word
+ * b.v of @pad gold labels (64 to a line, all in cluster c1), then a.n:
+ * gold s1 s1 s1 s2, clusters c1 c1 c2 c2; "n" selects a.n.  Classes 3:1,
+ * clusters 2:2; c1 holds two s1, c2 one s1 and the s2 (bits):
+ *   H(C) = 2 - (3/4) log2 3 = 0.811278, H(C|K) = (2/4) x 1 = 1/2
+ *   homogeneity = 1 - (1/2) / (2 - (3/4) log2 3) = 0.383689
+ *   H(K) = 1, H(K|C) = (3/4) x H(2/3, 1/3) = (3/4) log2 3 - 1/2
+ *   completeness = 1 - ((3/4) log2 3 - 1/2) = 3/2 - (3/4) log2 3 = 0.311278
+ * (the table transposed would swap them).  The same figures, bit for bit,
+ * with no pad (4 bytes a key).
+ */
+static struct tageval_wsi_result *padded_an(size_t pad)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	for (size_t i = 0; i < pad; i += 64) {
+		sb_printf(&gold, "b.v b.v.%zu", i);
+		for (size_t j = i; j < i + 64 && j < pad; j++)
+			sb_printf(&gold, " t%zu", j);
+		sb_printf(&gold, "\n");
+		sb_printf(&sys, "b.v b.v.%zu c1\n", i);
+	}
+	sb_printf(&gold, "a.n a.n.1 s1\na.n a.n.2 s1\na.n a.n.3 s1\na.n a.n.4 s2\n");
+	sb_printf(&sys, "a.n a.n.1 c1\na.n a.n.2 c1\na.n a.n.3 c2\na.n a.n.4 c2\n");
+	struct tageval_wsi_result *r = evaluate(gold.s ? gold.s : "", sys.s, "n", 1.0);
+	free(gold.s);
+	free(sys.s);
+	return r;
+}
+
+START_TEST(wide_keys)
+{
+	struct tageval_wsi_result *wide = padded_an(65536), *narrow = padded_an(0);
+	const struct tageval_wsi_figures *f = only_word(wide), *g = only_word(narrow);
+	double l3 = log2(3.0);
+	ck_assert_double_eq_tol(f->homogeneity, 1.0 - 0.5 / (2.0 - 0.75 * l3), TOL);
+	ck_assert_double_eq_tol(f->completeness, 1.5 - 0.75 * l3, TOL);
+	ck_assert(f->homogeneity == g->homogeneity);
+	ck_assert(f->completeness == g->completeness);
+	ck_assert(f->v_measure == g->v_measure);
+	ck_assert(f->fscore == g->fscore);
+	ck_assert(f->paired_fscore == g->paired_fscore);
+	tageval_wsi_result_free(wide);
+	tageval_wsi_result_free(narrow);
+}
+END_TEST
+
 START_TEST(pos_selection)
 {
 	const char gold[] = "bank.n i1 s\n"
@@ -988,6 +1037,7 @@ static Suite *wsi_suite(void)
 	tcase_add_test(tc, weights_2010_2007);
 	tcase_add_test(tc, totals);
 	tcase_add_test(tc, pos_selection);
+	tcase_add_test(tc, wide_keys);
 	tcase_add_test(tc, ignored_lines);
 	tcase_add_test(tc, gold_fails_after_read_ahead);
 	tcase_add_test(tc, gold_duplicate_put_ahead);
