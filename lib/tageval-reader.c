@@ -450,11 +450,14 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
  * Nothing is written before the line end is found: at a NUL, a stray CR, a
  * '!', or no line end in reach (a long line, the end of the chunk), 0 and
  * the line is left to next_line() and split(), which scan again at most
- * FAST_MAX bytes of it.  Returns 1 with the line split, as split() does,
- * or -1 when add_field() found no memory.
+ * FAST_MAX bytes of it (so does a reader without the memory for
+ * FAST_FIELDS field pointers).  Returns 1 with the line split, as split()
+ * does.
  */
 #define FAST_MAX 512
 #define FAST_BLOCK 32
+/* the most fields such a line has: one byte and a blank each */
+#define FAST_FIELDS ((FAST_MAX + FAST_BLOCK) / 2 + 1)
 
 /* Bit i: byte p[i] (i < 32) is below 0x22. */
 static uint32_t low_bytes(const char *p)
@@ -467,8 +470,8 @@ static uint32_t low_bytes(const char *p)
 	return ma | mb << 16;
 }
 
-/* The line end at @q (its LF, or the CR of its CRLF): the last field, the
- * NULs after the fields written, the line taken. */
+/* The line end at @q (its LF, or the CR of its CRLF): NULs written at the
+ * blanks that end the @n fields before it and at the line end; the line taken. */
 static void fast_end(struct tv_reader *r, char *s, char *q, const uint16_t *ends, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -480,18 +483,22 @@ static void fast_end(struct tv_reader *r, char *s, char *q, const uint16_t *ends
 	r->lineno++;
 }
 
-static int fast_line(struct tv_reader *r, struct tageval_error *err)
+static int fast_line(struct tv_reader *r)
 {
 	char *s = r->buf + r->start, *stop = r->buf + r->end, *limit = r->buf + r->cap;
 	char *prev = s; /* where the next field may start */
-	uint16_t ends[(FAST_MAX + FAST_BLOCK) / 2 + 1]; /* the blank after each field */
+	uint16_t ends[FAST_FIELDS]; /* the blank after each field */
 	size_t n = 0;
 	unsigned seps = 0, pend = 0; /* pend: the TV_SEP_* of the blanks before the next field */
-	if (!r->bom_done)
+	/* room for every field the line may have (once per reader) */
+	if (!r->bom_done ||
+	    (r->fieldcap < FAST_FIELDS &&
+	     tv_grow((void **)&r->field, &r->fieldcap, FAST_FIELDS, sizeof *r->field)))
 		return 0;
+	char **field = r->field;
 	for (char *block = s; block < stop; block += FAST_BLOCK) {
 		if (block - s >= FAST_MAX || limit - block < FAST_BLOCK)
-			break;
+			return 0;
 		uint32_t m = low_bytes(block);
 		if (stop - block < FAST_BLOCK)
 			m &= ((uint32_t)1 << (stop - block)) - 1;
@@ -502,29 +509,26 @@ static int fast_line(struct tv_reader *r, struct tageval_error *err)
 				if (q == prev) { /* leading, or a blank after a blank */
 					pend |= n == 0 ? TV_SEP_LEAD : TV_SEP_RUN;
 				} else {
-					if (add_field(r, prev, err))
-						goto out;
+					field[n] = prev;
 					ends[n++] = (uint16_t)(q - s);
 					seps |= pend;
 					pend = 0;
 				}
 				prev = q + 1;
 			} else if (*q == '\n' || (*q == '\r' && q + 1 < stop && q[1] == '\n')) {
+				fast_end(r, s, q, ends, n); /* the fields' blanks */
 				if (q > prev) {
-					if (add_field(r, prev, err))
-						goto out;
+					field[n++] = prev;
 					seps |= pend; /* trailing blanks are no run */
 				}
-				fast_end(r, s, q, ends, n);
+				r->nfield = n;
 				r->seps = seps;
 				return 1;
 			} else if (*q == '\0' || *q == '\r' || *q == '!') {
-				goto out; /* split() tells */
+				return 0; /* split() tells */
 			}
 		}
 	}
-out:
-	r->nfield = 0;
 	return 0;
 }
 #endif
@@ -535,7 +539,7 @@ int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
 	*got = 0;
 	r->nfield = 0;
 #if defined(__SSE2__)
-	if (fast_line(r, err)) {
+	if (fast_line(r)) {
 		*got = 1;
 		*more = 0;
 		return TAGEVAL_OK;
