@@ -518,25 +518,28 @@ END_TEST
  */
 START_TEST(batch_joined_ids)
 {
-	/* ids of 30 bytes (10 + 1 + 19: with its NUL 31, the copy), 31 (32),
-	 * 32 (33: field by field), two blanks apart, two fields only */
+	/* ids of 30 bytes (10 + 1 + 19: with its NUL 31, the copy from the
+	 * line's head), 31 (32), 32 (33: field by field), two blanks apart,
+	 * two fields only, a leading blank (the copy from the chunk) and a tab
+	 * between (a space in the id) */
 	static const char text[] = "head line\n"
 				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbb t\n"
 				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbb t\n"
 				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbbb t\n"
 				   "w  i t\n"
-				   "w2 i2\n";
+				   "w2 i2\n"
+				   " lw\tli t\n";
 	static const char *const want[] = {
 		"head line", "aaaaaaaaaa bbbbbbbbbbbbbbbbbbb", "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbb",
-		"aaaaaaaaaa bbbbbbbbbbbbbbbbbbbbb", "w i", "w2 i2",
+		"aaaaaaaaaa bbbbbbbbbbbbbbbbbbbbb", "w i", "w2 i2", "lw li",
 	};
 	struct tv_reader r;
 	struct tageval_error err;
 	struct tv_batch b = { .id = TV_ID_JOINED };
 	ck_assert_int_eq(tv_reader_open_buffer(&r, text, sizeof text - 1, "f", &err), TAGEVAL_OK);
 	ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
-	ck_assert_uint_eq(b.n, 6);
-	for (size_t k = 0; k < 6; k++) {
+	ck_assert_uint_eq(b.n, 7);
+	for (size_t k = 0; k < 7; k++) {
 		ck_assert_str_eq(b.line[k].id, want[k]);
 		ck_assert_uint_eq(b.line[k].idlen, strlen(want[k]));
 		ck_assert_str_eq(b.line[k].field[1], strchr(want[k], ' ') + 1);
@@ -544,11 +547,38 @@ START_TEST(batch_joined_ids)
 	tv_reader_close(&r);
 	tv_batch_clear(&b);
 
+	/* 100,000 lines (1.9 MB: lines cut by the ends of chunks, and read
+	 * again once the chunk is refilled; with 256 KiB chunks the first read
+	 * is of 64 KiB, the bytes after it not read yet): every id "w<k> i<k>".
+	 * The text is made in one allocation (no freed block of it holds the
+	 * same bytes where the reader's chunk may come to be). */
+	size_t size = 2000000, used = 0;
+	char *t = malloc(size);
+	ck_assert_ptr_nonnull(t);
+	for (int k = 0; k < 100000; k++)
+		used += (size_t)snprintf(t + used, size - used, "w%d i%d t%d\n", k, k, k % 7);
+	ck_assert_uint_lt(used, size);
+	ck_assert_int_eq(tv_reader_open_buffer(&r, t, used, "f", &err), TAGEVAL_OK);
+	b = (struct tv_batch){ .id = TV_ID_JOINED };
+	int seen = 0;
+	do {
+		ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
+		for (size_t j = 0; j < b.n; j++, seen++) {
+			char id[40];
+			snprintf(id, sizeof id, "w%d i%d", seen, seen);
+			ck_assert_str_eq(b.line[j].id, id);
+		}
+	} while (b.n > 0);
+	ck_assert_int_eq(seen, 100000);
+	tv_reader_close(&r);
+	tv_batch_clear(&b);
+	free(t);
+
 	b = (struct tv_batch){ .id = TV_ID_FIELD1 };
 	ck_assert_int_eq(tv_reader_open_buffer(&r, text, sizeof text - 1, "f", &err), TAGEVAL_OK);
 	ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
-	ck_assert_uint_eq(b.n, 6);
-	for (size_t k = 0; k < 6; k++) {
+	ck_assert_uint_eq(b.n, 7);
+	for (size_t k = 0; k < 7; k++) {
 		ck_assert_str_eq(b.line[k].id, strchr(want[k], ' ') + 1);
 		ck_assert_uint_eq(b.line[k].idlen, strlen(strchr(want[k], ' ') + 1));
 	}
