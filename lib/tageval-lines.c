@@ -45,14 +45,13 @@ static size_t field_len(const struct tv_reader *r, size_t i)
 
 /* Room past the joined ids of a batch for the copy of a short id in whole
  * 32-byte words. */
-#define JOIN_SLACK TV_READER_HEAD
+#define JOIN_SLACK 32
 
 /*
  * Appends "field0 field1" of the reader's line to the batch's text; its
  * offset in *off.  The two fields one blank apart (the common line) and
- * short: one copy of 32 bytes, the blank made a space; from the line's
- * head that the reader kept, when the line starts with field0, else from
- * the chunk (which holds them, and may hold 32 from field0 on).
+ * short: one copy of 32 bytes from the chunk (which holds them, and may
+ * hold 32 from field0 on), the blank put back.
  */
 static int join_into(struct tv_batch *b, const struct tv_reader *r, size_t *off, size_t *len)
 {
@@ -61,11 +60,8 @@ static int join_into(struct tv_batch *b, const struct tv_reader *r, size_t *off,
 	if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2 + JOIN_SLACK, 1))
 		return TAGEVAL_ENOMEM;
 	char *p = b->text + b->used;
-	if (f1 == f0 + a + 1 && a + c + 2 <= JOIN_SLACK && r->head_ok &&
-	    !(r->seps & TV_SEP_LEAD)) {
-		memcpy(p, r->head, JOIN_SLACK); /* the blank between them too */
-	} else if (f1 == f0 + a + 1 && a + c + 2 <= JOIN_SLACK &&
-		   (size_t)(r->buf + r->cap - f0) >= JOIN_SLACK) {
+	if (f1 == f0 + a + 1 && a + c + 2 <= JOIN_SLACK &&
+	    (size_t)(r->buf + r->cap - f0) >= JOIN_SLACK) {
 		memcpy(p, f0, JOIN_SLACK);
 	} else {
 		memcpy(p, f0, a);

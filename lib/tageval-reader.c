@@ -496,9 +496,6 @@ static int fast_line(struct tv_reader *r)
 	     tv_grow((void **)&r->field, &r->fieldcap, FAST_FIELDS, sizeof *r->field)))
 		return 0;
 	char **field = r->field;
-	int head = limit - s >= TV_READER_HEAD; /* the line's bytes before they change */
-	if (head)
-		memcpy(r->head, s, TV_READER_HEAD);
 	for (char *block = s; block < stop; block += FAST_BLOCK) {
 		if (block - s >= FAST_MAX || limit - block < FAST_BLOCK)
 			return 0;
@@ -526,7 +523,6 @@ static int fast_line(struct tv_reader *r)
 				}
 				r->nfield = n;
 				r->seps = seps;
-				r->head_ok = head; /* the line's bytes, read before */
 				return 1;
 			} else if (*q == '\0' || *q == '\r' || *q == '!') {
 				return 0; /* split() tells */
@@ -542,7 +538,6 @@ int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
 {
 	*got = 0;
 	r->nfield = 0;
-	r->head_ok = 0;
 #if defined(__SSE2__)
 	if (fast_line(r)) {
 		*got = 1;

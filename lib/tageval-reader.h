@@ -40,15 +40,7 @@ struct tv_reader {
 	char **field;
 	size_t nfield, fieldcap;
 	unsigned seps;    /* TV_SEP_* of the current line */
-	/* with head_ok: the current line's first TV_READER_HEAD bytes (and
-	 * those after it) as they were before its blanks became NULs, kept by
-	 * the reader's one-pass split; a copy of the first fields taken from
-	 * here does not read the bytes of the chunk just written (a load that
-	 * overlaps recent narrower stores waits for them) */
-	char head[32];
-	int head_ok;
 };
-#define TV_READER_HEAD 32
 
 /* How the fields of a line were separated, for formats stricter than
  * "blanks separate fields" (the WSD framework's single spaces). */

@@ -518,10 +518,9 @@ END_TEST
  */
 START_TEST(batch_joined_ids)
 {
-	/* ids of 30 bytes (10 + 1 + 19: with its NUL 31, the copy from the
-	 * line's head), 31 (32), 32 (33: field by field), two blanks apart,
-	 * two fields only, a leading blank (the copy from the chunk) and a tab
-	 * between (a space in the id) */
+	/* ids of 30 bytes (10 + 1 + 19: with its NUL 31, the 32-byte copy),
+	 * 31 (32), 32 (33: field by field), two blanks apart, two fields only,
+	 * a leading blank and a tab between (a space in the id) */
 	static const char text[] = "head line\n"
 				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbb t\n"
 				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbb t\n"
