@@ -34,17 +34,40 @@ void tv_batch_clear(struct tv_batch *b)
 	memset(b, 0, sizeof *b);
 }
 
-/* Appends "field0 field1" to the batch's text; its offset in *off. */
-static int join_into(struct tv_batch *b, const char *f0, const char *f1, size_t *off,
-		     size_t *len)
+/* The length of field @i of the reader's line: without a run of blanks,
+ * one blank (its NUL now) is between a field and the next. */
+static size_t field_len(const struct tv_reader *r, size_t i)
 {
-	size_t a = strlen(f0), c = strlen(f1);
-	if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2, 1))
+	if (i + 1 < r->nfield && !(r->seps & TV_SEP_RUN))
+		return (size_t)(r->field[i + 1] - r->field[i]) - 1;
+	return strlen(r->field[i]);
+}
+
+/* Room past the joined ids of a batch for the copy of a short id in whole
+ * 32-byte words. */
+#define JOIN_SLACK 32
+
+/*
+ * Appends "field0 field1" of the reader's line to the batch's text; its
+ * offset in *off.  The two fields one blank apart (the common line) and
+ * short: one copy of 32 bytes from the chunk (which holds them, and may
+ * hold 32 from field0 on), the blank put back.
+ */
+static int join_into(struct tv_batch *b, const struct tv_reader *r, size_t *off, size_t *len)
+{
+	const char *f0 = r->field[0], *f1 = r->field[1];
+	size_t a = field_len(r, 0), c = field_len(r, 1);
+	if (tv_grow((void **)&b->text, &b->cap, b->used + a + c + 2 + JOIN_SLACK, 1))
 		return TAGEVAL_ENOMEM;
 	char *p = b->text + b->used;
-	memcpy(p, f0, a);
+	if (f1 == f0 + a + 1 && a + c + 2 <= JOIN_SLACK &&
+	    (size_t)(r->buf + r->cap - f0) >= JOIN_SLACK) {
+		memcpy(p, f0, JOIN_SLACK);
+	} else {
+		memcpy(p, f0, a);
+		memcpy(p + a + 1, f1, c);
+	}
 	p[a] = ' ';
-	memcpy(p + a + 1, f1, c);
 	p[a + 1 + c] = '\0';
 	*off = b->used;
 	b->used += a + c + 2;
@@ -81,20 +104,22 @@ int tv_reader_batch(struct tv_reader *r, struct tv_batch *b, struct tageval_erro
 				rc = tv_nomem(err);
 				break;
 			}
-			memcpy(b->field + b->nfield, r->field, r->nfield * sizeof *r->field);
+			/* a few pointers: no call to memcpy */
+			for (size_t i = 0; i < r->nfield; i++)
+				b->field[b->nfield + i] = r->field[i];
 			b->nfield += r->nfield;
 		}
 		if (r->nfield >= 2 && b->id == TV_ID_JOINED) {
-			if (join_into(b, r->field[0], r->field[1], &idoff[b->n], &l->idlen)) {
+			if (join_into(b, r, &idoff[b->n], &l->idlen)) {
 				rc = tv_nomem(err);
 				break;
 			}
 		} else if (r->nfield >= 2 && b->id == TV_ID_FIELD1) {
 			l->id = r->field[1]; /* in the chunk, which the batch keeps */
-			l->idlen = strlen(l->id);
+			l->idlen = field_len(r, 1);
 		} else if (r->nfield >= 1 && b->id == TV_ID_FIELD0) {
 			l->id = r->field[0];
-			l->idlen = strlen(l->id);
+			l->idlen = field_len(r, 0);
 		}
 		b->n++;
 	}

@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tageval-reader.h"
 #include "tageval-util.h"
@@ -437,11 +440,111 @@ static int split(struct tv_reader *r, char *s, size_t len, struct tageval_error 
 	return TAGEVAL_OK;
 }
 
+#if defined(__SSE2__)
+/*
+ * The common line in one pass (x86-64 has SSE2): a line of text and blanks
+ * that ends with LF or CRLF within FAST_MAX bytes of the chunk, the first
+ * line (a byte-order mark) not.  Each 32 bytes give a mask of their bytes
+ * below 0x22 (LF, blanks and the bytes split() looks at: NUL, CR, '!'; the
+ * other control bytes are text), and only those are looked at, in order.
+ * Nothing is written before the line end is found: at a NUL, a stray CR, a
+ * '!', or no line end in reach (a long line, the end of the chunk), 0 and
+ * the line is left to next_line() and split(), which scan again at most
+ * FAST_MAX bytes of it (so does a reader without the memory for
+ * FAST_FIELDS field pointers).  Returns 1 with the line split, as split()
+ * does.
+ */
+#define FAST_MAX 512
+#define FAST_BLOCK 32
+/* the most fields such a line has: one byte and a blank each */
+#define FAST_FIELDS ((FAST_MAX + FAST_BLOCK) / 2 + 1)
+
+/* Bit i: byte p[i] (i < 32) is below 0x22. */
+static uint32_t low_bytes(const char *p)
+{
+	const __m128i top = _mm_set1_epi8(0x21);
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+	uint32_t ma = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, top), a));
+	uint32_t mb = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(b, top), b));
+	return ma | mb << 16;
+}
+
+/* The line end at @q (its LF, or the CR of its CRLF): NULs written at the
+ * blanks that end the @n fields before it and at the line end; the line taken. */
+static void fast_end(struct tv_reader *r, char *s, char *q, const uint16_t *ends, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		s[ends[i]] = '\0';
+	char *nl = *q == '\n' ? q : q + 1;
+	*q = '\0';
+	*nl = '\0';
+	r->start = (size_t)(nl - r->buf) + 1;
+	r->lineno++;
+}
+
+static int fast_line(struct tv_reader *r)
+{
+	char *s = r->buf + r->start, *stop = r->buf + r->end, *limit = r->buf + r->cap;
+	char *prev = s; /* where the next field may start */
+	uint16_t ends[FAST_FIELDS]; /* the blank after each field */
+	size_t n = 0;
+	unsigned seps = 0, pend = 0; /* pend: the TV_SEP_* of the blanks before the next field */
+	/* room for every field the line may have (once per reader) */
+	if (!r->bom_done ||
+	    (r->fieldcap < FAST_FIELDS &&
+	     tv_grow((void **)&r->field, &r->fieldcap, FAST_FIELDS, sizeof *r->field)))
+		return 0;
+	char **field = r->field;
+	for (char *block = s; block < stop; block += FAST_BLOCK) {
+		if (block - s >= FAST_MAX || limit - block < FAST_BLOCK)
+			return 0;
+		uint32_t m = low_bytes(block);
+		if (stop - block < FAST_BLOCK)
+			m &= ((uint32_t)1 << (stop - block)) - 1;
+		for (; m != 0; m &= m - 1) {
+			char *q = block + __builtin_ctz(m);
+			if (*q == ' ' || *q == '\t') {
+				seps |= *q == '\t' ? TV_SEP_TAB : 0;
+				if (q == prev) { /* leading, or a blank after a blank */
+					pend |= n == 0 ? TV_SEP_LEAD : TV_SEP_RUN;
+				} else {
+					field[n] = prev;
+					ends[n++] = (uint16_t)(q - s);
+					seps |= pend;
+					pend = 0;
+				}
+				prev = q + 1;
+			} else if (*q == '\n' || (*q == '\r' && q + 1 < stop && q[1] == '\n')) {
+				fast_end(r, s, q, ends, n); /* the fields' blanks */
+				if (q > prev) {
+					field[n++] = prev;
+					seps |= pend; /* trailing blanks are no run */
+				}
+				r->nfield = n;
+				r->seps = seps;
+				return 1;
+			} else if (*q == '\0' || *q == '\r' || *q == '!') {
+				return 0; /* split() tells */
+			}
+		}
+	}
+	return 0;
+}
+#endif
+
 int tv_reader_line(struct tv_reader *r, int may_refill, int *got, int *more,
 		   struct tageval_error *err)
 {
 	*got = 0;
 	r->nfield = 0;
+#if defined(__SSE2__)
+	if (fast_line(r)) {
+		*got = 1;
+		*more = 0;
+		return TAGEVAL_OK;
+	}
+#endif
 	char *line;
 	size_t len;
 	int rc = next_line(r, may_refill, &line, &len, more, err);

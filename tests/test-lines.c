@@ -426,6 +426,166 @@ START_TEST(ldexp_by_multiplication)
 }
 END_TEST
 
+/* The next line of @r: its fields joined by '|', its TV_SEP_* and number. */
+static void expect_line(struct tv_reader *r, const char *fields, unsigned seps, uint64_t lineno)
+{
+	struct tageval_error err;
+	char got[2048] = "";
+	int have;
+	ck_assert_int_eq(tv_reader_next(r, &have, &err), TAGEVAL_OK);
+	ck_assert_int_eq(have, 1);
+	for (size_t i = 0; i < r->nfield; i++) {
+		if (i > 0)
+			strcat(got, "|");
+		ck_assert_uint_lt(strlen(got) + strlen(r->field[i]), sizeof got - 2);
+		strcat(got, r->field[i]);
+	}
+	ck_assert_str_eq(got, fields);
+	ck_assert_uint_eq(r->seps, seps);
+	ck_assert_uint_eq(r->lineno, lineno);
+}
+
+/*
+ * The reader's one-pass split (every line but the first, of text and blanks
+ * ending within 512 bytes) against what split() makes of the same lines:
+ * the fields, the blanks' TV_SEP_* (a tab anywhere; a run between fields,
+ * not at the end; a lead before the first field), CRLF, and the lines it
+ * leaves to split(): a lone '!' (text), a "!!" comment, a line longer than
+ * 512 bytes, the last line without its newline.
+ */
+START_TEST(reader_one_pass)
+{
+	struct sbuf t = { 0 };
+	sb_printf(&t, "first\n");                /* 1: split() (the byte-order mark) */
+	sb_printf(&t, "a b c\n");                /* 2 */
+	sb_printf(&t, "  a\tb  \n");             /* 3: TV_SEP_LEAD 4 | TV_SEP_TAB 1 = 5 */
+	sb_printf(&t, "a  b\r\n");               /* 4: TV_SEP_RUN 2, CRLF */
+	sb_printf(&t, "\t\n");                   /* 5: no field, a tab: 1 */
+	sb_printf(&t, "\r\n");                   /* 6: an empty CRLF line */
+	sb_printf(&t, "x!y z!!c d\n");           /* 7: '!' text, then a comment */
+	sb_printf(&t, "\x0b\x01 q \t\n");        /* 8: control bytes are text; trailing: 1 */
+	for (int i = 0; i < 300; i++)            /* 9: 600 bytes, 300 fields */
+		sb_printf(&t, i < 299 ? "f " : "f\n");
+	sb_printf(&t, "%s b\n", "0123456789012345678901234567890123456789"); /* 10 */
+	sb_printf(&t, "last  one");              /* 11: no newline, RUN 2 */
+	struct tv_reader r;
+	struct tageval_error err;
+	ck_assert_int_eq(tv_reader_open_buffer(&r, t.s, t.len, "f", &err), TAGEVAL_OK);
+	expect_line(&r, "first", 0, 1);
+	expect_line(&r, "a|b|c", 0, 2);
+	expect_line(&r, "a|b", 5, 3);
+	expect_line(&r, "a|b", 2, 4);
+	expect_line(&r, "", 1, 5);
+	expect_line(&r, "", 0, 6);
+	expect_line(&r, "x!y|z", 0, 7);
+	expect_line(&r, "\x0b\x01|q", 1, 8);
+	struct tageval_error e2;
+	int have;
+	ck_assert_int_eq(tv_reader_next(&r, &have, &e2), TAGEVAL_OK);
+	ck_assert_uint_eq(r.nfield, 300);
+	ck_assert_uint_eq(r.lineno, 9);
+	ck_assert_str_eq(r.field[299], "f");
+	expect_line(&r, "0123456789012345678901234567890123456789|b", 0, 10);
+	expect_line(&r, "last|one", 2, 11);
+	ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_OK);
+	ck_assert_int_eq(have, 0);
+	tv_reader_close(&r);
+
+	/* a NUL or a stray carriage return after a good line: split()'s errors */
+	static const char nul[] = "ok\nok\na\0b\n", cr[] = "ok\nok\na\rb c\n";
+	ck_assert_int_eq(tv_reader_open_buffer(&r, nul, sizeof nul - 1, "f", &err), TAGEVAL_OK);
+	expect_line(&r, "ok", 0, 1);
+	expect_line(&r, "ok", 0, 2);
+	ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 3);
+	ck_assert_str_eq(err.message, "NUL byte");
+	tv_reader_close(&r);
+	ck_assert_int_eq(tv_reader_open_buffer(&r, cr, sizeof cr - 1, "f", &err), TAGEVAL_OK);
+	expect_line(&r, "ok", 0, 1);
+	expect_line(&r, "ok", 0, 2);
+	ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_EFORMAT);
+	ck_assert_uint_eq(err.line, 3);
+	ck_assert_str_eq(err.message, "stray carriage return");
+	tv_reader_close(&r);
+	free(t.s);
+}
+END_TEST
+
+/*
+ * A batch's joined ids ("field0 field1"): copied in one 32-byte copy when
+ * the fields are one blank apart and the id and its NUL fit in 32 bytes,
+ * else field by field; the ids of the second field alone.
+ */
+START_TEST(batch_joined_ids)
+{
+	/* ids of 30 bytes (10 + 1 + 19: with its NUL 31, the 32-byte copy),
+	 * 31 (32), 32 (33: field by field), two blanks apart, two fields only,
+	 * a leading blank and a tab between (a space in the id) */
+	static const char text[] = "head line\n"
+				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbb t\n"
+				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbb t\n"
+				   "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbbb t\n"
+				   "w  i t\n"
+				   "w2 i2\n"
+				   " lw\tli t\n";
+	static const char *const want[] = {
+		"head line", "aaaaaaaaaa bbbbbbbbbbbbbbbbbbb", "aaaaaaaaaa bbbbbbbbbbbbbbbbbbbb",
+		"aaaaaaaaaa bbbbbbbbbbbbbbbbbbbbb", "w i", "w2 i2", "lw li",
+	};
+	struct tv_reader r;
+	struct tageval_error err;
+	struct tv_batch b = { .id = TV_ID_JOINED };
+	ck_assert_int_eq(tv_reader_open_buffer(&r, text, sizeof text - 1, "f", &err), TAGEVAL_OK);
+	ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(b.n, 7);
+	for (size_t k = 0; k < 7; k++) {
+		ck_assert_str_eq(b.line[k].id, want[k]);
+		ck_assert_uint_eq(b.line[k].idlen, strlen(want[k]));
+		ck_assert_str_eq(b.line[k].field[1], strchr(want[k], ' ') + 1);
+	}
+	tv_reader_close(&r);
+	tv_batch_clear(&b);
+
+	/* 100,000 lines (1.9 MB: lines cut by the ends of chunks, and read
+	 * again once the chunk is refilled; with 256 KiB chunks the first read
+	 * is of 64 KiB, the bytes after it not read yet): every id "w<k> i<k>".
+	 * The text is made in one allocation (no freed block of it holds the
+	 * same bytes where the reader's chunk may come to be). */
+	size_t size = 2000000, used = 0;
+	char *t = malloc(size);
+	ck_assert_ptr_nonnull(t);
+	for (int k = 0; k < 100000; k++)
+		used += (size_t)snprintf(t + used, size - used, "w%d i%d t%d\n", k, k, k % 7);
+	ck_assert_uint_lt(used, size);
+	ck_assert_int_eq(tv_reader_open_buffer(&r, t, used, "f", &err), TAGEVAL_OK);
+	b = (struct tv_batch){ .id = TV_ID_JOINED };
+	int seen = 0;
+	do {
+		ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
+		for (size_t j = 0; j < b.n; j++, seen++) {
+			char id[40];
+			snprintf(id, sizeof id, "w%d i%d", seen, seen);
+			ck_assert_str_eq(b.line[j].id, id);
+		}
+	} while (b.n > 0);
+	ck_assert_int_eq(seen, 100000);
+	tv_reader_close(&r);
+	tv_batch_clear(&b);
+	free(t);
+
+	b = (struct tv_batch){ .id = TV_ID_FIELD1 };
+	ck_assert_int_eq(tv_reader_open_buffer(&r, text, sizeof text - 1, "f", &err), TAGEVAL_OK);
+	ck_assert_int_eq(tv_reader_batch(&r, &b, &err), TAGEVAL_OK);
+	ck_assert_uint_eq(b.n, 7);
+	for (size_t k = 0; k < 7; k++) {
+		ck_assert_str_eq(b.line[k].id, strchr(want[k], ' ') + 1);
+		ck_assert_uint_eq(b.line[k].idlen, strlen(strchr(want[k], ' ') + 1));
+	}
+	tv_reader_close(&r);
+	tv_batch_clear(&b);
+}
+END_TEST
+
 static Suite *lines_suite(void)
 {
 	Suite *s = suite_create("lines");
@@ -442,6 +602,10 @@ static Suite *lines_suite(void)
 	tc = tcase_create("records");
 	tcase_add_test(tc, pool_end_on_word);
 	tcase_add_test(tc, lexelt_runs_switch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reader");
+	tcase_add_test(tc, reader_one_pass);
+	tcase_add_test(tc, batch_joined_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }
