@@ -485,16 +485,17 @@ static void fast_end(struct tv_reader *r, char *s, char *q, const uint16_t *ends
 
 static int fast_line(struct tv_reader *r)
 {
+	/* room for every field the line may have (once per reader); before
+	 * the first line r->buf may be NULL (no arithmetic on it) */
+	if (!r->bom_done ||
+	    (r->fieldcap < FAST_FIELDS &&
+	     tv_grow((void **)&r->field, &r->fieldcap, FAST_FIELDS, sizeof *r->field)))
+		return 0;
 	char *s = r->buf + r->start, *stop = r->buf + r->end, *limit = r->buf + r->cap;
 	char *prev = s; /* where the next field may start */
 	uint16_t ends[FAST_FIELDS]; /* the blank after each field */
 	size_t n = 0;
 	unsigned seps = 0, pend = 0; /* pend: the TV_SEP_* of the blanks before the next field */
-	/* room for every field the line may have (once per reader) */
-	if (!r->bom_done ||
-	    (r->fieldcap < FAST_FIELDS &&
-	     tv_grow((void **)&r->field, &r->fieldcap, FAST_FIELDS, sizeof *r->field)))
-		return 0;
 	char **field = r->field;
 	for (char *block = s; block < stop; block += FAST_BLOCK) {
 		if (block - s >= FAST_MAX || limit - block < FAST_BLOCK)

@@ -492,21 +492,22 @@ START_TEST(reader_one_pass)
 	tv_reader_close(&r);
 
 	/* a NUL or a stray carriage return after a good line: split()'s errors */
-	static const char nul[] = "ok\nok\na\0b\n", cr[] = "ok\nok\na\rb c\n";
-	ck_assert_int_eq(tv_reader_open_buffer(&r, nul, sizeof nul - 1, "f", &err), TAGEVAL_OK);
-	expect_line(&r, "ok", 0, 1);
-	expect_line(&r, "ok", 0, 2);
-	ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_EFORMAT);
-	ck_assert_uint_eq(err.line, 3);
-	ck_assert_str_eq(err.message, "NUL byte");
-	tv_reader_close(&r);
-	ck_assert_int_eq(tv_reader_open_buffer(&r, cr, sizeof cr - 1, "f", &err), TAGEVAL_OK);
-	expect_line(&r, "ok", 0, 1);
-	expect_line(&r, "ok", 0, 2);
-	ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_EFORMAT);
-	ck_assert_uint_eq(err.line, 3);
-	ck_assert_str_eq(err.message, "stray carriage return");
-	tv_reader_close(&r);
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *message;
+	} bad[] = { { "ok\nok\na\0b\n", 10, "NUL byte" },
+		    { "ok\nok\na\rb c\n", 12, "stray carriage return" } };
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(tv_reader_open_buffer(&r, bad[i].text, bad[i].len, "f", &err),
+				 TAGEVAL_OK);
+		expect_line(&r, "ok", 0, 1);
+		expect_line(&r, "ok", 0, 2);
+		ck_assert_int_eq(tv_reader_next(&r, &have, &err), TAGEVAL_EFORMAT);
+		ck_assert_uint_eq(err.line, 3);
+		ck_assert_str_eq(err.message, bad[i].message);
+		tv_reader_close(&r);
+	}
 	free(t.s);
 }
 END_TEST

@@ -796,6 +796,39 @@ START_TEST(pos_selection)
 }
 END_TEST
 
+/* Two drawn folds of a.n (10 instances, 8 of s1, all in cluster c1): each
+ * maps c1 from 5 instances to s1 and answers its 5 test instances s1 (see
+ * wide_case): 10 tested, 10 answered, 8 correct.  Frees @gold and @sys. */
+static void expect_a_n_folds(struct sbuf *gold, struct sbuf *sys)
+{
+	struct fx f;
+	load(&f, gold->s, sys->s, "n");
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
+	size_t test = 0, answered = 0;
+	double correct = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct tageval_supervised_result r;
+		char *mapped = NULL;
+		eval(&f, i, &r, &mapped);
+		ck_assert_uint_eq(r.mapping, 5);
+		ck_assert_uint_eq(r.test, 5);
+		ck_assert_uint_eq(count_lines(mapped), 5);
+		for (const char *l = mapped; *l; l = strchr(l, '\n') + 1)
+			ck_assert_int_eq(strncmp(strchr(strchr(l, ' ') + 1, ' '), " s1 !! score ", 13), 0);
+		test += r.test;
+		answered += r.answered;
+		correct += r.correct;
+		free(mapped);
+	}
+	ck_assert_uint_eq(test, 10);
+	ck_assert_uint_eq(answered, 10);
+	ck_assert_double_eq_tol(correct, 8.0, TOL);
+	unload(&f);
+	free(gold->s);
+	free(sys->s);
+}
+
 /*
  * The gold labels as sense ids: 16-bit when the gold key has at most 65,536
  * labels (so many senses at most), 32-bit past that.  A key of @pad
@@ -830,32 +863,7 @@ static void wide_case(size_t pad)
 		sb_printf(&gold, "a.n a.n.%d %s\n", i, i <= 8 ? "s1" : "s2");
 		sb_printf(&sys, "a.n a.n.%d c1\n", i);
 	}
-	struct fx f;
-	load(&f, gold.s, sys.s, "n");
-	struct tageval_error err = { 0 };
-	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
-	size_t test = 0, answered = 0;
-	double correct = 0;
-	for (size_t i = 0; i < 2; i++) {
-		struct tageval_supervised_result r;
-		char *mapped = NULL;
-		eval(&f, i, &r, &mapped);
-		ck_assert_uint_eq(r.mapping, 5);
-		ck_assert_uint_eq(r.test, 5);
-		ck_assert_uint_eq(count_lines(mapped), 5);
-		for (const char *l = mapped; *l; l = strchr(l, '\n') + 1)
-			ck_assert_int_eq(strncmp(strchr(strchr(l, ' ') + 1, ' '), " s1 !! score ", 13), 0);
-		test += r.test;
-		answered += r.answered;
-		correct += r.correct;
-		free(mapped);
-	}
-	ck_assert_uint_eq(test, 10);
-	ck_assert_uint_eq(answered, 10);
-	ck_assert_double_eq_tol(correct, 8.0, TOL);
-	unload(&f);
-	free(gold.s);
-	free(sys.s);
+	expect_a_n_folds(&gold, &sys);
 }
 
 START_TEST(gold_senses_16bit_edge)
@@ -901,32 +909,7 @@ START_TEST(gold_senses_single)
 			sb_printf(&sys, "b.v b.v.%d c1\n", i);
 		}
 	}
-	struct fx f;
-	load(&f, gold.s, sys.s, "n");
-	struct tageval_error err = { 0 };
-	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 2, 7, &err), TAGEVAL_OK);
-	size_t test = 0, answered = 0;
-	double correct = 0;
-	for (size_t i = 0; i < 2; i++) {
-		struct tageval_supervised_result r;
-		char *mapped = NULL;
-		eval(&f, i, &r, &mapped);
-		ck_assert_uint_eq(r.mapping, 5);
-		ck_assert_uint_eq(r.test, 5);
-		ck_assert_uint_eq(count_lines(mapped), 5);
-		for (const char *l = mapped; *l; l = strchr(l, '\n') + 1)
-			ck_assert_int_eq(strncmp(strchr(strchr(l, ' ') + 1, ' '), " s1 !! score ", 13), 0);
-		test += r.test;
-		answered += r.answered;
-		correct += r.correct;
-		free(mapped);
-	}
-	ck_assert_uint_eq(test, 10);
-	ck_assert_uint_eq(answered, 10);
-	ck_assert_double_eq_tol(correct, 8.0, TOL);
-	unload(&f);
-	free(gold.s);
-	free(sys.s);
+	expect_a_n_folds(&gold, &sys);
 }
 END_TEST
 
