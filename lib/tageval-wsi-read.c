@@ -426,15 +426,19 @@ static int gold_line(struct tageval_wsi *w, const struct tv_line *l, struct tage
 	    tv_grow((void **)&w->gold_wpool, &w->gwcap, w->ngold + nlab + 1,
 		    sizeof *w->gold_wpool))
 		return tv_nomem(err);
+	/* the word before the instance counts: every instance counted has a
+	 * word (grouping by word indexes by it, unchecked) */
+	uint32_t word;
+	if (word_id(w, l->field[0], &word))
+		return tv_nomem(err);
 	struct tv_winst *in = &w->in[idx];
 	memset(in, 0, sizeof *in);
 	in->gold_first = TV_NONE; /* one label (class_j) until its labels are all
 				   * read: a read failing before leaves no index to
 				   * labels not written */
+	in->word = word;
 	w->gflags[idx] = 0;
 	w->n++;
-	if (word_id(w, l->field[0], &in->word))
-		return tv_nomem(err);
 	if (set_line(w, idx, 0, l->lineno))
 		return tv_nomem(err);
 	/* the number of labels, then the labels */

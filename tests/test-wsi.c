@@ -645,11 +645,6 @@ START_TEST(totals)
 END_TEST
 
 /*
- * --pos: the part of speech of a word is the suffix of its name after the
- * last '.', compared exactly.  One instance per word, so every word's
- * figures are 1 and only the selection is checked.
- */
-/*
  * The keys of the tables in 8 bytes an instance, when a cluster id and a
  * class id do not fit in 4 together (more than 65,536 gold labels: 17 bits
  * a class, and as many labels at least, 17 bits a cluster).  A pad word
@@ -663,16 +658,24 @@ END_TEST
  * (the table transposed would swap them).  The same figures, bit for bit,
  * with no pad (4 bytes a key).
  */
+/* A word b.v of @pad gold labels t0, t1, ... (64 a line), its lines in
+ * cluster c1 in @sys (none when NULL). */
+static void pad_word(struct sbuf *gold, struct sbuf *sys, size_t pad)
+{
+	for (size_t i = 0; i < pad; i += 64) {
+		sb_printf(gold, "b.v b.v.%zu", i);
+		for (size_t j = i; j < i + 64 && j < pad; j++)
+			sb_printf(gold, " t%zu", j);
+		sb_printf(gold, "\n");
+		if (sys)
+			sb_printf(sys, "b.v b.v.%zu c1\n", i);
+	}
+}
+
 static struct tageval_wsi_result *padded_an(size_t pad)
 {
 	struct sbuf gold = { 0 }, sys = { 0 };
-	for (size_t i = 0; i < pad; i += 64) {
-		sb_printf(&gold, "b.v b.v.%zu", i);
-		for (size_t j = i; j < i + 64 && j < pad; j++)
-			sb_printf(&gold, " t%zu", j);
-		sb_printf(&gold, "\n");
-		sb_printf(&sys, "b.v b.v.%zu c1\n", i);
-	}
+	pad_word(&gold, &sys, pad);
 	sb_printf(&gold, "a.n a.n.1 s1\na.n a.n.2 s1\na.n a.n.3 s1\na.n a.n.4 s2\n");
 	sb_printf(&sys, "a.n a.n.1 c1\na.n a.n.2 c1\na.n a.n.3 c2\na.n a.n.4 c2\n");
 	struct tageval_wsi_result *r = evaluate(gold.s ? gold.s : "", sys.s, "n", 1.0);
@@ -698,6 +701,70 @@ START_TEST(wide_keys)
 }
 END_TEST
 
+/*
+ * The bounds of the 4-byte keys (cluster << bits | class, bits for the
+ * classes).  A pad word b.v of @pad gold labels, no system line, then a.n
+ * of two instances, each its own class and its own cluster: homogeneity,
+ * completeness and V-measure 1, and every figure the same bits as with no
+ * pad (small ids, packed).
+ */
+static struct tageval_wsi_result *bound_case(size_t pad, const char *g1, const char *g2,
+					     const char *s1, const char *s2)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	pad_word(&gold, NULL, pad);
+	sb_printf(&gold, "a.n a.n.1 %s\na.n a.n.2 %s\n", g1, g2);
+	if (s1)
+		sb_printf(&sys, "a.n a.n.1 %s\n", s1);
+	if (s2)
+		sb_printf(&sys, "a.n a.n.2 %s\n", s2);
+	struct tageval_wsi_result *r = evaluate(gold.s, sys.s ? sys.s : "", "n", 1.0);
+	free(gold.s);
+	free(sys.s);
+	return r;
+}
+
+START_TEST(packed_bounds)
+{
+	static const struct {
+		size_t pad;
+		const char *g1, *g2, *s1, *s2;
+	} c[] = {
+		/* gold labels 65,536 (the unanswered cluster, t0..t65532, s1,
+		 * s2): 16 bits a class; cX is label 65,536, one past 16 bits a
+		 * cluster (8-byte keys); packed, it would be cluster 0, a.n.2's
+		 * (no system line: unanswered), and h would be 0 */
+		{ 65533, "s1", "s2", "cX", NULL },
+		/* the same, no new label: 65,536 labels, packed; cluster s2 is
+		 * label 65,535, the largest that fits */
+		{ 65533, "s1", "s2", "s2", NULL },
+		/* gold labels 257 (unanswered, t0..t253, s2 = 255, s1 = 256):
+		 * 9 bits a class; in 8, a.n.2 (c2 = 258, s1 = 256) would read
+		 * (c2 + 1, 0) */
+		{ 254, "s2", "s1", "c1", "c2" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		struct tageval_wsi_result *r = bound_case(c[i].pad, c[i].g1, c[i].g2, c[i].s1,
+							  c[i].s2);
+		struct tageval_wsi_result *q = bound_case(0, c[i].g1, c[i].g2, c[i].s1, c[i].s2);
+		const struct tageval_wsi_figures *f = only_word(r), *g = only_word(q);
+		ck_assert_msg(f->homogeneity == 1.0 && f->completeness == 1.0 && f->v_measure == 1.0,
+			      "case %zu: h %g c %g", i, f->homogeneity, f->completeness);
+		ck_assert(g->homogeneity == 1.0 && g->completeness == 1.0);
+		ck_assert(f->fscore == g->fscore && f->purity == g->purity);
+		ck_assert(f->entropy == g->entropy);
+		ck_assert(memcmp(&f->paired_fscore, &g->paired_fscore, sizeof f->paired_fscore) == 0);
+		tageval_wsi_result_free(r);
+		tageval_wsi_result_free(q);
+	}
+}
+END_TEST
+
+/*
+ * --pos: the part of speech of a word is the suffix of its name after the
+ * last '.', compared exactly.  One instance per word, so every word's
+ * figures are 1 and only the selection is checked.
+ */
 START_TEST(pos_selection)
 {
 	const char gold[] = "bank.n i1 s\n"
@@ -1038,6 +1105,7 @@ static Suite *wsi_suite(void)
 	tcase_add_test(tc, totals);
 	tcase_add_test(tc, pos_selection);
 	tcase_add_test(tc, wide_keys);
+	tcase_add_test(tc, packed_bounds);
 	tcase_add_test(tc, ignored_lines);
 	tcase_add_test(tc, gold_fails_after_read_ahead);
 	tcase_add_test(tc, gold_duplicate_put_ahead);
