@@ -10,7 +10,7 @@ dir=${1:?usage: check-layers.sh LIBDIR}
 # highest header it is part of (listed below), else of its own header
 layer_of() {
 	case $1 in
-	tageval.h | tageval-util.h | tageval-fsum.h | tageval-rng.h) echo 0 ;;
+	tageval.h | tageval-util.h | tageval-fsum.h | tageval-rng.h | tageval-parallel.h) echo 0 ;;
 	tageval-intern.h) echo 1 ;;
 	tageval-reader.h) echo 2 ;;
 	tageval-inventory.h | tageval-wsi-metrics.h) echo 3 ;;
@@ -18,7 +18,7 @@ layer_of() {
 	tageval-score.h) echo 5 ;;
 	tageval-report.h | tageval-supervised.h) echo 6 ;;
 	# source files
-	tageval-util.c | tageval-error.c | tageval-fsum.c | tageval-entropy.c | tageval-rng.c) echo 0 ;;
+	tageval-util.c | tageval-error.c | tageval-fsum.c | tageval-entropy.c | tageval-rng.c | tageval-parallel.c) echo 0 ;;
 	tageval-intern.c) echo 1 ;;
 	tageval-reader.c | tageval-lines.c) echo 2 ;;
 	tageval-inventory.c | tageval-hierarchy.c | tageval-wsi-metrics.c | tageval-graded.c | tageval-wsd.c) echo 3 ;;

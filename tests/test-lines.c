@@ -19,6 +19,7 @@
 #include "tageval-agreement.h"
 #include "tageval-intern.h"
 #include "tageval-key.h"
+#include "tageval-parallel.h"
 #include "tageval-reader.h"
 #include "tageval-score.h"
 #include "tageval-util.h"
@@ -587,6 +588,38 @@ START_TEST(batch_joined_ids)
 }
 END_TEST
 
+/* tv_parallel(): every part run once, whatever the threads (each part
+ * counts its own runs and writes its square: 0, 1, 4, ..., (n-1)^2). */
+struct parts_seen {
+	unsigned runs[100];
+	size_t square[100];
+};
+
+static void part_square(void *ctx, size_t i)
+{
+	struct parts_seen *p = ctx;
+	p->runs[i]++;
+	p->square[i] = i * i;
+}
+
+START_TEST(parallel_parts_once)
+{
+	static const size_t counts[] = { 0, 1, 2, 3, 100 };
+	for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+		struct parts_seen p;
+		memset(&p, 0, sizeof p);
+		size_t threads = tv_parallel(counts[c], part_square, &p);
+		ck_assert_uint_ge(threads, 1);
+		ck_assert_uint_le(threads, counts[c] > 1 ? counts[c] : 1);
+		ck_assert_uint_le(threads, TV_PARALLEL_MAX);
+		for (size_t i = 0; i < 100; i++) {
+			ck_assert_uint_eq(p.runs[i], i < counts[c] ? 1u : 0u);
+			ck_assert_uint_eq(p.square[i], i < counts[c] ? i * i : 0u);
+		}
+	}
+}
+END_TEST
+
 static Suite *lines_suite(void)
 {
 	Suite *s = suite_create("lines");
@@ -607,6 +640,9 @@ static Suite *lines_suite(void)
 	tc = tcase_create("reader");
 	tcase_add_test(tc, reader_one_pass);
 	tcase_add_test(tc, batch_joined_ids);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("parallel");
+	tcase_add_test(tc, parallel_parts_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
