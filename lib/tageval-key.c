@@ -63,9 +63,11 @@ static int key_line(struct tageval_key *key, const struct tv_line *l, struct tag
 		return tv_error(err, TAGEVAL_EFORMAT, l->name, l->lineno,
 				"instance \"%s\" has no sense tag", q);
 	}
-	uint32_t idx;
-	int added;
-	if (tv_intern_put_hashed(&key->ids, l->id, l->idlen, l->hash, &idx, &added))
+	/* interned where the line was read (tv_each's put), or here */
+	uint32_t idx = l->inst;
+	int added = l->put == TV_PUT_NEW;
+	if (l->put == TV_PUT_NO &&
+	    tv_intern_put_hashed(&key->ids, l->id, l->idlen, l->hash, &idx, &added))
 		return tv_nomem(err);
 	if (!added) {
 		quote_id(q, sizeof q, l->field[0], l->field[1]);
@@ -239,9 +241,12 @@ static int read_key(struct tageval_inventory *inv, struct tv_reader *r, struct t
 	struct tageval_key *key;
 	if (tageval_key_new(inv, r->name, &key))
 		return tv_nomem(err);
-	/* the slots of a batch are fetched together; key_line interns */
+	/* the ids interned by whichever side is free (tv_each's put), in file
+	 * order: the ids of a key read to the end are its instances' indices
+	 * (a line with an id that key_line() refuses fails the whole key) */
 	struct tv_each e = { .id = TV_ID_JOINED, .ids = &key->ids, .lookup = TV_LOOKUP_SLOT,
-			     .expect = &key->ids, .line = each_key_line, .ctx = key };
+			     .put = &key->ids, .expect = &key->ids, .line = each_key_line,
+			     .ctx = key };
 	int rc = tv_each_line(r, &e, NULL, err);
 	if (rc == TAGEVAL_OK && key->ninst == 0)
 		rc = tv_error(err, TAGEVAL_EFORMAT, r->name, 0, "no instances");

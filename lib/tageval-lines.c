@@ -213,11 +213,15 @@ struct unit {
 struct pipe {
 	struct tv_reader *r;
 	const struct tv_each *e;
-	int put_off; /* a put failed: no more (the side that makes units only) */
 	struct unit u[NUNIT];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t made, used; /* units made, units handed back */
+	/* With e->put: the ids of a unit are put by either side, one unit at a
+	 * time and in file order (put_units()): units before put_next are
+	 * taken, those before put_done put.  put_off: a put failed, no more. */
+	uint64_t put_next, put_done;
+	int put_off;
 	int stop;            /* the calling thread wants no more units */
 	/* e->find_until_new: no more look-ups where the units are made (set for
 	 * good by the calling thread before a line may add an id; 1 without a
@@ -233,16 +237,14 @@ static void unit_fail(struct unit *u, int rc)
 
 /*
  * With e->put: interns the ids of batch @b in file order, their slots
- * fetched first (their cache misses overlap).  A put that fails (no memory)
- * stops the puts for good: that line and the lines after intern their ids
- * themselves (TV_PUT_NO), from the table as it is, and fail there as they
- * would have.
+ * fetched first (their cache misses overlap); 1 when a put fails (no
+ * memory): that line and the lines after stay TV_PUT_NO, and the puts
+ * stop for good (the lines intern their ids themselves, from the table as
+ * it is, and fail there as they would have).
  */
-static void put_ids(struct pipe *p, struct tv_batch *b)
+static int put_ids(const struct tv_each *e, struct tv_batch *b)
 {
-	struct tv_intern *ids = p->e->put;
-	if (p->put_off)
-		return;
+	struct tv_intern *ids = e->put;
 	for (size_t k = 0; k < b->n; k++)
 		if (b->line[k].id)
 			tv_intern_prefetch(ids, b->line[k].hash);
@@ -251,11 +253,51 @@ static void put_ids(struct pipe *p, struct tv_batch *b)
 		if (l->id == NULL)
 			continue;
 		int added;
-		if (tv_intern_put_hashed(ids, l->id, l->idlen, l->hash, &l->inst, &added)) {
-			p->put_off = 1;
-			return;
-		}
+		if (tv_intern_put_hashed(ids, l->id, l->idlen, l->hash, &l->inst, &added))
+			return 1;
 		l->put = added ? TV_PUT_NEW : TV_PUT_OLD;
+	}
+	return 0;
+}
+
+/* The ids of every batch of @u put (put_ids()); 1 when a put failed. */
+static int put_unit(const struct tv_each *e, struct unit *u)
+{
+	for (size_t i = 0; i < u->nb; i++)
+		if (put_ids(e, &u->b[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * With a reading thread and e->put, the puts of a unit are done by
+ * whichever side is free first: the calling thread before it uses a unit
+ * not yet put, the reading thread when it may not make another unit (the
+ * calling thread is the slower side).  A side takes the next unit to put
+ * only when no put is under way, so that the puts stay one at a time and in
+ * file order (the ids are numbered as the lines come), and the table is
+ * only ever touched by one side.  Called with p->mu held; takes the puts up
+ * to unit @upto (exclusive), the ones it may, and returns with p->mu held;
+ * @wait: wait for a put under way by the other side (the calling thread,
+ * which needs them done) rather than return.
+ */
+static void put_units(struct pipe *p, uint64_t upto, int wait)
+{
+	while (!p->put_off && p->put_done < upto) {
+		if (p->put_next != p->put_done) { /* the other side is putting */
+			if (!wait)
+				return;
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		struct unit *u = &p->u[p->put_next % NUNIT];
+		p->put_next++;
+		pthread_mutex_unlock(&p->mu);
+		int failed = put_unit(p->e, u);
+		pthread_mutex_lock(&p->mu);
+		p->put_off |= failed;
+		p->put_done++;
+		pthread_cond_broadcast(&p->cv);
 	}
 }
 
@@ -267,8 +309,9 @@ static int ahead(const struct tv_each *e)
 }
 
 /* Makes unit @u from the next chunk of the file; @first: the reader's own
- * buffer (the unit's already), nothing to move. */
-static void make_unit(struct pipe *p, struct unit *u, int first)
+ * buffer (the unit's already), nothing to move; @put_here: with e->put,
+ * its ids put as its batches are made (no reading thread). */
+static void make_unit(struct pipe *p, struct unit *u, int first, int put_here)
 {
 	struct tv_reader *r = p->r;
 	u->nb = 0;
@@ -311,9 +354,11 @@ static void make_unit(struct pipe *p, struct unit *u, int first)
 		int rc = tv_reader_batch(r, b, &u->err);
 		u->buf = r->buf; /* a refill may have moved or grown it */
 		u->cap = r->cap;
-		if (b->n > 0 && p->e->put != NULL)
-			put_ids(p, b);
-		else if (b->n > 0 && b->ids && u->look)
+		if (b->n > 0 && p->e->put != NULL) {
+			/* made here, without a reading thread: put here */
+			if (put_here && !p->put_off && put_ids(p->e, b))
+				p->put_off = 1;
+		} else if (b->n > 0 && b->ids && u->look)
 			look_up(p->e, b, 0); /* @found on the calling thread */
 		if (b->n > 0)
 			u->nb++;
@@ -333,8 +378,15 @@ static void *reading_thread(void *arg)
 	struct pipe *p = arg;
 	for (uint64_t seq = p->made;; seq++) {
 		pthread_mutex_lock(&p->mu);
-		while (!p->stop && p->used + NUNIT <= seq)
+		while (!p->stop && p->used + NUNIT <= seq) {
+			/* no room for another unit: the puts of those made */
+			if (p->e->put != NULL && !p->put_off && p->put_done < seq &&
+			    p->put_next == p->put_done) {
+				put_units(p, seq, 0);
+				continue;
+			}
 			pthread_cond_wait(&p->cv, &p->mu);
+		}
 		int stop = p->stop;
 		/* the look-ups done here while the calling thread has a unit
 		 * waiting besides the one it is on (it is the slower side), left
@@ -346,7 +398,7 @@ static void *reading_thread(void *arg)
 			break;
 		struct unit *u = &p->u[seq % NUNIT];
 		u->look = look;
-		make_unit(p, u, 0);
+		make_unit(p, u, 0, 0);
 		pthread_mutex_lock(&p->mu);
 		p->finding = 0;
 		p->made = seq + 1;
@@ -458,11 +510,14 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			pthread_mutex_lock(&p.mu);
 			while (p.made <= seq)
 				pthread_cond_wait(&p.cv, &p.mu);
+			if (e->put != NULL) /* the unit's ids put before its lines are used */
+				put_units(&p, seq + 1, 1);
 			pthread_mutex_unlock(&p.mu);
 		} else {
 			u->look = 0; /* made here: looked up here */
-			make_unit(&p, u, seq == 0);
+			make_unit(&p, u, seq == 0, 1);
 			p.made = seq + 1;
+			p.put_next = p.put_done = p.made; /* put as they were made */
 			if (seq == 0)
 				expect_ids(e, r, u);
 			/* a second thread once the file proves longer than half a

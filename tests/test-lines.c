@@ -588,6 +588,75 @@ START_TEST(batch_joined_ids)
 }
 END_TEST
 
+/*
+ * The puts of tv_each's put mode shared between the two sides
+ * (put_units()): every line's id interned once, in file order, whichever
+ * side puts it.  200,000 lines "w iK" (K = the line's number, but every
+ * 1000th line repeats the id of the line 500 before it): a new id is the
+ * count of new ids before it, a repeated one the id of its first line
+ * (line n - 500 has id (n - 500) - (number of repeats before it)).  Read
+ * with a line function that returns at once (the reading side is the
+ * slower: the calling side puts) and one that spins (the calling side is
+ * the slower: the reading side puts while its units wait).
+ */
+struct put_check {
+	struct tv_intern *ids;
+	uint64_t lines, repeats, bad;
+	unsigned spin;
+};
+
+static int check_put_line(void *ctx, struct tv_line *l, struct tageval_error *err)
+{
+	(void)err;
+	struct put_check *c = ctx;
+	uint64_t n = ++c->lines; /* the line's number: no blank line */
+	int repeat = n % 1000 == 0;
+	/* repeats before line n: n / 1000, this one included when it is one */
+	uint64_t want;
+	if (repeat) {
+		uint64_t first = n - 500; /* never a repeat: 500 mod 1000 */
+		want = first - 1 - (first / 1000);
+	} else {
+		want = n - 1 - n / 1000;
+	}
+	c->bad += l->put != (repeat ? TV_PUT_OLD : TV_PUT_NEW) || l->inst != want;
+	c->repeats += repeat;
+	for (volatile unsigned i = 0; i < c->spin; i++)
+		;
+	return TAGEVAL_OK;
+}
+
+START_TEST(puts_shared)
+{
+	struct sbuf t = { 0 };
+	for (uint64_t n = 1; n <= 200000; n++)
+		sb_printf(&t, "w i%" PRIu64 "\n", n % 1000 == 0 ? n - 500 : n);
+	for (unsigned spin = 0; spin <= 2000; spin += 2000) {
+		struct tv_intern ids;
+		tv_intern_init(&ids);
+		struct put_check c = { .ids = &ids, .spin = spin };
+		struct tv_each e = { .id = TV_ID_JOINED, .ids = &ids, .lookup = TV_LOOKUP_SLOT,
+				     .put = &ids, .expect = &ids, .line = check_put_line,
+				     .ctx = &c };
+		struct tv_reader r;
+		struct tageval_error err;
+		size_t lines;
+		ck_assert_int_eq(tv_reader_open_buffer(&r, t.s, t.len, "f", &err), TAGEVAL_OK);
+		ck_assert_int_eq(tv_each_line(&r, &e, &lines, &err), TAGEVAL_OK);
+		tv_reader_close(&r);
+		ck_assert_uint_eq(lines, 200000);
+		ck_assert_uint_eq(c.repeats, 200);
+		ck_assert_uint_eq(c.bad, 0);
+		/* 200,000 lines less 200 repeats */
+		ck_assert_uint_eq(ids.n, 199800);
+		/* the last line repeats line 199,500: the last new id is line 199,999 */
+		ck_assert_str_eq(tv_intern_str(&ids, 199799), "w i199999");
+		tv_intern_clear(&ids);
+	}
+	free(t.s);
+}
+END_TEST
+
 /* tv_parallel(): every part run once, whatever the threads (each part
  * counts its own runs and writes its square: 0, 1, 4, ..., (n-1)^2). */
 struct parts_seen {
@@ -640,6 +709,7 @@ static Suite *lines_suite(void)
 	tc = tcase_create("reader");
 	tcase_add_test(tc, reader_one_pass);
 	tcase_add_test(tc, batch_joined_ids);
+	tcase_add_test(tc, puts_shared);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parallel");
 	tcase_add_test(tc, parallel_parts_once);
