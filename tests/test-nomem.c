@@ -24,7 +24,7 @@
  * scratch buffer, which it does without when malloc fails) are counted but
  * never failed: only calls from outside libc are numbered.
  *
- * AddressSanitizer and valgrind replace malloc themselves, and this
+ * AddressSanitizer, ThreadSanitizer and valgrind replace malloc themselves, and this
  * interposition does not work under them: the test then exits 77 (skipped).
  * The plain build runs it (.ci/run: the valgrind build's plain run of the
  * unit test 'nomem').
@@ -41,19 +41,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NOMEM_UNDER_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NOMEM_UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NOMEM_UNDER_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define NOMEM_UNDER_SANITIZER 1
 #endif
 #endif
 
-#ifdef NOMEM_UNDER_ASAN
+#ifdef NOMEM_UNDER_SANITIZER
 
 int main(void)
 {
-	puts("nomem: skipped under AddressSanitizer (it replaces malloc)");
+	puts("nomem: skipped under AddressSanitizer and ThreadSanitizer (they replace malloc)");
 	return 77;
 }
 
@@ -1272,4 +1272,4 @@ int main(void)
 	return status;
 }
 
-#endif /* NOMEM_UNDER_ASAN */
+#endif /* NOMEM_UNDER_SANITIZER */
