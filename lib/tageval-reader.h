@@ -182,14 +182,15 @@ struct tv_each {
 	void (*found)(void *ctx, uint32_t id);
 	int keep_blank; /* blank and comment-only lines are handed over too */
 	/* not NULL (the table @ids, given again not const): the ids are
-	 * interned where the lines are read and split (the reading thread,
-	 * in file order), each line's l->put and l->inst say how; the lines
-	 * before the one where a put fails are interned, none after (the
-	 * line interns its id itself, the reading side touches the table no
-	 * more).  The calling thread may not use the table until
-	 * tv_each_line returns, but to put the id of a TV_PUT_NO line (the
-	 * reading side, once its put failed, touches it no more), and the reading side may have interned the ids
-	 * of a few chunks past a line that fails. */
+	 * interned before @line sees them, in file order, a chunk at a time
+	 * by whichever thread is free (the reading thread when the calling
+	 * one is the slower, else the calling one; never both at once), each
+	 * line's l->put and l->inst say how; the lines before the one where
+	 * a put fails are interned, none after (the line interns its id
+	 * itself: once a put failed, neither side puts again).  @line may not
+	 * use the table until tv_each_line returns, but to put the id of a
+	 * TV_PUT_NO line, and the reading side may have interned the ids of
+	 * a few chunks past a line that fails. */
 	struct tv_intern *put;
 	/* with TV_LOOKUP_FIND: the table does not change while the file is
 	 * read (the line function interns nothing in it), so the look-ups are
