@@ -483,47 +483,79 @@ START_TEST(sort_ids_bytewise)
 }
 END_TEST
 
+/* The strings "c0" .. "c<n - 1>" in a new table. */
+static void put_c_strings(struct tv_intern *in, uint32_t n)
+{
+	char s[16];
+	uint32_t id;
+	tv_intern_init(in);
+	for (uint32_t i = 0; i < n; i++) {
+		int len = snprintf(s, sizeof s, "c%u", i);
+		ck_assert_int_eq(tv_intern_put(in, s, (size_t)len, &id, NULL), TAGEVAL_OK);
+	}
+}
+
 START_TEST(compact_keeps_ids)
 {
 	/*
-	 * 1,000 strings "c0" .. "c999": the slots grow from 64 by 1.5 (96,
+	 * 800 strings "c0" .. "c799": the slots grow from 64 by 1.5 (96,
 	 * 144, 216, 324, 486, 729, 1,093, 1,639: 1,093 holds at most 765 at
-	 * load 0.7) and the id array doubles from 8 to 1,024.  Compacting
-	 * makes 1,000 + 1,000 / 4 + 1 = 1,251 slots and replaces the id array
-	 * by every 16th id's offset (ceil(1,000 / 16) = 63); every string is
-	 * still found with its id.  Compacting again changes
-	 * nothing; a new string then grows the slots by 1.5 (1,001 x 10 >
-	 * 1,251 x 7 = 8,757): 1,251 + 625 = 1,876, its id 1,000.
+	 * load 0.7) and the id array doubles from 8 to 1,024.  At a load of
+	 * 800 / 1,639 = 0.49 (below 0.6: 800 x 5 = 4,000 < 1,639 x 3 = 4,917)
+	 * compacting makes 800 + 800 / 4 + 1 = 1,001 slots and replaces the id
+	 * array by every 16th id's offset (800 / 16 = 50); every string is
+	 * still found with its id.  Compacting again changes nothing; a new
+	 * string then grows the slots by 1.5 (801 x 10 > 1,001 x 7 = 7,007):
+	 * 1,001 + 500 = 1,501, its id 800.
 	 */
 	struct tv_intern in;
-	tv_intern_init(&in);
 	char s[16];
 	uint32_t id;
-	for (uint32_t i = 0; i < 1000; i++) {
-		int len = snprintf(s, sizeof s, "c%u", i);
-		ck_assert_int_eq(tv_intern_put(&in, s, (size_t)len, &id, NULL), TAGEVAL_OK);
-	}
+	put_c_strings(&in, 800);
 	ck_assert_uint_eq(in.nslots, 1639);
 	ck_assert_uint_eq(in.cap, 1024);
 	tv_intern_compact(&in);
-	ck_assert_uint_eq(in.nslots, 1251);
+	ck_assert_uint_eq(in.nslots, 1001);
 	ck_assert_ptr_null(in.off);
 	ck_assert_ptr_nonnull(in.samp);
-	ck_assert_uint_eq(in.samp_cap, 63);
+	ck_assert_uint_eq(in.samp_cap, 50);
 	tv_intern_compact(&in);
-	ck_assert_uint_eq(in.nslots, 1251);
-	for (uint32_t i = 0; i < 1000; i++) {
+	ck_assert_uint_eq(in.nslots, 1001);
+	for (uint32_t i = 0; i < 800; i++) {
 		int len = snprintf(s, sizeof s, "c%u", i);
 		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
 		ck_assert_uint_eq(id, i);
 		ck_assert_str_eq(tv_intern_str(&in, i), s);
 	}
-	ck_assert_int_eq(tv_intern_find(&in, "c1000", 5, &id), 0);
+	ck_assert_int_eq(tv_intern_find(&in, "c800", 4, &id), 0);
 	int added = 0;
-	ck_assert_int_eq(tv_intern_put(&in, "c1000", 5, &id, &added), TAGEVAL_OK);
+	ck_assert_int_eq(tv_intern_put(&in, "c800", 4, &id, &added), TAGEVAL_OK);
 	ck_assert_int_eq(added, 1);
+	ck_assert_uint_eq(id, 800);
+	ck_assert_uint_eq(in.nslots, 1501);
+	tv_intern_clear(&in);
+
+	/*
+	 * 1,000 strings: 1,639 slots at a load of 0.61 (1,000 x 5 = 5,000 is
+	 * not below 1,639 x 3 = 4,917): the slots stay (a rehash would save
+	 * less than a third of them), the id array is sampled all the same
+	 * (63 offsets); a new string does not grow them (1,001 x 10 = 10,010
+	 * <= 1,639 x 7 = 11,473).
+	 */
+	put_c_strings(&in, 1000);
+	ck_assert_uint_eq(in.nslots, 1639);
+	tv_intern_compact(&in);
+	ck_assert_uint_eq(in.nslots, 1639);
+	ck_assert_ptr_null(in.off);
+	ck_assert_uint_eq(in.samp_cap, 63);
+	for (uint32_t i = 0; i < 1000; i++) {
+		int len = snprintf(s, sizeof s, "c%u", i);
+		ck_assert_int_eq(tv_intern_find(&in, s, (size_t)len, &id), 1);
+		ck_assert_uint_eq(id, i);
+	}
+	ck_assert_int_eq(tv_intern_put(&in, "c1000", 5, &id, &added), TAGEVAL_OK);
 	ck_assert_uint_eq(id, 1000);
-	ck_assert_uint_eq(in.nslots, 1876);
+	ck_assert_uint_eq(in.nslots, 1639);
 	tv_intern_clear(&in);
 }
 END_TEST
