@@ -774,7 +774,7 @@ static int add_record(struct tageval_annotations *a, size_t c, uint32_t item,
 struct reading {
 	struct tageval_annotations *a;
 	size_t c;
-	int put; /* the item ids are interned where the lines are read */
+	int put; /* the item ids are interned before the lines come (tv_each's put) */
 };
 
 static void prefetch_record(void *ctx, uint32_t item)
@@ -854,9 +854,10 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 		tv_advise_huge(a->rec[c], a->nitems * sizeof *a->rec[c]);
 		a->nrec[c] = a->nitems;
 	}
-	/* The first file (no item known): its item ids interned where the
-	 * lines are read (the reading thread of a long file), in file order,
-	 * this thread only filing the records.  The next (most items known):
+	/* The first file (no item known): its item ids interned before the
+	 * lines are handed over, in file order, a chunk at a time by whichever
+	 * thread is free (tv_each's put), add_line() only filing the records.
+	 * The next (most items known):
 	 * the ids looked up in stages (their cache misses overlap) where the
 	 * lines are read, until one is new. */
 	struct reading rd = { a, c, a->items.n == 0 };
@@ -872,7 +873,7 @@ static int read_annotator(struct tageval_annotations *a, struct tv_reader *r,
 	}
 	size_t lines;
 	int rc = tv_each_line(r, &e, &lines, err);
-	/* the ids the reading side interned past the line that failed are cut
+	/* the ids interned past the line that failed (a few chunks ahead) are cut
 	 * back: the items are those of the lines accepted, as when this thread
 	 * interned them (an item is new at its first line, and new items are
 	 * numbered in file order) */

@@ -424,7 +424,8 @@ void tv_intern_compact(struct tv_intern *in)
 	if (in->n == 0)
 		return; /* one slot would not grow (1 + 1/2 = 1): later puts would loop */
 	/* 0.8: probes of a present string 3 on average (linear probing); only
-	 * from a load below 0.6 (n / nslots < 3 / 5) */
+	 * from a load below 0.6 (n / nslots < 3 / 5: a quarter of the slots
+	 * saved or more) */
 	size_t nslots = in->n + in->n / 4 + 1;
 	if (in->slots != NULL && nslots < in->nslots && in->n * 5 < in->nslots * 3)
 		(void)rehash(in, nslots); /* on failure the old slots stay */

@@ -83,7 +83,7 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
  * read): its slots rehashed to a load of about 0.8 when they are at a load
  * below 0.6 (grown by 1.5 to at most 0.7, they are at 0.47-0.7, lower when
  * grown toward more strings than came: the rehash, some 12 ms at a million
- * strings, then saves a third of the slots or more; 2 MB at a million ids
+ * strings, then saves a quarter of the slots or more; 2 MB at a million ids
  * for a table at 0.67, not worth it), and its id -> offset array (4 bytes
  * an id) replaced by the offset of every 16th id (a quarter byte an id):
  * string id is then found by walking at most 15 strings on from id - id %
@@ -95,8 +95,8 @@ int tv_intern_put(struct tv_intern *in, const char *s, size_t len, uint32_t *id,
 void tv_intern_compact(struct tv_intern *in);
 /*
  * The table cut back to its first @n strings (ids 0 .. n - 1, the same
- * numbers; a new hash key): the ids a reading thread interned past a line
- * that failed.  Nothing to do when it holds no more.  TAGEVAL_ENOMEM leaves
+ * numbers; a new hash key): the ids interned ahead of a line that failed
+ * (tv_each's put).  Nothing to do when it holds no more.  TAGEVAL_ENOMEM leaves
  * it as it was.
  */
 int tv_intern_cut(struct tv_intern *in, size_t n);

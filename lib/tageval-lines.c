@@ -277,13 +277,14 @@ static int put_unit(const struct tv_each *e, struct unit *u)
  * only when no put is under way, so that the puts stay one at a time and in
  * file order (the ids are numbered as the lines come), and the table is
  * only ever touched by one side.  Called with p->mu held; takes the puts up
- * to unit @upto (exclusive), the ones it may, and returns with p->mu held;
+ * to unit @upto (exclusive), the ones it may, and returns with p->mu held
+ * (at once once the calling thread stops: a line failed, or the end);
  * @wait: wait for a put under way by the other side (the calling thread,
  * which needs them done) rather than return.
  */
 static void put_units(struct pipe *p, uint64_t upto, int wait)
 {
-	while (!p->put_off && p->put_done < upto) {
+	while (!p->put_off && !p->stop && p->put_done < upto) {
 		if (p->put_next != p->put_done) { /* the other side is putting */
 			if (!wait)
 				return;
@@ -515,11 +516,16 @@ int tv_each_line(struct tv_reader *r, const struct tv_each *e, size_t *lines,
 			pthread_mutex_unlock(&p.mu);
 		} else {
 			u->look = 0; /* made here: looked up here */
-			make_unit(&p, u, seq == 0, 1);
+			make_unit(&p, u, seq == 0, seq > 0);
 			p.made = seq + 1;
-			p.put_next = p.put_done = p.made; /* put as they were made */
-			if (seq == 0)
+			if (seq == 0) {
+				/* the table told what to expect before the first
+				 * chunk's ids go in (it grows toward them at once) */
 				expect_ids(e, r, u);
+				if (e->put != NULL && put_unit(e, u))
+					p.put_off = 1;
+			}
+			p.put_next = p.put_done = p.made; /* put as they were made */
 			/* a second thread once the file proves longer than half a
 			 * chunk (not for small files); made here when it cannot start */
 			if (!u->last && !tried && r->end >= CHUNK_HALF && may_thread(r)) {

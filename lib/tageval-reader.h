@@ -90,8 +90,9 @@ struct tv_line {
 	uint32_t hash;    /* of id */
 	uint32_t inst;    /* for the caller (with tv_each's put: the id interned) */
 	unsigned put;     /* tv_each's put: TV_PUT_NEW or TV_PUT_OLD when the
-			   * reading side interned the id, TV_PUT_NO when it did
-			   * not (the line interns it itself) */
+			   * id was interned before the line was handed over
+			   * (by either thread), TV_PUT_NO when it was not (the
+			   * line interns it itself) */
 	unsigned seps;    /* TV_SEP_* */
 	const double *weights; /* answers given through the API: the tags' weights
 				* (the fields hold bare tags), or NULL */
@@ -104,8 +105,8 @@ int tv_line_make(struct tv_line *l, const char *name, uint64_t lineno, char **fi
 		 size_t nfield, char **buf, size_t *cap, const struct tv_intern *ids);
 
 /* tv_line.put */
-#define TV_PUT_NO 0u  /* not interned (no id, no table to put it in, or the
-		       * reading side's put failed at this line or before) */
+#define TV_PUT_NO 0u  /* not interned (no id, no table to put it in, or a
+		       * put failed at this line or before) */
 #define TV_PUT_NEW 1u /* interned, new: l->inst is its id */
 #define TV_PUT_OLD 2u /* interned before (a duplicate): l->inst is its id */
 
@@ -189,8 +190,8 @@ struct tv_each {
 	 * a put fails are interned, none after (the line interns its id
 	 * itself: once a put failed, neither side puts again).  @line may not
 	 * use the table until tv_each_line returns, but to put the id of a
-	 * TV_PUT_NO line, and the reading side may have interned the ids of
-	 * a few chunks past a line that fails. */
+	 * TV_PUT_NO line; the ids of a few chunks past a line that fails may
+	 * have been interned. */
 	struct tv_intern *put;
 	/* with TV_LOOKUP_FIND: the table does not change while the file is
 	 * read (the line function interns nothing in it), so the look-ups are
@@ -203,9 +204,9 @@ struct tv_each {
 	 * is handed no such line before the reading thread has stopped looking
 	 * up (for good, and the unit it was making finished) */
 	int find_until_new;
-	/* not NULL (the table each line's id is interned in: by @line, or by
-	 * the reading side with @put): once the first chunk is read (its ids
-	 * already interned with @put), the table is told to expect as
+	/* not NULL (the table each line's id is interned in: by @line, or
+	 * with @put): once the first chunk is read (before its ids are
+	 * interned with @put), the table is told to expect as
 	 * many ids as the whole file is expected to have lines at the first
 	 * chunk's bytes per line (tv_intern_expect: it grows toward them, a
 	 * few times instead of some twenty, never past 4 times the ids it

@@ -786,8 +786,8 @@ static int read_file(struct tageval_wsi *w, struct tv_reader *r, int gold,
 	    (w->sys_line = calloc(w->n ? w->n : 1, sizeof *w->sys_line)) == NULL)
 		return tv_nomem(err);
 	int rc = read_lines(w, r, gold, err);
-	/* no id without an instance: the reading thread interned the ids of
-	 * the lines it read ahead of the one that failed (tv_each's put), so a
+	/* no id without an instance: the ids of the lines read ahead of the
+	 * one that failed may have been interned (tv_each's put), so a
 	 * clusters file read after a gold key that failed finds only the gold
 	 * key's instances (the ids cut back to w->n) or is refused for want of
 	 * memory (no system side made, as when sys_arrays() fails) */
