@@ -1923,7 +1923,7 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
  * instances or more each.  Fixed numbers, not the machine's CPUs: the parts
  * are the same on every machine (their figures are counts, the same for any
  * parts, but nothing need be taken on trust). */
-enum { EVAL_PARTS = 16, EVAL_PART_MIN = 8192 };
+enum { EVAL_PARTS = 16, EVAL_PART_MIN = 1024 };
 
 /* A part of evaluate_all(): the selected words of [lo, hi), its figures for
  * each of the k splits (its own rows of the job's arrays). */

@@ -1135,6 +1135,131 @@ START_TEST(drawn_paths_agree)
 END_TEST
 
 /*
+ * The keyless evaluation of all the splits (evaluate_all()) shares the words
+ * out in parts of about equal instance counts (up to 16, of 1,024 selected
+ * instances or more), each with its own figures, added up after.  The data
+ * here take 16 parts (32,320 / 1,024 is past 16) and more words than parts
+ * (27), of unequal sizes: 20 words
+ * "mNN.n" of 40 + (733 j mod 1500) instances, mixed as in
+ * drawn_paths_agree (fractional and several gold labels and clusters, some
+ * unanswered), a word "big.n" of 4,000 (a part is about 32,320 / 16 = 2,020:
+ * "big.n", from 18,570 to 22,570, makes part 10 alone and leaves part 11
+ * empty, its end 22,220 passed), and 6 words "cJ.v" of 5 (150 + 70 j) = 750,
+ * 1,100, 1,450, 1,800, 2,150, 2,500 instances (9,750 in all), instance i of
+ * gold A and cluster k0 if i mod 4 != 0, else B and k1: instances in
+ * all (sum over j < 20 of 40 + (733 j mod 1500) = 18,570, + 4,000 + 9,750)
+ * = 32,320.
+ * Each split's figures must be those of the splits evaluated one by one
+ * with the key (eval()), for 5 folds, 2 random splits and a split given in
+ * files (mapping: the instances i of each word with i mod 3 != 0, test the
+ * others).  By hand:
+ *  - folds: every instance is tested in one fold and maps in the 4 others:
+ *    the tests sum to 32,320 and the mappings to 4 x 32,320 = 129,280;
+ *  - the given split tests 10,783 instances and maps 32,320 - 10,783 =
+ *    21,537 (a word of n has ceil(n / 3) with i mod 3 = 0: the 20 "mNN.n"
+ *    6,197, "big.n" 1,334, the "cJ.v" 250 + 367 + 484 + 600 + 717 + 834 =
+ *    3,252; the lines written are counted too);
+ *  - on the words "cJ.v" alone (pos "v": 9,750 instances, still 9 parts),
+ *    k0 holds only A and k1 only B in every mapping part, so every test
+ *    instance is answered right; each word's n is a multiple of 5, so fold
+ *    f tests n / 5 of each word: every split maps 7,800, tests 1,950,
+ *    answers 1,950 and gets 1,950 right (precision = recall = attempted = 1).
+ */
+static void parts_files(struct sbuf *gold, struct sbuf *sys, struct sbuf *map, struct sbuf *test)
+{
+	static const char *const wts[] = { "0", "0.1", "0.25", "0.3", "0.5", "1", "2", "3" };
+	uint64_t r = 99;
+	for (size_t w = 0; w <= 20; w++) {
+		size_t n = w < 20 ? 40 + (733 * w) % 1500 : 4000;
+		char name[16];
+		snprintf(name, sizeof name, w < 20 ? "m%02zu.n" : "big.n", w);
+		for (size_t i = 0; i < n; i++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			unsigned x = (unsigned)(r >> 33);
+			struct sbuf *key = i % 3 ? map : test;
+			char lab[48];
+			if (x / 3 % 3 == 1)
+				snprintf(lab, sizeof lab, "s%u s%u", x % 3, (x + 1) % 3);
+			else if (x / 3 % 3 == 2)
+				snprintf(lab, sizeof lab, "s%u/0.3 s%u/0.7", x % 3, (x + 2) % 3);
+			else
+				snprintf(lab, sizeof lab, "s%u", x % 3);
+			sb_printf(gold, "%s %s.%zu %s\n", name, name, i, lab);
+			sb_printf(key, "%s %s.%zu %s\n", name, name, i, lab);
+			if (x / 9 % 7 == 0)
+				continue; /* unanswered */
+			sb_printf(sys, "%s %s.%zu", name, name, i);
+			size_t nc = 1 + x / 63 % 3;
+			for (size_t c = 0; c < nc; c++) {
+				unsigned y = x / 189 + (unsigned)c * 5;
+				sb_printf(sys, " c%u", y % 6);
+				if (nc > 1 || y % 2)
+					sb_printf(sys, "/%s", wts[y / 6 % 8]);
+			}
+			sb_printf(sys, "\n");
+		}
+	}
+	for (size_t j = 0; j < 6; j++)
+		for (size_t i = 0; i < 5 * (150 + 70 * j); i++) {
+			const char *lab = i % 4 ? "A" : "B";
+			sb_printf(gold, "c%zu.v c%zu.v.%zu %s\n", j, j, i, lab);
+			sb_printf(i % 3 ? map : test, "c%zu.v c%zu.v.%zu %s\n", j, j, i, lab);
+			sb_printf(sys, "c%zu.v c%zu.v.%zu k%d\n", j, j, i, i % 4 ? 0 : 1);
+		}
+}
+
+START_TEST(parts_add_up)
+{
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 }, test = { 0 };
+	parts_files(&gold, &sys, &map, &test);
+	ck_assert_uint_eq(count_lines(gold.s), 32320);
+	ck_assert_uint_eq(count_lines(map.s), 21537);
+	ck_assert_uint_eq(count_lines(test.s), 10783);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 5, 3, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 2, 0.3, 4, &err), TAGEVAL_OK);
+	size_t mapping = 0, tested = 0;
+	for (size_t i = 0; i < 7; i++) {
+		struct tageval_supervised_result res;
+		eval(&f, i, &res, NULL); /* in parts, against one by one with the key */
+		if (i < 5) {
+			mapping += res.mapping;
+			tested += res.test;
+		}
+	}
+	ck_assert_uint_eq(tested, 32320);
+	ck_assert_uint_eq(mapping, 4 * 32320);
+	unload(&f);
+	/* a split of the files' labels: map_word() in the parts */
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, test.s);
+	struct tageval_supervised_result res;
+	eval(&f, 0, &res, NULL);
+	ck_assert_uint_eq(res.mapping, 21537);
+	ck_assert_uint_eq(res.test, 10783);
+	unload(&f);
+	load(&f, gold.s, sys.s, "v");
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 5, 3, &err), TAGEVAL_OK);
+	for (size_t i = 0; i < 5; i++) {
+		eval(&f, i, &res, NULL);
+		ck_assert_uint_eq(res.mapping, 7800);
+		ck_assert_uint_eq(res.test, 1950);
+		ck_assert_uint_eq(res.answered, 1950);
+		ck_assert_double_eq(res.correct, 1950.0);
+		ck_assert_double_eq(res.precision, 1.0);
+		ck_assert_double_eq(res.recall, 1.0);
+	}
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+	free(test.s);
+}
+END_TEST
+
+/*
  * The keyless path sums a word's splits five at a time in one walk over its
  * sorted triples, counting each split's values 1 in a 12-bit lane that is
  * emptied every 4,095 values; a test instance of one cluster takes its
@@ -2166,6 +2291,7 @@ static Suite *supervised_suite(void)
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
 	tcase_add_loop_test(tc, drawn_paths_agree, 0, 4);
 	tcase_add_test(tc, many_folds_long_runs);
+	tcase_add_test(tc, parts_add_up);
 	tcase_add_test(tc, lane_holds_4095);
 	tcase_add_test(tc, mixed_split_kinds);
 	tcase_add_test(tc, splits_in_any_order);
