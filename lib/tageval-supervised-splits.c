@@ -450,12 +450,15 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
  * for in bytewise order of their names, and each word's instances are
  * shuffled from the bytewise order of their ids.
  */
-/* canon_make() reads the ids in about this many groups of words: 5 keeps
- * its records (20 bytes an instance of a group: 4 MB at a million, for each
- * group being sorted at once) and its positions (4 MB) within what the fold
- * array and the instances took before; each group less costs 1 MB more (a
- * group at once) and saves a pass of some 5 ms */
-#define TV_CANON_GROUPS 5
+/* canon_make() reads the ids in about this many groups of words, sorted
+ * on the cores at once: each group's records are 20 bytes an instance of
+ * the group (5 MB at a million with 4 groups; 4 with 5, 10 with 2), its
+ * positions 4 bytes an instance.  Each group less saves a pass over the
+ * ids (some 5 ms at a million) and costs memory; 4 groups make two each
+ * for two cores (5 left one of them three): wsi-supervised's peak went
+ * from 75.9 MB (5 groups one after the other) to 78.7 MB for 52 MB of
+ * input (1,000,000 instances; 88.4 MB with 2 groups) */
+#define TV_CANON_GROUPS 4
 
 struct canon {
 	uint32_t *words; /* word ids, by name */
@@ -660,11 +663,11 @@ static void canon_group(void *ctx, size_t i)
  * Each word's positions in the bytewise order of their ids (c->pos), and
  * the words in the bytewise order of their names (c->words).  The records
  * are made a group of words at a time, at least the largest word's and a
- * fifth of the instances (20 bytes each: 4 bytes an instance, and the
- * largest word's again for the sort), in at most 11 passes over the ids
- * (two groups in turn hold more than a fifth).  The groups are independent
- * (each writes its words' positions): they are shared out to the cores,
- * each with its records, so that two at once take 8 bytes an instance.
+ * 1 / TV_CANON_GROUPS of the instances (20 bytes each: 4 bytes an
+ * instance, and the largest word's again for the sort), in at most 2
+ * TV_CANON_GROUPS + 1 passes over the ids (two groups in turn hold more
+ * than that).  The groups are independent (each writes its words'
+ * positions): they are shared out to the cores, each with its records.
  */
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
