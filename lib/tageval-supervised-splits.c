@@ -98,16 +98,63 @@ static inline const void *copy_sys_ahead(const struct tageval_wsi *w, size_t ins
 }
 
 /*
- * Each word's next grouped position, into @cur (room for a word each): the
- * instances are copied in their own order, each to the next position of
- * its word, which is where s->order has it (tv_wsi_group(), a stable
- * counting sort: word v's instances in increasing order from start[v] on).
- * A copy in the grouped order read the wsi object's arrays at random (a
- * word's instances some 100 apart in 1,000,000 of 100 words).
+ * The copies in the grouped order are made in parts, ranges of instances
+ * in their own order (tv_parallel()): each instance goes to the next
+ * position of its word, which is where s->order has it (tv_wsi_group(), a
+ * stable counting sort: word v's instances in increasing order from
+ * start[v] on), so that a part's first position for word v is found in
+ * s->order by a binary search.  A copy in the grouped order read the wsi
+ * object's arrays at random (a word's instances some 100 apart in
+ * 1,000,000 of 100 words).  At most COPY_PARTS parts of COPY_PART_MIN
+ * instances or more, fixed numbers (not the CPUs'), and few enough that
+ * their searches (one a word) cost little beside the copy.  Each position
+ * is written by the part of its instance alone: the copies are the same
+ * bytes whatever the parts.
  */
-static void group_cursor(const struct tageval_supervised *s, uint32_t *cur)
+enum { COPY_PARTS = 8, COPY_PART_MIN = 8192 };
+
+/* The passes of copy_part(). */
+enum { COPY_SYS, COPY_FIRST, COPY_GOLD };
+
+struct copy_job {
+	struct tageval_supervised *s;
+	int pass;      /* COPY_SYS: the clusters alone (tv_supervised_reload());
+			* COPY_FIRST: and the gold label or, with gfirst, the
+			* count of each; COPY_GOLD: the labels at gfirst */
+	int narrow;
+	size_t nparts;
+	int rc[COPY_PARTS];
+};
+
+static size_t copy_parts(const struct tageval_wsi *w)
 {
-	memcpy(cur, s->start, s->w->words.n * sizeof *cur);
+	size_t n = w->n / COPY_PART_MIN;
+	if (n > COPY_PARTS)
+		n = COPY_PARTS;
+	while (n > 1 && n * w->words.n > w->n / 8)
+		n--;
+	return n ? n : 1;
+}
+
+/* Each word's first grouped position of an instance @lo or later, into @cur
+ * (room for a word each). */
+static void part_cursor(const struct tageval_supervised *s, uint32_t lo, uint32_t *cur)
+{
+	if (lo == 0) {
+		memcpy(cur, s->start, s->w->words.n * sizeof *cur);
+		return;
+	}
+	for (size_t v = 0; v < s->w->words.n; v++) {
+		uint32_t a = s->start[v], b = s->start[v + 1];
+		while (a < b) {
+			uint32_t mid = a + (b - a) / 2;
+			if (s->order[mid] < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		cur[v] = a;
+	}
 }
 
 /* A gold label (a wsi label id, then its sense id) at @at in the pool
@@ -120,6 +167,60 @@ static void put_gold(struct tageval_supervised *s, int narrow, size_t at, uint32
 		s->gpool[at] = label;
 }
 
+/* Instances [lo, hi) of pass @pass (COPY_*), from cursors @cur. */
+static void copy_range(struct tageval_supervised *s, int pass, int narrow, uint32_t lo,
+		       uint32_t hi, uint32_t *cur)
+{
+	const struct tageval_wsi *w = s->w;
+	for (uint32_t inst = lo; inst < hi; inst++) {
+		const struct tv_winst *in = &w->in[inst];
+		uint32_t p = cur[in->word]++;
+		if (pass == COPY_GOLD) {
+			const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
+			for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
+				put_gold(s, narrow, (size_t)s->gfirst[p] + j, gold[j]);
+			continue;
+		}
+		const void *ahead = copy_sys_ahead(w, (size_t)inst + COPY_AHEAD);
+		if (ahead != NULL)
+			__builtin_prefetch(ahead);
+		copy_sys(s, p, inst);
+		if (pass == COPY_SYS)
+			continue;
+		if (s->gfirst != NULL) /* the count for now, the first after */
+			s->gfirst[p] = tv_wsi_gold_n(w->gold_pool, in);
+		else
+			put_gold(s, narrow, p, tv_wsi_gold(w->gold_pool, in)[0]);
+	}
+}
+
+static void copy_part(void *ctx, size_t i)
+{
+	struct copy_job *job = ctx;
+	struct tageval_supervised *s = job->s;
+	size_t n = s->w->n;
+	uint32_t *cur = malloc((s->w->words.n ? s->w->words.n : 1) * sizeof *cur);
+	job->rc[i] = cur == NULL ? TAGEVAL_ENOMEM : TAGEVAL_OK;
+	if (cur != NULL) {
+		uint32_t lo = (uint32_t)(n * i / job->nparts);
+		part_cursor(s, lo, cur);
+		copy_range(s, job->pass, job->narrow, lo, (uint32_t)(n * (i + 1) / job->nparts),
+			   cur);
+	}
+	free(cur);
+}
+
+/* One pass (COPY_*) over all the instances, in parts. */
+static int copy_pass(struct tageval_supervised *s, int pass, int narrow)
+{
+	struct copy_job job = { s, pass, narrow, copy_parts(s->w), { 0 } };
+	tv_parallel(job.nparts, copy_part, &job);
+	for (size_t i = 0; i < job.nparts; i++)
+		if (job.rc[i])
+			return TAGEVAL_ENOMEM;
+	return TAGEVAL_OK;
+}
+
 /*
  * The instances' clusters and gold labels in the grouped order, the labels
  * as sense ids, interned in the grouped order (as a copy in that order
@@ -129,22 +230,8 @@ static void put_gold(struct tageval_supervised *s, int narrow, size_t at, uint32
 static int copy_grouped(struct tageval_supervised *s, int narrow, size_t nlab)
 {
 	const struct tageval_wsi *w = s->w;
-	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
-	if (cur == NULL)
+	if (copy_pass(s, COPY_FIRST, narrow))
 		return TAGEVAL_ENOMEM;
-	group_cursor(s, cur);
-	for (uint32_t inst = 0; inst < w->n; inst++) {
-		const struct tv_winst *in = &w->in[inst];
-		uint32_t p = cur[in->word]++;
-		const void *ahead = copy_sys_ahead(w, (size_t)inst + COPY_AHEAD);
-		if (ahead != NULL)
-			__builtin_prefetch(ahead);
-		copy_sys(s, p, inst);
-		if (s->gfirst != NULL) /* the count for now, the first after */
-			s->gfirst[p] = tv_wsi_gold_n(w->gold_pool, in);
-		else
-			put_gold(s, narrow, p, tv_wsi_gold(w->gold_pool, in)[0]);
-	}
 	if (s->gfirst != NULL) {
 		size_t ngold = 0;
 		for (size_t p = 0; p < w->n; p++) {
@@ -153,16 +240,9 @@ static int copy_grouped(struct tageval_supervised *s, int narrow, size_t nlab)
 			ngold += c;
 		}
 		s->gfirst[w->n] = (uint32_t)ngold;
-		group_cursor(s, cur);
-		for (uint32_t inst = 0; inst < w->n; inst++) {
-			const struct tv_winst *in = &w->in[inst];
-			uint32_t at = s->gfirst[cur[in->word]++];
-			const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-			for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
-				put_gold(s, narrow, (size_t)at + j, gold[j]);
-		}
+		if (copy_pass(s, COPY_GOLD, narrow))
+			return TAGEVAL_ENOMEM;
 	}
-	free(cur);
 	for (size_t i = 0; i < nlab; i++) {
 		uint32_t id;
 		if (sense_of(s, narrow ? s->gpool16[i] : s->gpool[i], &id))
@@ -263,18 +343,7 @@ int tv_supervised_reload(struct tageval_supervised *s)
 	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
 		return TAGEVAL_ENOMEM;
 	s->gsys = w->sys_pool;
-	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
-	if (cur == NULL)
-		return TAGEVAL_ENOMEM;
-	group_cursor(s, cur);
-	for (uint32_t inst = 0; inst < w->n; inst++) {
-		const void *ahead = copy_sys_ahead(w, (size_t)inst + COPY_AHEAD);
-		if (ahead != NULL)
-			__builtin_prefetch(ahead);
-		copy_sys(s, cur[w->in[inst].word]++, inst);
-	}
-	free(cur);
-	return TAGEVAL_OK;
+	return copy_pass(s, COPY_SYS, 0);
 }
 
 static struct split *new_split(struct tageval_supervised *s)
