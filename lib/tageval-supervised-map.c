@@ -1920,9 +1920,9 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 }
 
 /* evaluate_all()'s parts: at most EVAL_PARTS, of about EVAL_PART_MIN selected
- * instances or more each.  Fixed numbers, not the machine's CPUs: the parts
- * are the same on every machine (their figures are counts, the same for any
- * parts, but nothing need be taken on trust). */
+ * instances or more each: fixed numbers, not the machine's CPUs, so that the
+ * parts are the same on every machine (their figures, counts, would be the
+ * same for any parts).  A part costs little (the scratches are shared). */
 enum { EVAL_PARTS = 16, EVAL_PART_MIN = 1024 };
 
 /* A part of evaluate_all(): the selected words of [lo, hi), its figures for

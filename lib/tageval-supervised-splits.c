@@ -711,7 +711,7 @@ static void canon_group(void *ctx, size_t i)
 	const struct canon_job *job = ctx;
 	const struct tageval_supervised *s = job->s;
 	size_t lo = job->lo[i], hi = job->lo[i + 1], most = job->most;
-	struct idrec *rec = malloc((most + job->big) * sizeof *rec);
+	struct idrec *rec = malloc((most + job->big ? most + job->big : 1) * sizeof *rec);
 	uint32_t *fill = malloc((hi - lo) * sizeof *fill);
 	job->rc[i] = rec == NULL || fill == NULL ? TAGEVAL_ENOMEM : TAGEVAL_OK;
 	if (job->rc[i] == TAGEVAL_OK) {
