@@ -5,6 +5,7 @@
  * part, and their scoring with the Senseval scorer.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "tageval-intern.h"
 #include "tageval-inventory.h"
 #include "tageval-key.h"
+#include "tageval-parallel.h"
 #include "tageval-score.h"
 #include "tageval-supervised.h"
 #include "tageval-util.h"
@@ -1917,70 +1919,171 @@ static int map_word_shared(struct tageval_supervised *s, struct split *sp, size_
 	return TAGEVAL_OK;
 }
 
+/* evaluate_all()'s parts: at most EVAL_PARTS, of about EVAL_PART_MIN selected
+ * instances or more each: fixed numbers, not the machine's CPUs, so that the
+ * parts are the same on every machine (their figures, counts, would be the
+ * same for any parts).  A part costs little (the scratches are shared). */
+enum { EVAL_PARTS = 16, EVAL_PART_MIN = 1024 };
+
+/* A part of evaluate_all(): the selected words of [lo, hi), its figures for
+ * each of the k splits (its own rows of the job's arrays). */
+struct eval_part {
+	size_t lo, hi;
+	struct tageval_supervised_result *r;
+	struct fused *f;
+	int rc;
+};
+
+/*
+ * The parts share TV_PARALLEL_MAX scratches (at most so many parts run at
+ * once): a part takes a free one and leaves it for the next.  A scratch
+ * carries nothing from one word to the next (map_word() and
+ * map_word_shared() reset what they use), so which one a part takes does
+ * not matter; one each would cost every part the per-label arrays again
+ * (4 bytes a cluster label: 4 MB at a million labels).
+ */
+struct eval_job {
+	struct tageval_supervised *s;
+	int shared; /* map_word_shared() for all the splits */
+	size_t nsense, nlab;
+	struct eval_part part[EVAL_PARTS];
+	struct scratch x[TV_PARALLEL_MAX];
+	atomic_flag busy[TV_PARALLEL_MAX];
+};
+
+/* The per-sense and per-label arrays of a scratch, if not made yet. */
+static int eval_scratch_fit(struct scratch *x, size_t nsense, size_t nlab)
+{
+	if (x->sstamp == NULL && (x->sstamp = calloc(nsense, sizeof *x->sstamp)) == NULL)
+		return TAGEVAL_ENOMEM;
+	if (x->slocal == NULL && (x->slocal = malloc(nsense * sizeof *x->slocal)) == NULL)
+		return TAGEVAL_ENOMEM;
+	if (x->crow == NULL) {
+		if ((x->crow = malloc(nlab * sizeof *x->crow)) == NULL)
+			return TAGEVAL_ENOMEM;
+		memset(x->crow, 0xff, nlab * sizeof *x->crow); /* TV_NONE */
+	}
+	return TAGEVAL_OK;
+}
+
+/* The words of one part mapped for every split (a tv_part_fn). */
+static void eval_part_run(void *ctx, size_t i)
+{
+	struct eval_job *job = ctx;
+	struct tageval_supervised *s = job->s;
+	struct eval_part *pt = &job->part[i];
+	size_t k = s->nsplits, slot = 0;
+	while (atomic_flag_test_and_set(&job->busy[slot])) /* one is free */
+		slot = (slot + 1) % TV_PARALLEL_MAX;
+	struct scratch *x = &job->x[slot];
+	struct tageval_error err = { 0 };
+	pt->rc = eval_scratch_fit(x, job->nsense, job->nlab);
+	for (size_t word = pt->lo; word < pt->hi && pt->rc == TAGEVAL_OK; word++) {
+		if (!s->selected[word])
+			continue;
+		if (job->shared) {
+			pt->rc = map_word_shared(s, s->splits, k, word, x, pt->r, pt->f);
+			continue;
+		}
+		for (size_t j = 0; j < k && pt->rc == TAGEVAL_OK; j++) {
+			x->ncorrect = pt->f[j].ncorrect;
+			x->too_many = pt->f[j].too_many;
+			pt->rc = map_word(s, &s->splits[j], word, x, NULL, &pt->r[j], &err);
+			pt->f[j].ncorrect = x->ncorrect;
+			pt->f[j].too_many = x->too_many;
+		}
+	}
+	atomic_flag_clear(&job->busy[slot]);
+}
+
+/* The parts' words: contiguous ranges of about equal numbers of selected
+ * instances; returns their number. */
+static size_t eval_parts(const struct tageval_supervised *s, struct eval_part *part)
+{
+	size_t nw = s->w->words.n, total = 0;
+	for (size_t word = 0; word < nw; word++)
+		if (s->selected[word])
+			total += s->start[word + 1] - s->start[word];
+	size_t n = total / EVAL_PART_MIN;
+	n = n < 1 ? 1 : n > EVAL_PARTS ? EVAL_PARTS : n;
+	/* part i from the first word at or past i / n of the instances */
+	size_t word = 0, before = 0;
+	for (size_t i = 0; i < n; i++) {
+		part[i].lo = word;
+		size_t end = i + 1 == n ? total : total / n * (i + 1) + total % n * (i + 1) / n;
+		while (word < nw && (before < end || i + 1 == n)) {
+			if (s->selected[word])
+				before += s->start[word + 1] - s->start[word];
+			word++;
+		}
+		part[i].hi = word;
+	}
+	return n;
+}
+
 /*
  * Every split evaluated without the key (see tageval_supervised_evaluate()),
  * in one pass over the words: a word's instances are mapped for each split
  * in turn while they are in the cache, instead of the whole data being read
  * again for each split.  Each (word, split) is mapped exactly as evaluate()
  * maps it (the scratch is reset per word), and the figures are counts, so
- * they are the same whatever the order.  Into s->fused; on failure (memory
- * only) s->fused stays NULL and the splits are evaluated one by one.
+ * they are the same whatever the order: the words are shared out in parts
+ * (tv_parallel()), each with its own figures, added up in part order.  Into
+ * s->fused; on failure (memory only, in any part) s->fused stays NULL and
+ * the splits are evaluated one by one.
  */
 static int evaluate_all(struct tageval_supervised *s)
 {
 	const struct tageval_wsi *w = s->w;
-	size_t k = s->nsplits;
-	struct fused *f = calloc(k ? k : 1, sizeof *f);
-	struct tageval_supervised_result *r = calloc(k ? k : 1, sizeof *r);
-	struct scratch x = { 0 };
-	struct tageval_error err = { 0 };
+	size_t k = s->nsplits, kk = k ? k : 1;
+	struct eval_job *job = calloc(1, sizeof *job);
+	struct fused *f = calloc(kk, sizeof *f);
+	struct fused *pf = calloc(EVAL_PARTS * kk, sizeof *pf);
+	struct tageval_supervised_result *pr = calloc(EVAL_PARTS * kk, sizeof *pr);
 	int rc = TAGEVAL_ENOMEM;
-	size_t nsense = s->senses.n ? s->senses.n : 1;
-	size_t nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
-	x.sstamp = calloc(nsense, sizeof *x.sstamp);
-	x.slocal = malloc(nsense * sizeof *x.slocal);
-	x.crow = malloc(nlab * sizeof *x.crow);
-	if (x.crow != NULL)
-		memset(x.crow, 0xff, nlab * sizeof *x.crow); /* TV_NONE */
-	if (!f || !r || !x.sstamp || !x.slocal || !x.crow)
+	if (!job || !f || !pf || !pr)
 		goto out;
+	for (size_t i = 0; i < TV_PARALLEL_MAX; i++)
+		atomic_flag_clear(&job->busy[i]);
 	for (size_t i = 0; i < k; i++)
 		if (group_roles(s, &s->splits[i]))
 			goto out;
+	job->s = s;
+	job->nsense = s->senses.n ? s->senses.n : 1;
+	job->nlab = tv_wsi_nlabels(w) ? tv_wsi_nlabels(w) : 1;
 	/* splits of the gold labels share each word's sorted triples */
-	int shared = 1;
+	job->shared = 1;
 	for (size_t i = 0; i < k; i++)
-		shared &= s->splits[i].lab_first == NULL;
-	for (size_t word = 0; word < w->words.n; word++) {
-		if (!s->selected[word])
-			continue;
-		if (shared) {
-			if (map_word_shared(s, s->splits, k, word, &x, r, f))
-				goto out;
-			continue;
-		}
-		for (size_t i = 0; i < k; i++) {
-			x.ncorrect = f[i].ncorrect;
-			x.too_many = f[i].too_many;
-			if (map_word(s, &s->splits[i], word, &x, NULL, &r[i], &err))
-				goto out;
-			f[i].ncorrect = x.ncorrect;
-			f[i].too_many = x.too_many;
-		}
+		job->shared &= s->splits[i].lab_first == NULL;
+	size_t nparts = eval_parts(s, job->part);
+	for (size_t i = 0; i < nparts; i++) {
+		job->part[i].r = pr + i * kk;
+		job->part[i].f = pf + i * kk;
 	}
-	for (size_t i = 0; i < k; i++) {
-		f[i].mapping = r[i].mapping;
-		f[i].test = r[i].test;
-		f[i].answered = r[i].answered;
-	}
+	tv_parallel(nparts, eval_part_run, job);
+	for (size_t i = 0; i < nparts; i++)
+		if (job->part[i].rc)
+			goto out;
+	for (size_t i = 0; i < nparts; i++)
+		for (size_t j = 0; j < k; j++) {
+			f[j].mapping += job->part[i].r[j].mapping;
+			f[j].test += job->part[i].r[j].test;
+			f[j].answered += job->part[i].r[j].answered;
+			f[j].ncorrect += job->part[i].f[j].ncorrect;
+			f[j].too_many |= job->part[i].f[j].too_many;
+		}
 	free(s->fused);
 	s->fused = f;
 	f = NULL;
 	rc = TAGEVAL_OK;
 out:
+	if (job != NULL)
+		for (size_t i = 0; i < TV_PARALLEL_MAX; i++)
+			scratch_free(&job->x[i]);
+	free(job);
 	free(f);
-	free(r);
-	scratch_free(&x);
+	free(pf);
+	free(pr);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "tageval-intern.h"
+#include "tageval-parallel.h"
 #include "tageval-reader.h"
 #include "tageval-rng.h"
 #include "tageval-supervised.h"
@@ -82,17 +83,78 @@ static void copy_sys(struct tageval_supervised *s, size_t p, uint32_t inst)
 	}
 }
 
-/*
- * Each word's next grouped position, into @cur (room for a word each): the
- * instances are copied in their own order, each to the next position of
- * its word, which is where s->order has it (tv_wsi_group(), a stable
- * counting sort: word v's instances in increasing order from start[v] on).
- * A copy in the grouped order read the wsi object's arrays at random (a
- * word's instances some 100 apart in 1,000,000 of 100 words).
- */
-static void group_cursor(const struct tageval_supervised *s, uint32_t *cur)
+/* How many instances ahead copy_sys_ahead() prefetches. */
+enum { COPY_AHEAD = 16 };
+
+/* The pooled labels of instance @inst, if any, to be prefetched: copy_sys()
+ * reads their number, in sys_pool in the order of the lines, not the
+ * instances' (a cache miss each: 7 in 10 of copy_grouped()'s time without
+ * the prefetch); NULL otherwise.  (The prefetch is written in the loops, as
+ * sys_ahead()'s in tageval-supervised-map.c: GCC 12 dropped it from a helper.) */
+static inline const void *copy_sys_ahead(const struct tageval_wsi *w, size_t inst)
 {
-	memcpy(cur, s->start, s->w->words.n * sizeof *cur);
+	return inst < w->n && (w->sflags[inst] & TV_WF_POOLED) ? &w->sys_pool[w->cl_j[inst]]
+							       : NULL;
+}
+
+/*
+ * The copies in the grouped order are made in parts, ranges of instances
+ * in their own order (tv_parallel()): each instance goes to the next
+ * position of its word, which is where s->order has it (tv_wsi_group(), a
+ * stable counting sort: word v's instances in increasing order from
+ * start[v] on), so that a part's first position for word v is found in
+ * s->order by a binary search.  A copy in the grouped order read the wsi
+ * object's arrays at random (a word's instances some 100 apart in
+ * 1,000,000 of 100 words).  At most COPY_PARTS parts of COPY_PART_MIN
+ * instances or more, fixed numbers (not the CPUs'), and few enough that
+ * their searches (one a word) cost little beside the copy.  Each position
+ * is written by the part of its instance alone: the copies are the same
+ * bytes whatever the parts.
+ */
+enum { COPY_PARTS = 8, COPY_PART_MIN = 8192 };
+
+/* The passes of copy_part(). */
+enum { COPY_SYS, COPY_FIRST, COPY_GOLD };
+
+struct copy_job {
+	struct tageval_supervised *s;
+	int pass;      /* COPY_SYS: the clusters alone (tv_supervised_reload());
+			* COPY_FIRST: and the gold label or, with gfirst, the
+			* count of each; COPY_GOLD: the labels at gfirst */
+	int narrow;
+	size_t nparts;
+	int rc[COPY_PARTS];
+};
+
+static size_t copy_parts(const struct tageval_wsi *w)
+{
+	size_t n = w->n / COPY_PART_MIN;
+	if (n > COPY_PARTS)
+		n = COPY_PARTS;
+	while (n > 1 && n * w->words.n > w->n / 8)
+		n--;
+	return n ? n : 1;
+}
+
+/* Each word's first grouped position of an instance @lo or later, into @cur
+ * (room for a word each). */
+static void part_cursor(const struct tageval_supervised *s, uint32_t lo, uint32_t *cur)
+{
+	if (lo == 0) {
+		memcpy(cur, s->start, s->w->words.n * sizeof *cur);
+		return;
+	}
+	for (size_t v = 0; v < s->w->words.n; v++) {
+		uint32_t a = s->start[v], b = s->start[v + 1];
+		while (a < b) {
+			uint32_t mid = a + (b - a) / 2;
+			if (s->order[mid] < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		cur[v] = a;
+	}
 }
 
 /* A gold label (a wsi label id, then its sense id) at @at in the pool
@@ -105,6 +167,60 @@ static void put_gold(struct tageval_supervised *s, int narrow, size_t at, uint32
 		s->gpool[at] = label;
 }
 
+/* Instances [lo, hi) of pass @pass (COPY_*), from cursors @cur. */
+static void copy_range(struct tageval_supervised *s, int pass, int narrow, uint32_t lo,
+		       uint32_t hi, uint32_t *cur)
+{
+	const struct tageval_wsi *w = s->w;
+	for (uint32_t inst = lo; inst < hi; inst++) {
+		const struct tv_winst *in = &w->in[inst];
+		uint32_t p = cur[in->word]++;
+		if (pass == COPY_GOLD) {
+			const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
+			for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
+				put_gold(s, narrow, (size_t)s->gfirst[p] + j, gold[j]);
+			continue;
+		}
+		const void *ahead = copy_sys_ahead(w, (size_t)inst + COPY_AHEAD);
+		if (ahead != NULL)
+			__builtin_prefetch(ahead);
+		copy_sys(s, p, inst);
+		if (pass == COPY_SYS)
+			continue;
+		if (s->gfirst != NULL) /* the count for now, the first after */
+			s->gfirst[p] = tv_wsi_gold_n(w->gold_pool, in);
+		else
+			put_gold(s, narrow, p, tv_wsi_gold(w->gold_pool, in)[0]);
+	}
+}
+
+static void copy_part(void *ctx, size_t i)
+{
+	struct copy_job *job = ctx;
+	struct tageval_supervised *s = job->s;
+	size_t n = s->w->n;
+	uint32_t *cur = malloc((s->w->words.n ? s->w->words.n : 1) * sizeof *cur);
+	job->rc[i] = cur == NULL ? TAGEVAL_ENOMEM : TAGEVAL_OK;
+	if (cur != NULL) {
+		uint32_t lo = (uint32_t)(n * i / job->nparts);
+		part_cursor(s, lo, cur);
+		copy_range(s, job->pass, job->narrow, lo, (uint32_t)(n * (i + 1) / job->nparts),
+			   cur);
+	}
+	free(cur);
+}
+
+/* One pass (COPY_*) over all the instances, in parts. */
+static int copy_pass(struct tageval_supervised *s, int pass, int narrow)
+{
+	struct copy_job job = { s, pass, narrow, copy_parts(s->w), { 0 } };
+	tv_parallel(job.nparts, copy_part, &job);
+	for (size_t i = 0; i < job.nparts; i++)
+		if (job.rc[i])
+			return TAGEVAL_ENOMEM;
+	return TAGEVAL_OK;
+}
+
 /*
  * The instances' clusters and gold labels in the grouped order, the labels
  * as sense ids, interned in the grouped order (as a copy in that order
@@ -114,19 +230,8 @@ static void put_gold(struct tageval_supervised *s, int narrow, size_t at, uint32
 static int copy_grouped(struct tageval_supervised *s, int narrow, size_t nlab)
 {
 	const struct tageval_wsi *w = s->w;
-	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
-	if (cur == NULL)
+	if (copy_pass(s, COPY_FIRST, narrow))
 		return TAGEVAL_ENOMEM;
-	group_cursor(s, cur);
-	for (uint32_t inst = 0; inst < w->n; inst++) {
-		const struct tv_winst *in = &w->in[inst];
-		uint32_t p = cur[in->word]++;
-		copy_sys(s, p, inst);
-		if (s->gfirst != NULL) /* the count for now, the first after */
-			s->gfirst[p] = tv_wsi_gold_n(w->gold_pool, in);
-		else
-			put_gold(s, narrow, p, tv_wsi_gold(w->gold_pool, in)[0]);
-	}
 	if (s->gfirst != NULL) {
 		size_t ngold = 0;
 		for (size_t p = 0; p < w->n; p++) {
@@ -135,16 +240,9 @@ static int copy_grouped(struct tageval_supervised *s, int narrow, size_t nlab)
 			ngold += c;
 		}
 		s->gfirst[w->n] = (uint32_t)ngold;
-		group_cursor(s, cur);
-		for (uint32_t inst = 0; inst < w->n; inst++) {
-			const struct tv_winst *in = &w->in[inst];
-			uint32_t at = s->gfirst[cur[in->word]++];
-			const uint32_t *gold = tv_wsi_gold(w->gold_pool, in);
-			for (uint32_t j = 0, nl = tv_wsi_gold_n(w->gold_pool, in); j < nl; j++)
-				put_gold(s, narrow, (size_t)at + j, gold[j]);
-		}
+		if (copy_pass(s, COPY_GOLD, narrow))
+			return TAGEVAL_ENOMEM;
 	}
-	free(cur);
 	for (size_t i = 0; i < nlab; i++) {
 		uint32_t id;
 		if (sense_of(s, narrow ? s->gpool16[i] : s->gpool[i], &id))
@@ -245,14 +343,7 @@ int tv_supervised_reload(struct tageval_supervised *s)
 	if (s->gkind == NULL && (s->gkind = malloc(w->n ? w->n : 1)) == NULL)
 		return TAGEVAL_ENOMEM;
 	s->gsys = w->sys_pool;
-	uint32_t *cur = malloc((w->words.n ? w->words.n : 1) * sizeof *cur);
-	if (cur == NULL)
-		return TAGEVAL_ENOMEM;
-	group_cursor(s, cur);
-	for (uint32_t inst = 0; inst < w->n; inst++)
-		copy_sys(s, cur[w->in[inst].word]++, inst);
-	free(cur);
-	return TAGEVAL_OK;
+	return copy_pass(s, COPY_SYS, 0);
 }
 
 static struct split *new_split(struct tageval_supervised *s)
@@ -428,11 +519,15 @@ int tageval_supervised_add_buffers(struct tageval_supervised *s, const char *map
  * for in bytewise order of their names, and each word's instances are
  * shuffled from the bytewise order of their ids.
  */
-/* canon_make() reads the ids in about this many groups of words: 5 keeps
- * its records (20 bytes an instance of a group: 4 MB at a million) and its
- * positions (4 MB) within what the fold array and the instances took
- * before; each group less costs 1 MB more and saves a pass of some 5 ms */
-#define TV_CANON_GROUPS 5
+/* canon_make() reads the ids in about this many groups of words, sorted
+ * on the cores at once: each group's records are 20 bytes an instance of
+ * the group (5 MB at a million with 4 groups; 4 with 5, 10 with 2), its
+ * positions 4 bytes an instance.  Each group less saves a pass over the
+ * ids (some 5 ms at a million) and costs memory; 4 groups make two each
+ * for two cores (5 left one of them three): wsi-supervised's peak went
+ * from 75.9 MB (5 groups one after the other) to 78.7 MB for 52 MB of
+ * input (1,000,000 instances; 88.4 MB with 2 groups) */
+#define TV_CANON_GROUPS 4
 
 struct canon {
 	uint32_t *words; /* word ids, by name */
@@ -601,13 +696,51 @@ static size_t group_end(const struct tageval_supervised *s, size_t lo, size_t nw
 	return hi;
 }
 
+/* canon_make()'s groups of words, one part each (tv_parallel()): the
+ * records of words [lo, hi) sorted into c->pos, with scratch of their own. */
+struct canon_job {
+	const struct tageval_supervised *s;
+	struct canon *c;
+	size_t most, big; /* the records' room: a group's, the largest word's */
+	size_t *lo;       /* group i: words [lo[i], lo[i + 1]) */
+	int *rc;          /* per group */
+};
+
+static void canon_group(void *ctx, size_t i)
+{
+	const struct canon_job *job = ctx;
+	const struct tageval_supervised *s = job->s;
+	size_t lo = job->lo[i], hi = job->lo[i + 1], most = job->most;
+	struct idrec *rec = malloc((most + job->big ? most + job->big : 1) * sizeof *rec);
+	uint32_t *fill = malloc((hi - lo) * sizeof *fill);
+	job->rc[i] = rec == NULL || fill == NULL ? TAGEVAL_ENOMEM : TAGEVAL_OK;
+	if (job->rc[i] == TAGEVAL_OK) {
+		idrec_fill(s, lo, hi, rec, fill);
+		for (size_t word = lo; word < hi; word++) {
+			struct idrec *r = rec + (s->start[word] - s->start[lo]);
+			size_t n = s->start[word + 1] - s->start[word];
+			idrec_sort(s, r, n, rec + most);
+			for (size_t j = 0; j < n; j++)
+				job->c->pos[s->start[word] + j] = r[j].pos;
+		}
+	}
+	free(rec);
+	free(fill);
+}
+
+/*
+ * Each word's positions in the bytewise order of their ids (c->pos), and
+ * the words in the bytewise order of their names (c->words).  The records
+ * are made a group of words at a time, at least the largest word's and a
+ * 1 / TV_CANON_GROUPS of the instances (20 bytes each: 4 bytes an
+ * instance, and the largest word's again for the sort), in at most 2
+ * TV_CANON_GROUPS + 1 passes over the ids (two groups in turn hold more
+ * than that).  The groups are independent (each writes its words'
+ * positions): they are shared out to the cores, each with its records.
+ */
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
 	const struct tageval_wsi *w = s->w;
-	/* the records of a group of words at a time, at least the largest
-	 * word's and a fifth of the instances (20 bytes each: 4 bytes an
-	 * instance, and the largest word's again for the sort), in at most 11
-	 * passes over the ids (two groups in turn hold more than a fifth) */
 	size_t nw = w->words.n, big = 0;
 	for (size_t word = 0; word < nw; word++)
 		if (s->start[word + 1] - s->start[word] > big)
@@ -616,10 +749,12 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 	c->words = malloc((nw ? nw : 1) * sizeof *c->words);
 	c->pos = malloc((w->n ? w->n : 1) * sizeof *c->pos);
 	struct tv_sort_name *tmp = malloc((nw ? 2 * nw : 1) * sizeof *tmp);
-	struct idrec *rec = malloc((most + big ? most + big : 1) * sizeof *rec);
-	uint32_t *fill = malloc((nw ? nw : 1) * sizeof *fill);
+	/* the groups: at most one a word */
+	struct canon_job job = { s, c, most, big, malloc((nw + 1) * sizeof *job.lo),
+				 malloc((nw ? nw : 1) * sizeof *job.rc) };
 	int rc = TAGEVAL_OK;
-	if (c->words == NULL || c->pos == NULL || tmp == NULL || rec == NULL || fill == NULL) {
+	if (c->words == NULL || c->pos == NULL || tmp == NULL || job.lo == NULL ||
+	    job.rc == NULL) {
 		rc = TAGEVAL_ENOMEM;
 		goto out;
 	}
@@ -628,21 +763,18 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 	tv_intern_sort_ids(&w->words, c->words, nw, tmp);
 	free(tmp); /* the words' names are sorted: not needed for the ids */
 	tmp = NULL;
-	for (size_t lo = 0, hi; lo < nw; lo = hi) {
-		hi = group_end(s, lo, nw, most);
-		idrec_fill(s, lo, hi, rec, fill);
-		for (size_t word = lo; word < hi; word++) {
-			struct idrec *r = rec + (s->start[word] - s->start[lo]);
-			size_t n = s->start[word + 1] - s->start[word];
-			idrec_sort(s, r, n, rec + most);
-			for (size_t i = 0; i < n; i++)
-				c->pos[s->start[word] + i] = r[i].pos;
-		}
-	}
+	size_t ngroup = 0;
+	job.lo[0] = 0;
+	for (size_t lo = 0; lo < nw; lo = job.lo[++ngroup])
+		job.lo[ngroup + 1] = group_end(s, lo, nw, most);
+	tv_parallel(ngroup, canon_group, &job);
+	for (size_t i = 0; i < ngroup; i++)
+		if (job.rc[i])
+			rc = TAGEVAL_ENOMEM;
 out:
 	free(tmp);
-	free(rec);
-	free(fill);
+	free(job.lo);
+	free(job.rc);
 	return rc;
 }
 
@@ -682,6 +814,20 @@ static void fold_roles(const struct tageval_supervised *s, const struct canon *c
 	sp->grouped = 1;
 }
 
+/* tageval_supervised_add_folds()'s parts: fold f's roles (fold_roles()). */
+struct folds_job {
+	const struct tageval_supervised *s;
+	const struct canon *c;
+	size_t k;
+	struct split *sp; /* the k new splits */
+};
+
+static void folds_part(void *ctx, size_t f)
+{
+	const struct folds_job *job = ctx;
+	fold_roles(job->s, job->c, job->k, f, &job->sp[f]);
+}
+
 int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigned long seed,
 				 struct tageval_error *err)
 {
@@ -718,14 +864,14 @@ int tageval_supervised_add_folds(struct tageval_supervised *s, size_t k, unsigne
 		if (s->selected[word] && n > 1) /* n = 0 would reach GSL's error handler */
 			gsl_ran_shuffle(rng, c.pos + s->start[word], n, sizeof *c.pos);
 	}
-	for (size_t f = 0; f < k; f++) {
-		struct split *sp = new_split(s);
-		if (sp == NULL) {
+	for (size_t f = 0; f < k; f++)
+		if (new_split(s) == NULL) {
 			rc = tv_nomem(err);
 			goto out;
 		}
-		fold_roles(s, &c, k, f, sp);
-	}
+	/* each fold's roles into its own split: one part each */
+	struct folds_job job = { s, &c, k, s->splits + first };
+	tv_parallel(k, folds_part, &job);
 out:
 	if (rc)
 		while (s->nsplits > first)

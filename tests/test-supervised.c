@@ -1135,6 +1135,186 @@ START_TEST(drawn_paths_agree)
 END_TEST
 
 /*
+ * The keyless evaluation of all the splits (evaluate_all()) shares the words
+ * out in parts of about equal instance counts (up to 16, of 1,024 selected
+ * instances or more), each with its own figures, added up after; the
+ * copies in the grouped order (copy_grouped()) are made in parts too,
+ * ranges of lines (up to 8, of 8,192 or more: 3 here).  The data here take
+ * 16 parts (32,320 / 1,024 is past 16) and more words than parts (27), of
+ * unequal sizes: 20 words "mNN.n" of 40 + (733 j mod 1500) instances,
+ * mixed as in drawn_paths_agree (fractional and several gold labels and
+ * clusters, some unanswered), a word "big.n" of 4,000 (a part is about
+ * 32,320 / 16 = 2,020: "big.n", from 18,570 to 22,570, makes part 10 alone
+ * and leaves part 11 empty, its end 22,220 passed), and 6 words "cJ.v" of
+ * 5 (150 + 70 j) = 750, 1,100, 1,450, 1,800, 2,150, 2,500 instances (9,750
+ * in all), instance i of gold A and cluster k0 if i mod 4 != 0, else B and
+ * k1: instances in all (sum over j < 20 of 40 + (733 j mod 1500) = 18,570,
+ * + 4,000 + 9,750) = 32,320.  The words' lines are interleaved, so that
+ * each part of the copies starts in the middle of every word.
+ * Each split's figures must be those of the splits evaluated one by one
+ * with the key (eval()), for 5 folds, 2 random splits and a split given in
+ * files (mapping: the instances i of each word with i mod 3 != 0, test the
+ * others).  By hand:
+ *  - folds: every instance is tested in one fold and maps in the 4 others:
+ *    the tests sum to 32,320 and the mappings to 4 x 32,320 = 129,280;
+ *  - the given split tests 10,783 instances and maps 32,320 - 10,783 =
+ *    21,537 (a word of n has ceil(n / 3) with i mod 3 = 0: the 20 "mNN.n"
+ *    6,197, "big.n" 1,334, the "cJ.v" 250 + 367 + 484 + 600 + 717 + 834 =
+ *    3,252; the lines written are counted too);
+ *  - on the words "cJ.v" alone (pos "v": 9,750 instances, still 9 parts),
+ *    k0 holds only A and k1 only B in every mapping part, so every test
+ *    instance is answered right; each word's n is a multiple of 5, so fold
+ *    f tests n / 5 of each word: every split maps 7,800, tests 1,950,
+ *    answers 1,950 and gets 1,950 right (precision = recall = attempted = 1);
+ *    each answer is checked (instance i of "cJ.v" answered A, score 1 (to
+ *    rounding: (1 / n) x n), if
+ *    i mod 4 != 0, else B), and each instance is answered in one split.
+ */
+/* Word @w of parts_files(): its name and number of instances. */
+static size_t parts_word(size_t w, char *name, size_t size)
+{
+	if (w < 20)
+		snprintf(name, size, "m%02zu.n", w);
+	else if (w == 20)
+		snprintf(name, size, "big.n");
+	else
+		snprintf(name, size, "c%zu.v", w - 21);
+	return w < 20 ? 40 + (733 * w) % 1500 : w == 20 ? 4000 : 5 * (150 + 70 * (w - 21));
+}
+
+/* Instance @i of word @w of parts_files(). */
+static void parts_line(struct sbuf *gold, struct sbuf *sys, struct sbuf *map, struct sbuf *test,
+		       size_t w, size_t i)
+{
+	static const char *const wts[] = { "0", "0.1", "0.25", "0.3", "0.5", "1", "2", "3" };
+	char name[16], lab[48];
+	parts_word(w, name, sizeof name);
+	struct sbuf *key = i % 3 ? map : test;
+	if (w > 20) {
+		snprintf(lab, sizeof lab, "%s", i % 4 ? "A" : "B");
+		sb_printf(sys, "%s %s.%zu k%d\n", name, name, i, i % 4 ? 0 : 1);
+	} else {
+		uint64_t r = ((uint64_t)w * 1000003u + i) * 6364136223846793005u +
+			     1442695040888963407u;
+		unsigned x = (unsigned)(r >> 33);
+		if (x / 3 % 3 == 1)
+			snprintf(lab, sizeof lab, "s%u s%u", x % 3, (x + 1) % 3);
+		else if (x / 3 % 3 == 2)
+			snprintf(lab, sizeof lab, "s%u/0.3 s%u/0.7", x % 3, (x + 2) % 3);
+		else
+			snprintf(lab, sizeof lab, "s%u", x % 3);
+		if (x / 9 % 7 != 0) { /* else unanswered */
+			sb_printf(sys, "%s %s.%zu", name, name, i);
+			size_t nc = 1 + x / 63 % 3;
+			for (size_t c = 0; c < nc; c++) {
+				unsigned y = x / 189 + (unsigned)c * 5;
+				sb_printf(sys, " c%u", y % 6);
+				if (nc > 1 || y % 2)
+					sb_printf(sys, "/%s", wts[y / 6 % 8]);
+			}
+			sb_printf(sys, "\n");
+		}
+	}
+	sb_printf(gold, "%s %s.%zu %s\n", name, name, i, lab);
+	sb_printf(key, "%s %s.%zu %s\n", name, name, i, lab);
+}
+
+/* The lines of the 27 words taken in turn (instance r of every word that
+ * has one, then r + 1), so that every range of lines holds instances of
+ * every word: the copies in the grouped order, made in ranges of lines,
+ * each start in the middle of every word. */
+static void parts_files(struct sbuf *gold, struct sbuf *sys, struct sbuf *map, struct sbuf *test)
+{
+	char name[16];
+	for (size_t r = 0; r < 4000; r++)
+		for (size_t w = 0; w < 27; w++)
+			if (r < parts_word(w, name, sizeof name))
+				parts_line(gold, sys, map, test, w, r);
+}
+
+/* The mapped answers of a split on the words "cJ.v": instance i answered
+ * A if i mod 4 != 0, else B, with score 1; each marked in @seen.  Returns
+ * their number. */
+static size_t parts_v_answers(const char *mapped, unsigned char seen[6][2500])
+{
+	size_t n = 0;
+	for (const char *p = mapped; *p; p = strchr(p, '\n') + 1) {
+		char word[32], sense[32], bang[8], kw[16];
+		unsigned j, i, jw;
+		double v;
+		ck_assert_int_eq(sscanf(p, "%31s c%u.v.%u %31s %7s %15s %lf", word, &j, &i, sense,
+					bang, kw, &v),
+				 7);
+		ck_assert_int_eq(sscanf(word, "c%u.v", &jw), 1);
+		ck_assert_uint_eq(jw, j);
+		ck_assert_uint_lt(j, 6);
+		ck_assert_uint_lt(i, 5 * (150 + 70 * j));
+		ck_assert_str_eq(sense, i % 4 ? "A" : "B");
+		ck_assert_double_eq_tol(v, 1.0, TOL); /* (1 / n) x n */
+		ck_assert_uint_eq(seen[j][i], 0);
+		seen[j][i] = 1;
+		n++;
+	}
+	return n;
+}
+
+START_TEST(parts_add_up)
+{
+	struct sbuf gold = { 0 }, sys = { 0 }, map = { 0 }, test = { 0 };
+	parts_files(&gold, &sys, &map, &test);
+	ck_assert_uint_eq(count_lines(gold.s), 32320);
+	ck_assert_uint_eq(count_lines(map.s), 21537);
+	ck_assert_uint_eq(count_lines(test.s), 10783);
+	struct fx f;
+	load(&f, gold.s, sys.s, NULL);
+	struct tageval_error err = { 0 };
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 5, 3, &err), TAGEVAL_OK);
+	ck_assert_int_eq(tageval_supervised_add_random(f.s, 2, 0.3, 4, &err), TAGEVAL_OK);
+	size_t mapping = 0, tested = 0;
+	for (size_t i = 0; i < 7; i++) {
+		struct tageval_supervised_result res;
+		eval(&f, i, &res, NULL); /* in parts, against one by one with the key */
+		if (i < 5) {
+			mapping += res.mapping;
+			tested += res.test;
+		}
+	}
+	ck_assert_uint_eq(tested, 32320);
+	ck_assert_uint_eq(mapping, 4 * 32320);
+	unload(&f);
+	/* a split of the files' labels: map_word() in the parts */
+	load(&f, gold.s, sys.s, NULL);
+	add_split(&f, map.s, test.s);
+	struct tageval_supervised_result res;
+	eval(&f, 0, &res, NULL);
+	ck_assert_uint_eq(res.mapping, 21537);
+	ck_assert_uint_eq(res.test, 10783);
+	unload(&f);
+	load(&f, gold.s, sys.s, "v");
+	ck_assert_int_eq(tageval_supervised_add_folds(f.s, 5, 3, &err), TAGEVAL_OK);
+	static unsigned char seen[6][2500];
+	memset(seen, 0, sizeof seen);
+	for (size_t i = 0; i < 5; i++) {
+		char *mapped = NULL;
+		eval(&f, i, &res, &mapped);
+		ck_assert_uint_eq(parts_v_answers(mapped, seen), 1950);
+		free(mapped);
+		ck_assert_uint_eq(res.mapping, 7800);
+		ck_assert_uint_eq(res.test, 1950);
+		ck_assert_uint_eq(res.answered, 1950);
+		ck_assert_double_eq(res.correct, 1950.0);
+		ck_assert_double_eq(res.precision, 1.0);
+		ck_assert_double_eq(res.recall, 1.0);
+	}
+	unload(&f);
+	free(gold.s);
+	free(sys.s);
+	free(map.s);
+	free(test.s);
+}
+END_TEST
+
+/*
  * The keyless path sums a word's splits five at a time in one walk over its
  * sorted triples, counting each split's values 1 in a 12-bit lane that is
  * emptied every 4,095 values; a test instance of one cluster takes its
@@ -2166,6 +2346,7 @@ static Suite *supervised_suite(void)
 			    (int)(sizeof random_rows / sizeof random_rows[0]));
 	tcase_add_loop_test(tc, drawn_paths_agree, 0, 4);
 	tcase_add_test(tc, many_folds_long_runs);
+	tcase_add_test(tc, parts_add_up);
 	tcase_add_test(tc, lane_holds_4095);
 	tcase_add_test(tc, mixed_split_kinds);
 	tcase_add_test(tc, splits_in_any_order);
