@@ -43,6 +43,7 @@
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-parallel.h"
 #include "tageval-rng.h"
 #include "tageval-util.h"
 
@@ -913,11 +914,11 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 /*
  * Accumulates the items order[from .. to) (@order NULL: from .. to) of one lexelt into @lex, their
  * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
- * counts in ag->single the items only one annotator annotated.
+ * counts in @single the items only one annotator annotated.
  */
 static void lexelt_items(const struct tageval_annotations *a, const struct tv_geom *g,
 			 struct sweep_ws *ws, const uint32_t *order, uint32_t from, uint32_t to,
-			 struct tageval_agreement *ag, struct acc *lex, struct item_sum *used,
+			 size_t *single, struct acc *lex, struct item_sum *used,
 			 struct item_sum *one, size_t *nused)
 {
 	size_t m = a->nann;
@@ -930,7 +931,7 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 				who = c;
 			}
 		if (present == 1)
-			ag->single[who]++;
+			single[who]++;
 		if (present < 2)
 			continue;
 		struct item_sum *sum = used ? &used[*nused] : one;
@@ -938,27 +939,6 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 		accumulate(a, lex, sum, 1.0);
 		(*nused)++;
 	}
-}
-
-/* The figures of each lexelt into ag->lex (its name into ag->lexname), its
- * sums then added to @pooled (see lexelt_items); -1: out of memory. */
-static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
-		       struct sweep_ws *ws, const uint32_t *start, const uint32_t *order,
-		       struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
-		       struct item_sum *used, size_t *nused)
-{
-	struct item_sum one;
-	for (size_t l = 0; l < ag->nlex; l++) {
-		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
-		if (ag->lexname[l] == NULL)
-			return -1;
-		acc_reset(lex);
-		lexelt_items(a, g, ws, order, start[l], start[l + 1], ag, lex, used, &one, nused);
-		finish(a, g, ws, lex, &ag->lex[l]);
-		if (lex->oom || acc_merge(pooled, lex))
-			return -1;
-	}
-	return 0;
 }
 
 /* The items of each lexelt counted from the runs into start[lex + 1], then
@@ -1052,6 +1032,153 @@ static void ws_free(struct sweep_ws *ws)
 	free(ws->y);
 }
 
+/*
+ * The lexelts are shared out in at most this many parts, each a run of
+ * lexelts with its own sums (tv_parallel): a constant, never the number of
+ * cores, so that the parts, hence every sum, are the same on any machine.
+ */
+#define TV_AGREE_PARTS 8
+
+/* One part: lexelts [lex0, lex1), their items' sums from used + start[lex0]. */
+struct lex_part {
+	uint32_t lex0, lex1;
+	struct acc lex, sum; /* one lexelt's sums, then all of the part's */
+	struct sweep_ws ws;
+	size_t *single;      /* [annotator] */
+	size_t nused;
+	int oom;
+};
+
+struct lex_job {
+	const struct tageval_annotations *a;
+	const struct tv_geom *g;
+	const uint32_t *start, *order;
+	struct tageval_agreement *ag;
+	struct item_sum *used; /* NULL without the bootstrap */
+	struct lex_part *part;
+};
+
+/* The figures of each lexelt of part @i into ag->lex (its name into
+ * ag->lexname), its sums then added to the part's (see lexelt_items).
+ * Each lexelt's sums are the same whatever the part (one acc, reset). */
+static void lexelt_part(void *ctx, size_t i)
+{
+	struct lex_job *j = ctx;
+	struct lex_part *p = &j->part[i];
+	struct item_sum one;
+	struct item_sum *used = j->used ? j->used + j->start[p->lex0] : NULL;
+	for (uint32_t l = p->lex0; l < p->lex1; l++) {
+		j->ag->lexname[l] = strdup(tv_intern_str(&j->a->lexelts, l));
+		if (j->ag->lexname[l] == NULL) {
+			p->oom = 1;
+			return;
+		}
+		acc_reset(&p->lex);
+		lexelt_items(j->a, j->g, &p->ws, j->order, j->start[l], j->start[l + 1], p->single,
+			     &p->lex, used, &one, &p->nused);
+		finish(j->a, j->g, &p->ws, &p->lex, &j->ag->lex[l]);
+		if (p->lex.oom || acc_merge(&p->sum, &p->lex)) {
+			p->oom = 1;
+			return;
+		}
+	}
+}
+
+/*
+ * How many parts for @nlex lexelts, @nitems items, @ntags tags: none above
+ * one per lexelt, and one per ntags + 16 items at most, so that the parts'
+ * dense vectors (two accs of @ntags each) grow with the items, not with
+ * their product with the tags.
+ */
+static size_t lex_parts(size_t nlex, size_t nitems, size_t ntags)
+{
+	size_t n = 1 + nitems / (ntags + 16);
+	if (n > TV_AGREE_PARTS)
+		n = TV_AGREE_PARTS;
+	return n < nlex ? n : nlex;
+}
+
+/* The lexelts cut into @np runs of about equal items (start[] cumulative). */
+static void cut_parts(const uint32_t *start, size_t nlex, struct lex_part *part, size_t np)
+{
+	uint64_t total = start[nlex];
+	uint32_t l = 0;
+	for (size_t i = 0; i < np; i++) {
+		uint64_t want = total * (i + 1) / np;
+		part[i].lex0 = l;
+		while (l < nlex && (i + 1 == np || start[l + 1] <= want))
+			l++;
+		if (l == part[i].lex0 && l < nlex && nlex - l > np - i - 1)
+			l++; /* never empty while lexelts are left for the rest */
+		part[i].lex1 = l;
+	}
+}
+
+static void parts_free(struct lex_part *part, size_t np)
+{
+	for (size_t i = 0; part && i < np; i++) {
+		acc_free(&part[i].lex);
+		acc_free(&part[i].sum);
+		ws_free(&part[i].ws);
+		free(part[i].single);
+	}
+	free(part);
+}
+
+/* The parts' scratch and sums, for @m annotators and @ntags tags; NULL:
+ * out of memory. */
+static struct lex_part *parts_alloc(size_t np, size_t m, size_t ntags)
+{
+	struct lex_part *part = calloc(np ? np : 1, sizeof *part);
+	int ok = part != NULL;
+	for (size_t i = 0; ok && i < np; i++) {
+		int ws_ok = ws_alloc(&part[i].ws, ntags);
+		part[i].single = calloc(m, sizeof *part[i].single);
+		ok = ws_ok && part[i].single && !acc_init(&part[i].lex, m, ntags) &&
+		     !acc_init(&part[i].sum, m, ntags);
+	}
+	if (!ok) {
+		parts_free(part, np);
+		return NULL;
+	}
+	return part;
+}
+
+/*
+ * Every lexelt's figures (lexelt_part), the parts on the cores; then, in
+ * part order, each part's sums added to @pooled (exact sums: the same bits
+ * as adding the lexelts one by one), its counts of single annotations to
+ * ag->single, its items' sums moved down to follow the part before in
+ * @used (the lexelts' order, as one pass gives them).  -1: out of memory.
+ */
+static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
+		       const uint32_t *start, const uint32_t *order, struct tageval_agreement *ag,
+		       struct acc *pooled, struct item_sum *used, size_t *nused)
+{
+	size_t np = lex_parts(ag->nlex, start[ag->nlex], a->inv->tags.n);
+	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
+	if (part == NULL)
+		return -1;
+	cut_parts(start, ag->nlex, part, np);
+	struct lex_job job = { a, g, start, order, ag, used, part };
+	tv_parallel(np, lexelt_part, &job);
+	int rc = 0;
+	for (size_t i = 0; i < np && rc == 0; i++) {
+		struct lex_part *p = &part[i];
+		if (p->oom || acc_merge(pooled, &p->sum)) {
+			rc = -1;
+			break;
+		}
+		for (size_t c = 0; c < a->nann; c++)
+			ag->single[c] += p->single[c];
+		if (used && p->nused)
+			memmove(used + *nused, used + start[p->lex0], p->nused * sizeof *used);
+		*nused += p->nused;
+	}
+	parts_free(part, np);
+	return rc;
+}
+
 int tageval_agreement_compute(const struct tageval_annotations *a,
 			      const struct tageval_agreement_options *opts,
 			      struct tageval_agreement **out, struct tageval_error *err)
@@ -1104,7 +1231,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 	 * kept), then the lexelts in turn */
 	size_t nused = 0;
 	if (group_items(a, nlex, start, &order) ||
-	    each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
+	    each_lexelt(a, &g, start, order, ag, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
 		goto out;
 	}
