@@ -1228,7 +1228,7 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* items grouped by lexelt (counting sort, order of first appearance
-	 * kept), then the lexelts in turn */
+	 * kept), then the lexelts in parts (each_lexelt) */
 	size_t nused = 0;
 	if (group_items(a, nlex, start, &order) ||
 	    each_lexelt(a, &g, start, order, ag, &pooled, used, &nused)) {

@@ -529,10 +529,10 @@ static void word_tables(void *ctx, size_t i)
 }
 
 /*
- * How many parts: none above one per word, nor above one per quarter of
- * the @nl labels (plus 64) in the @n instances, so that the parts' arrays
- * by label id (4 bytes each) grow with the instances, not with their
- * product with the labels.
+ * How many parts: one per word at most, and 1 + 4 n / (nl + 64) at most
+ * for @n instances and @nl labels, so that the parts' arrays by label id
+ * (4 bytes each) grow with the instances, not with their product with the
+ * labels (one cluster per instance: one part).
  */
 static size_t word_parts(size_t nw, size_t n, size_t nl)
 {
