@@ -854,64 +854,6 @@ static int by_item_key(const void *x, const void *y)
 }
 
 /*
- * Percentile bootstrap over the used items, with GSL's MT19937.  The draws
- * index the items sorted by lexelt and instance id (not by the order of the
- * lines), and every sum over a replicate is exact (struct acc), so that the
- * interval does not depend on the order of the lines.
- */
-static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
-		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
-		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
-		     struct acc *ac, struct tageval_error *err)
-{
-	size_t b = o->bootstrap;
-	uint32_t *count = calloc(nused, sizeof *count);
-	struct keyed_item *item = malloc(nused * sizeof *item);
-	gsl_rng *rng = tv_rng_new(o->seed);
-	for (int i = 0; i < 3; i++)
-		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
-	if (count == NULL || item == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] ||
-	    !ag->boot[2]) {
-		free(count);
-		free(item);
-		tv_rng_free(rng);
-		return tv_nomem(err);
-	}
-	for (size_t i = 0; i < nused; i++) {
-		item[i].key = tv_intern_str(&a->items, used[i].item);
-		item[i].sum = used[i];
-	}
-	qsort(item, nused, sizeof *item, by_item_key);
-	for (size_t r = 0; r < b; r++) {
-		memset(count, 0, nused * sizeof *count);
-		for (size_t i = 0; i < nused; i++)
-			count[gsl_rng_uniform_int(rng, nused)]++;
-		acc_reset(ac);
-		for (size_t i = 0; i < nused; i++)
-			if (count[i])
-				accumulate(a, ac, &item[i].sum, (double)count[i]);
-		struct tageval_agreement_figures f;
-		finish(a, g, ws, ac, &f);
-		if (ac->oom)
-			break;
-		for (int which = 0; which < 3; which++) {
-			int undefined;
-			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
-			if (!undefined)
-				ag->boot[which][ag->nboot[which]++] = v;
-		}
-	}
-	for (int which = 0; which < 3; which++)
-		gsl_sort(ag->boot[which], 1, ag->nboot[which]);
-	ag->replicates = b;
-	ag->confidence = o->confidence;
-	free(count);
-	free(item);
-	tv_rng_free(rng);
-	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
-}
-
-/*
  * Accumulates the items order[from .. to) (@order NULL: from .. to) of one lexelt into @lex, their
  * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
  * counts in @single the items only one annotator annotated.
@@ -1177,6 +1119,121 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom
 	}
 	parts_free(part, np);
 	return rc;
+}
+
+/* One replicate's draws: @count[i] times item[i] (by item key); the next
+ * one's drawn meanwhile into @next (NULL: none). */
+struct boot_job {
+	const struct tageval_annotations *a;
+	const struct keyed_item *item;
+	const uint32_t *count;
+	uint32_t *next;
+	gsl_rng *rng;
+	size_t n, np;
+	struct lex_part *part; /* their sums only */
+};
+
+/* A replicate's @n draws of the items into @count, from @rng. */
+static void boot_draw(gsl_rng *rng, uint32_t *count, size_t n)
+{
+	memset(count, 0, n * sizeof *count);
+	for (size_t i = 0; i < n; i++)
+		count[gsl_rng_uniform_int(rng, n)]++;
+}
+
+/* Part 0: the next replicate's draws (the generator's numbers in the
+ * replicates' order: one replicate's draws in one part, each after the
+ * replicate before's).  Part i > 0: the drawn items of the (i - 1)-th of
+ * np runs of about equal length. */
+static void boot_part(void *ctx, size_t i)
+{
+	const struct boot_job *j = ctx;
+	if (i == 0) {
+		if (j->next)
+			boot_draw(j->rng, j->next, j->n);
+		return;
+	}
+	struct acc *ac = &j->part[--i].sum;
+	acc_reset(ac);
+	for (size_t k = j->n * i / j->np; k < j->n * (i + 1) / j->np; k++)
+		if (j->count[k])
+			accumulate(j->a, ac, &j->item[k].sum, (double)j->count[k]);
+}
+
+/* One replicate's sums into @ac: the parts on the cores (boot_part), then
+ * added in part order (exact sums: the same bits as one pass); -1: out of
+ * memory (ac->oom set). */
+static int boot_replicate(struct boot_job *j, struct acc *ac)
+{
+	tv_parallel(j->np + 1, boot_part, j);
+	acc_reset(ac);
+	for (size_t i = 0; i < j->np; i++)
+		if (j->part[i].sum.oom || acc_merge(ac, &j->part[i].sum)) {
+			ac->oom = 1;
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Percentile bootstrap over the used items, with GSL's MT19937.  The draws
+ * index the items sorted by lexelt and instance id (not by the order of the
+ * lines), and every sum over a replicate is exact (struct acc), so that the
+ * interval does not depend on the order of the lines.
+ */
+static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
+		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
+		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
+		     struct acc *ac, struct tageval_error *err)
+{
+	size_t b = o->bootstrap;
+	uint32_t *count = malloc(2 * nused * sizeof *count); /* this replicate's, the next's */
+	struct keyed_item *item = malloc(nused * sizeof *item);
+	gsl_rng *rng = tv_rng_new(o->seed);
+	size_t np = lex_parts(nused, nused, a->inv->tags.n);
+	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
+	for (int i = 0; i < 3; i++)
+		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
+	if (count == NULL || item == NULL || rng == NULL || part == NULL || !ag->boot[0] ||
+	    !ag->boot[1] || !ag->boot[2]) {
+		free(count);
+		free(item);
+		tv_rng_free(rng);
+		parts_free(part, np);
+		return tv_nomem(err);
+	}
+	for (size_t i = 0; i < nused; i++) {
+		item[i].key = tv_intern_str(&a->items, used[i].item);
+		item[i].sum = used[i];
+	}
+	qsort(item, nused, sizeof *item, by_item_key);
+	struct boot_job job = { a, item, NULL, NULL, rng, nused, np, part };
+	boot_draw(rng, count, nused);
+	for (size_t r = 0; r < b; r++) {
+		job.count = count + (r & 1) * nused;
+		job.next = r + 1 < b ? count + ((r + 1) & 1) * nused : NULL;
+		if (boot_replicate(&job, ac))
+			break;
+		struct tageval_agreement_figures f;
+		finish(a, g, ws, ac, &f);
+		if (ac->oom)
+			break;
+		for (int which = 0; which < 3; which++) {
+			int undefined;
+			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
+			if (!undefined)
+				ag->boot[which][ag->nboot[which]++] = v;
+		}
+	}
+	for (int which = 0; which < 3; which++)
+		gsl_sort(ag->boot[which], 1, ag->nboot[which]);
+	ag->replicates = b;
+	ag->confidence = o->confidence;
+	free(count);
+	free(item);
+	tv_rng_free(rng);
+	parts_free(part, np);
+	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
 }
 
 int tageval_agreement_compute(const struct tageval_annotations *a,

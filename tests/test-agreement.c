@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "test-common.h"
 
 /* One computation: inventory, annotations, result. */
@@ -1808,6 +1812,101 @@ START_TEST(split_lexelts)
 }
 END_TEST
 
+/* By key "Ll Ll.j", bytewise: the bootstrap's order (a space sorts before
+ * every character of these names, as the lexelt-first order needs). */
+static int by_key_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/*
+ * The bootstrap of the split data (8 parts a replicate, the next
+ * replicate's draws made meanwhile) against one written here: the 146
+ * used items sorted by key "Ll Ll.j", GSL's MT19937 of seed 3 drawing 146
+ * indices (gsl_rng_uniform_int) for each of 30 replicates in turn, each
+ * replicate's Scott kappa from its weighted counts (split_expected's
+ * formulas), the intervals GSL's quantiles of the sorted values at nine
+ * confidence levels (0.1 .. 0.9: nearly every order statistic read), so
+ * that a replicate drawn out of turn, dropped or counted twice shows.
+ */
+START_TEST(split_bootstrap)
+{
+	enum { B = 30, NUSED = 146 };
+	struct sbuf a = { 0 }, b = { 0 };
+	split_files(&a, &b);
+	char *key[NUSED];
+	unsigned xs[NUSED], ys[NUSED];
+	size_t n = 0;
+	for (unsigned l = 0; l < SPLIT_LEX; l++)
+		for (unsigned j = 0; j < split_size(l); j++)
+			if (!split_left_out(l, j)) {
+				key[n] = malloc(32);
+				ck_assert_ptr_nonnull(key[n]);
+				/* the tags in the key's last bytes, after a NUL */
+				int len = snprintf(key[n], 32, "L%u L%u.%u", l, l, j);
+				key[n][len + 1] = (char)((j + l) % 3);
+				key[n][len + 2] = (char)((j * j + 2 * l) % 3);
+				n++;
+			}
+	ck_assert_uint_eq(n, NUSED);
+	qsort(key, n, sizeof *key, by_key_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(key[i]);
+		xs[i] = (unsigned)key[i][len + 1];
+		ys[i] = (unsigned)key[i][len + 2];
+	}
+	double kappa[B];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	ck_assert_ptr_nonnull(rng);
+	gsl_rng_set(rng, 3);
+	for (int r = 0; r < B; r++) {
+		unsigned count[NUSED] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[gsl_rng_uniform_int(rng, n)]++;
+		double agree = 0, c[3] = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			agree += count[i] * (xs[i] == ys[i]);
+			c[xs[i]] += count[i];
+			c[ys[i]] += count[i];
+		}
+		double pe = 0;
+		for (int t = 0; t < 3; t++)
+			pe += c[t] / (2.0 * NUSED) * (c[t] / (2.0 * NUSED));
+		kappa[r] = (agree / NUSED - pe) / (1 - pe);
+	}
+	gsl_rng_free(rng);
+	gsl_sort(kappa, 1, B);
+	for (int k = 1; k <= 9; k++) {
+		double conf = k / 10.0, tail = (1 - conf) / 2, lo, hi;
+		struct run r;
+		start(&r, NULL);
+		annotations(&r);
+		add(&r, a.s);
+		add(&r, b.s);
+		struct tageval_agreement_options o;
+		tageval_agreement_options_init(&o);
+		o.bootstrap = B;
+		o.seed = 3;
+		o.confidence = conf;
+		compute(&r, &o);
+		size_t used;
+		ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
+				 TAGEVAL_OK);
+		ck_assert_uint_eq(used, B);
+		ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, B, tail),
+					TOL);
+		ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, B,
+										1 - tail),
+					TOL);
+		finish_run(&r);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(key[i]);
+	free(a.s);
+	free(b.s);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1820,6 +1919,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, degenerate);
 	tcase_add_test(tc, lexelts);
 	tcase_add_test(tc, split_lexelts);
+	tcase_add_test(tc, split_bootstrap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("annotations");
 	tcase_add_loop_test(tc, weighted_lines, 0, (int)N_WEIGHTED);
