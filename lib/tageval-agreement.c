@@ -1028,13 +1028,14 @@ static void lexelt_part(void *ctx, size_t i)
 
 /*
  * How many parts for @nlex lexelts, @nitems items, @ntags tags: none above
- * one per lexelt, and one per ntags + 16 items at most, so that the parts'
- * dense vectors (two accs of @ntags each) grow with the items, not with
- * their product with the tags.
+ * one per lexelt, and 1 + nitems / (4 ntags + 16) at most, so that the
+ * parts' dense vectors (two accs of @ntags tags each, 8 m + 20 bytes a tag
+ * for m annotators) come to (8 m + 20) / 2 bytes an item at most: they
+ * grow with the items, not with their product with the tags.
  */
 static size_t lex_parts(size_t nlex, size_t nitems, size_t ntags)
 {
-	size_t n = 1 + nitems / (ntags + 16);
+	size_t n = 1 + nitems / (4 * ntags + 16);
 	if (n > TV_AGREE_PARTS)
 		n = TV_AGREE_PARTS;
 	return n < nlex ? n : nlex;

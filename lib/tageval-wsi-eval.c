@@ -529,14 +529,15 @@ static void word_tables(void *ctx, size_t i)
 }
 
 /*
- * How many parts: one per word at most, and 1 + 4 n / (nl + 64) at most
- * for @n instances and @nl labels, so that the parts' arrays by label id
- * (4 bytes each) grow with the instances, not with their product with the
- * labels (one cluster per instance: one part).
+ * How many parts: one per word at most, and 1 + n / (nl + 64) at most for
+ * @n instances and @nl labels, so that the parts' arrays by label id (4
+ * bytes each) come to 4 bytes an instance at most: they grow with the
+ * instances, not with their product with the labels (one cluster per
+ * instance: one part).
  */
 static size_t word_parts(size_t nw, size_t n, size_t nl)
 {
-	size_t np = 1 + 4 * (n / (nl + 64));
+	size_t np = 1 + n / (nl + 64);
 	if (np > TV_WSI_PARTS)
 		np = TV_WSI_PARTS;
 	return np < nw ? np : nw;

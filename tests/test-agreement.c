@@ -1659,8 +1659,8 @@ END_TEST
  * says t((j + l) mod 3), annotator 2 t((j^2 + 2 l) mod 3) but for the items
  * with (j + l) mod 6 = 5, which it leaves out (annotator 1's alone).  With
  * 3 tags and 174 items, tageval_agreement_compute() cuts the lexelts into
- * 8 parts (1 + 174 / (3 + 16) = 10, at most 8), runs of 1 to 3 lexelts;
- * with the map of split_map (403 tags), in one (1 + 174 / 419).
+ * 7 parts (1 + 174 / (4 x 3 + 16)), runs of 1 to 3 lexelts; with the map
+ * of split_map (403 tags), in one (1 + 174 / 1628 = 1).
  */
 #define SPLIT_LEX 13
 
@@ -1820,8 +1820,8 @@ static int by_key_str(const void *x, const void *y)
 }
 
 /*
- * The bootstrap of the split data (8 parts a replicate, the next
- * replicate's draws made meanwhile) against one written here: the 146
+ * The bootstrap of the split data (6 parts a replicate, 1 + 146 / 28, the
+ * next replicate's draws made meanwhile) against one written here: the 146
  * used items sorted by key "Ll Ll.j", GSL's MT19937 of seed 3 drawing 146
  * indices (gsl_rng_uniform_int) for each of 30 replicates in turn, each
  * replicate's Scott kappa from its weighted counts (split_expected's

@@ -650,10 +650,11 @@ END_TEST
  * 2w mod 3, cell (k, c) = 1 + (5w + 7k + 3c + kc) mod 4 instances (no empty
  * row or column): unequal sizes 13 24 28 13 36 24 9 32 36 5 28, 248
  * instances in all, 6 labels.  The instances are cut into 4 runs for the
- * keys (1 + 248 / (11 + 64)), the words into 8 parts for the tables
- * (1 + 4 (248 / (6 + 64)) = 13, at most 8).  Each word's figures are those of its table by
- * tageval_wsi_table_figures(); the totals, their averages weighted by the
- * instances (clusters and classes: plain averages).  With pos "v" the odd
+ * keys (1 + 248 / (11 + 64)), the words into 4 parts for the tables
+ * (1 + 248 / (6 + 64)), runs of 2 or 3 words.  Each word's figures are
+ * those of its table by tageval_wsi_table_figures(); the totals, their
+ * averages weighted by the instances (clusters and classes: plain
+ * averages).  With pos "v" the odd
  * words alone, in order: the parts' places in the figures skip the others.
  */
 #define SPLIT_WORDS 11
