@@ -43,6 +43,7 @@
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
 #include "tageval-inventory.h"
+#include "tageval-parallel.h"
 #include "tageval-rng.h"
 #include "tageval-util.h"
 
@@ -853,71 +854,13 @@ static int by_item_key(const void *x, const void *y)
 }
 
 /*
- * Percentile bootstrap over the used items, with GSL's MT19937.  The draws
- * index the items sorted by lexelt and instance id (not by the order of the
- * lines), and every sum over a replicate is exact (struct acc), so that the
- * interval does not depend on the order of the lines.
- */
-static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
-		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
-		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
-		     struct acc *ac, struct tageval_error *err)
-{
-	size_t b = o->bootstrap;
-	uint32_t *count = calloc(nused, sizeof *count);
-	struct keyed_item *item = malloc(nused * sizeof *item);
-	gsl_rng *rng = tv_rng_new(o->seed);
-	for (int i = 0; i < 3; i++)
-		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
-	if (count == NULL || item == NULL || rng == NULL || !ag->boot[0] || !ag->boot[1] ||
-	    !ag->boot[2]) {
-		free(count);
-		free(item);
-		tv_rng_free(rng);
-		return tv_nomem(err);
-	}
-	for (size_t i = 0; i < nused; i++) {
-		item[i].key = tv_intern_str(&a->items, used[i].item);
-		item[i].sum = used[i];
-	}
-	qsort(item, nused, sizeof *item, by_item_key);
-	for (size_t r = 0; r < b; r++) {
-		memset(count, 0, nused * sizeof *count);
-		for (size_t i = 0; i < nused; i++)
-			count[gsl_rng_uniform_int(rng, nused)]++;
-		acc_reset(ac);
-		for (size_t i = 0; i < nused; i++)
-			if (count[i])
-				accumulate(a, ac, &item[i].sum, (double)count[i]);
-		struct tageval_agreement_figures f;
-		finish(a, g, ws, ac, &f);
-		if (ac->oom)
-			break;
-		for (int which = 0; which < 3; which++) {
-			int undefined;
-			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
-			if (!undefined)
-				ag->boot[which][ag->nboot[which]++] = v;
-		}
-	}
-	for (int which = 0; which < 3; which++)
-		gsl_sort(ag->boot[which], 1, ag->nboot[which]);
-	ag->replicates = b;
-	ag->confidence = o->confidence;
-	free(count);
-	free(item);
-	tv_rng_free(rng);
-	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
-}
-
-/*
  * Accumulates the items order[from .. to) (@order NULL: from .. to) of one lexelt into @lex, their
  * sums into used[*nused ...] for the bootstrap (or, without it, @one), and
- * counts in ag->single the items only one annotator annotated.
+ * counts in @single the items only one annotator annotated.
  */
 static void lexelt_items(const struct tageval_annotations *a, const struct tv_geom *g,
 			 struct sweep_ws *ws, const uint32_t *order, uint32_t from, uint32_t to,
-			 struct tageval_agreement *ag, struct acc *lex, struct item_sum *used,
+			 size_t *single, struct acc *lex, struct item_sum *used,
 			 struct item_sum *one, size_t *nused)
 {
 	size_t m = a->nann;
@@ -930,7 +873,7 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 				who = c;
 			}
 		if (present == 1)
-			ag->single[who]++;
+			single[who]++;
 		if (present < 2)
 			continue;
 		struct item_sum *sum = used ? &used[*nused] : one;
@@ -938,27 +881,6 @@ static void lexelt_items(const struct tageval_annotations *a, const struct tv_ge
 		accumulate(a, lex, sum, 1.0);
 		(*nused)++;
 	}
-}
-
-/* The figures of each lexelt into ag->lex (its name into ag->lexname), its
- * sums then added to @pooled (see lexelt_items); -1: out of memory. */
-static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
-		       struct sweep_ws *ws, const uint32_t *start, const uint32_t *order,
-		       struct tageval_agreement *ag, struct acc *lex, struct acc *pooled,
-		       struct item_sum *used, size_t *nused)
-{
-	struct item_sum one;
-	for (size_t l = 0; l < ag->nlex; l++) {
-		ag->lexname[l] = strdup(tv_intern_str(&a->lexelts, (uint32_t)l));
-		if (ag->lexname[l] == NULL)
-			return -1;
-		acc_reset(lex);
-		lexelt_items(a, g, ws, order, start[l], start[l + 1], ag, lex, used, &one, nused);
-		finish(a, g, ws, lex, &ag->lex[l]);
-		if (lex->oom || acc_merge(pooled, lex))
-			return -1;
-	}
-	return 0;
 }
 
 /* The items of each lexelt counted from the runs into start[lex + 1], then
@@ -1052,6 +974,269 @@ static void ws_free(struct sweep_ws *ws)
 	free(ws->y);
 }
 
+/*
+ * The lexelts are shared out in at most this many parts, each a run of
+ * lexelts with its own sums (tv_parallel): a constant, never the number of
+ * cores, so that the parts, hence every sum, are the same on any machine.
+ */
+#define TV_AGREE_PARTS 8
+
+/* One part: lexelts [lex0, lex1), their items' sums from used + start[lex0]. */
+struct lex_part {
+	uint32_t lex0, lex1;
+	struct acc lex, sum; /* one lexelt's sums, then all of the part's */
+	struct sweep_ws ws;
+	size_t *single;      /* [annotator] */
+	size_t nused;
+	int oom;
+};
+
+struct lex_job {
+	const struct tageval_annotations *a;
+	const struct tv_geom *g;
+	const uint32_t *start, *order;
+	struct tageval_agreement *ag;
+	struct item_sum *used; /* NULL without the bootstrap */
+	struct lex_part *part;
+};
+
+/* The figures of each lexelt of part @i into ag->lex (its name into
+ * ag->lexname), its sums then added to the part's (see lexelt_items).
+ * Each lexelt's sums are the same whatever the part (one acc, reset). */
+static void lexelt_part(void *ctx, size_t i)
+{
+	struct lex_job *j = ctx;
+	struct lex_part *p = &j->part[i];
+	struct item_sum one;
+	struct item_sum *used = j->used ? j->used + j->start[p->lex0] : NULL;
+	for (uint32_t l = p->lex0; l < p->lex1; l++) {
+		j->ag->lexname[l] = strdup(tv_intern_str(&j->a->lexelts, l));
+		if (j->ag->lexname[l] == NULL) {
+			p->oom = 1;
+			return;
+		}
+		acc_reset(&p->lex);
+		lexelt_items(j->a, j->g, &p->ws, j->order, j->start[l], j->start[l + 1], p->single,
+			     &p->lex, used, &one, &p->nused);
+		finish(j->a, j->g, &p->ws, &p->lex, &j->ag->lex[l]);
+		if (p->lex.oom || acc_merge(&p->sum, &p->lex)) {
+			p->oom = 1;
+			return;
+		}
+	}
+}
+
+/*
+ * How many parts for @nlex lexelts, @nitems items, @ntags tags: none above
+ * one per lexelt, and 1 + nitems / (4 ntags + 16) at most, so that the
+ * parts' dense vectors (two accs of @ntags tags each, 8 m + 20 bytes a tag
+ * for m annotators) come to (8 m + 20) / 2 bytes an item at most: they
+ * grow with the items, not with their product with the tags.
+ */
+static size_t lex_parts(size_t nlex, size_t nitems, size_t ntags)
+{
+	size_t n = 1 + nitems / (4 * ntags + 16);
+	if (n > TV_AGREE_PARTS)
+		n = TV_AGREE_PARTS;
+	return n < nlex ? n : nlex;
+}
+
+/* The lexelts cut into @np runs of about equal items (start[] cumulative). */
+static void cut_parts(const uint32_t *start, size_t nlex, struct lex_part *part, size_t np)
+{
+	uint64_t total = start[nlex];
+	uint32_t l = 0;
+	for (size_t i = 0; i < np; i++) {
+		uint64_t want = total * (i + 1) / np;
+		part[i].lex0 = l;
+		while (l < nlex && (i + 1 == np || start[l + 1] <= want))
+			l++;
+		if (l == part[i].lex0 && l < nlex && nlex - l > np - i - 1)
+			l++; /* never empty while lexelts are left for the rest */
+		part[i].lex1 = l;
+	}
+}
+
+static void parts_free(struct lex_part *part, size_t np)
+{
+	for (size_t i = 0; part && i < np; i++) {
+		acc_free(&part[i].lex);
+		acc_free(&part[i].sum);
+		ws_free(&part[i].ws);
+		free(part[i].single);
+	}
+	free(part);
+}
+
+/* The parts' scratch and sums, for @m annotators and @ntags tags; NULL:
+ * out of memory. */
+static struct lex_part *parts_alloc(size_t np, size_t m, size_t ntags)
+{
+	struct lex_part *part = calloc(np ? np : 1, sizeof *part);
+	int ok = part != NULL;
+	for (size_t i = 0; ok && i < np; i++) {
+		int ws_ok = ws_alloc(&part[i].ws, ntags);
+		part[i].single = calloc(m, sizeof *part[i].single);
+		ok = ws_ok && part[i].single && !acc_init(&part[i].lex, m, ntags) &&
+		     !acc_init(&part[i].sum, m, ntags);
+	}
+	if (!ok) {
+		parts_free(part, np);
+		return NULL;
+	}
+	return part;
+}
+
+/*
+ * Every lexelt's figures (lexelt_part), the parts on the cores; then, in
+ * part order, each part's sums added to @pooled (exact sums: the same bits
+ * as adding the lexelts one by one), its counts of single annotations to
+ * ag->single, its items' sums moved down to follow the part before in
+ * @used (the lexelts' order, as one pass gives them).  -1: out of memory.
+ */
+static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom *g,
+		       const uint32_t *start, const uint32_t *order, struct tageval_agreement *ag,
+		       struct acc *pooled, struct item_sum *used, size_t *nused)
+{
+	size_t np = lex_parts(ag->nlex, start[ag->nlex], a->inv->tags.n);
+	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
+	if (part == NULL)
+		return -1;
+	cut_parts(start, ag->nlex, part, np);
+	struct lex_job job = { a, g, start, order, ag, used, part };
+	tv_parallel(np, lexelt_part, &job);
+	int rc = 0;
+	for (size_t i = 0; i < np && rc == 0; i++) {
+		struct lex_part *p = &part[i];
+		if (p->oom || acc_merge(pooled, &p->sum)) {
+			rc = -1;
+			break;
+		}
+		for (size_t c = 0; c < a->nann; c++)
+			ag->single[c] += p->single[c];
+		if (used && p->nused)
+			memmove(used + *nused, used + start[p->lex0], p->nused * sizeof *used);
+		*nused += p->nused;
+	}
+	parts_free(part, np);
+	return rc;
+}
+
+/* One replicate's draws: @count[i] times item[i] (by item key); the next
+ * one's drawn meanwhile into @next (NULL: none). */
+struct boot_job {
+	const struct tageval_annotations *a;
+	const struct keyed_item *item;
+	const uint32_t *count;
+	uint32_t *next;
+	gsl_rng *rng;
+	size_t n, np;
+	struct lex_part *part; /* their sums only */
+};
+
+/* A replicate's @n draws of the items into @count, from @rng. */
+static void boot_draw(gsl_rng *rng, uint32_t *count, size_t n)
+{
+	memset(count, 0, n * sizeof *count);
+	for (size_t i = 0; i < n; i++)
+		count[gsl_rng_uniform_int(rng, n)]++;
+}
+
+/* Part 0: the next replicate's draws (the generator's numbers in the
+ * replicates' order: one replicate's draws in one part, each after the
+ * replicate before's).  Part i > 0: the drawn items of the (i - 1)-th of
+ * np runs of about equal length. */
+static void boot_part(void *ctx, size_t i)
+{
+	const struct boot_job *j = ctx;
+	if (i == 0) {
+		if (j->next)
+			boot_draw(j->rng, j->next, j->n);
+		return;
+	}
+	struct acc *ac = &j->part[--i].sum;
+	acc_reset(ac);
+	for (size_t k = j->n * i / j->np; k < j->n * (i + 1) / j->np; k++)
+		if (j->count[k])
+			accumulate(j->a, ac, &j->item[k].sum, (double)j->count[k]);
+}
+
+/* One replicate's sums into @ac: the parts on the cores (boot_part), then
+ * added in part order (exact sums: the same bits as one pass); -1: out of
+ * memory (ac->oom set). */
+static int boot_replicate(struct boot_job *j, struct acc *ac)
+{
+	tv_parallel(j->np + 1, boot_part, j);
+	acc_reset(ac);
+	for (size_t i = 0; i < j->np; i++)
+		if (j->part[i].sum.oom || acc_merge(ac, &j->part[i].sum)) {
+			ac->oom = 1;
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Percentile bootstrap over the used items, with GSL's MT19937.  The draws
+ * index the items sorted by lexelt and instance id (not by the order of the
+ * lines), and every sum over a replicate is exact (struct acc), so that the
+ * interval does not depend on the order of the lines.
+ */
+static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *g,
+		     struct sweep_ws *ws, const struct item_sum *used, size_t nused,
+		     const struct tageval_agreement_options *o, struct tageval_agreement *ag,
+		     struct acc *ac, struct tageval_error *err)
+{
+	size_t b = o->bootstrap;
+	uint32_t *count = malloc(2 * nused * sizeof *count); /* this replicate's, the next's */
+	struct keyed_item *item = malloc(nused * sizeof *item);
+	gsl_rng *rng = tv_rng_new(o->seed);
+	size_t np = lex_parts(nused, nused, a->inv->tags.n);
+	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
+	for (int i = 0; i < 3; i++)
+		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);
+	if (count == NULL || item == NULL || rng == NULL || part == NULL || !ag->boot[0] ||
+	    !ag->boot[1] || !ag->boot[2]) {
+		free(count);
+		free(item);
+		tv_rng_free(rng);
+		parts_free(part, np);
+		return tv_nomem(err);
+	}
+	for (size_t i = 0; i < nused; i++) {
+		item[i].key = tv_intern_str(&a->items, used[i].item);
+		item[i].sum = used[i];
+	}
+	qsort(item, nused, sizeof *item, by_item_key);
+	struct boot_job job = { a, item, NULL, NULL, rng, nused, np, part };
+	boot_draw(rng, count, nused);
+	for (size_t r = 0; r < b; r++) {
+		job.count = count + (r & 1) * nused;
+		job.next = r + 1 < b ? count + ((r + 1) & 1) * nused : NULL;
+		if (boot_replicate(&job, ac))
+			break;
+		struct tageval_agreement_figures f;
+		finish(a, g, ws, ac, &f);
+		if (ac->oom)
+			break;
+		for (int which = 0; which < 3; which++) {
+			int undefined;
+			double v = pick(&f, (enum tageval_coefficient)which, &undefined);
+			if (!undefined)
+				ag->boot[which][ag->nboot[which]++] = v;
+		}
+	}
+	for (int which = 0; which < 3; which++)
+		gsl_sort(ag->boot[which], 1, ag->nboot[which]);
+	ag->replicates = b;
+	ag->confidence = o->confidence;
+	free(count);
+	free(item);
+	tv_rng_free(rng);
+	parts_free(part, np);
+	return ac->oom ? tv_nomem(err) : TAGEVAL_OK;
+}
+
 int tageval_agreement_compute(const struct tageval_annotations *a,
 			      const struct tageval_agreement_options *opts,
 			      struct tageval_agreement **out, struct tageval_error *err)
@@ -1101,10 +1286,10 @@ int tageval_agreement_compute(const struct tageval_annotations *a,
 		goto out;
 	}
 	/* items grouped by lexelt (counting sort, order of first appearance
-	 * kept), then the lexelts in turn */
+	 * kept), then the lexelts in parts (each_lexelt) */
 	size_t nused = 0;
 	if (group_items(a, nlex, start, &order) ||
-	    each_lexelt(a, &g, &ws, start, order, ag, &lex, &pooled, used, &nused)) {
+	    each_lexelt(a, &g, start, order, ag, &pooled, used, &nused)) {
 		rc = tv_nomem(err);
 		goto out;
 	}

@@ -9,6 +9,7 @@
 
 #include "tageval-fsum.h"
 #include "tageval-intern.h"
+#include "tageval-parallel.h"
 #include "tageval-util.h"
 #include "tageval-wsi-metrics.h"
 #include "tageval-wsi.h"
@@ -290,16 +291,17 @@ struct allkeys {
  * Every instance's (cluster, class) label ids, as SemEval-2010 reads them
  * (@jar) or as SemEval-2007 does, into @keys grouped by word: word v's from
  * start[v] on, in increasing instance order (the order of tv_wsi_group(),
- * whose cells and sums these must be, bit for bit).  One pass over the
- * instances in their order, each word's keys written one after the other;
- * the pass by word it replaces read the instances' arrays at random.
- * @cur: room for one position a word.
+ * whose cells and sums these must be, bit for bit).  The instances are cut
+ * into runs (key_run), each a pass over its instances in their order, its
+ * words' keys written from where the runs before leave them (@cur, one
+ * position a word), so that every word's keys are in instance order
+ * whatever the runs.  The pass by word it replaces read the instances'
+ * arrays at random.
  */
-static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int jar,
+static void word_keys(const struct tageval_wsi *w, uint32_t from, uint32_t to, int jar,
 		      const struct allkeys *keys, uint32_t *cur)
 {
-	memcpy(cur, start, w->words.n * sizeof *cur);
-	for (uint32_t i = 0; i < w->n; i++) {
+	for (uint32_t i = from; i < to; i++) {
 		/* a line of several labels or a weight has them in sys_pool, in
 		 * the clusters file's order, not the gold key's: fetched ahead */
 		uint32_t ahead = i + 16;
@@ -316,6 +318,66 @@ static void word_keys(const struct tageval_wsi *w, const uint32_t *start, int ja
 		else
 			keys->k64[cur[in->word]++] = (uint64_t)k << 32 | c;
 	}
+}
+
+/* The instances are cut into at most this many runs of equal length for
+ * word_keys(): a constant, never the number of cores. */
+#define TV_KEY_RUNS 8
+
+struct key_job {
+	const struct tageval_wsi *w;
+	const struct allkeys *keys;
+	int jar;
+	size_t nw, nrun;
+	uint32_t *first; /* [run * nw + word]: its count in the run, then its
+			  * first place in the keys (prefix_runs) */
+	uint32_t *cur;   /* a copy of first, advanced by key_run */
+};
+
+/* The first instance of run @i (run nrun: the end). */
+static uint32_t run_first(const struct key_job *j, size_t i)
+{
+	return (uint32_t)((uint64_t)j->w->n * i / j->nrun);
+}
+
+/* How many instances of each word run @i has (first[] zeroed before). */
+static void count_run(void *ctx, size_t i)
+{
+	const struct key_job *j = ctx;
+	uint32_t *n = j->first + i * j->nw;
+	for (uint32_t t = run_first(j, i); t < run_first(j, i + 1); t++)
+		n[j->w->in[t].word]++;
+}
+
+/* The keys of run @i's instances (word_keys). */
+static void key_run(void *ctx, size_t i)
+{
+	const struct key_job *j = ctx;
+	word_keys(j->w, run_first(j, i), run_first(j, i + 1), j->jar, j->keys,
+		  j->cur + i * j->nw);
+}
+
+/* The counts of count_run() made places: word v's keys of run i follow
+ * those of the runs before, from start[v] on. */
+static void prefix_runs(struct key_job *j, const uint32_t *start)
+{
+	for (size_t v = 0; v < j->nw; v++) {
+		uint32_t at = start[v];
+		for (size_t i = 0; i < j->nrun; i++) {
+			uint32_t n = j->first[i * j->nw + v];
+			j->first[i * j->nw + v] = at;
+			at += n;
+		}
+	}
+}
+
+/* Runs for @n instances of @nw words: one per nw + 64 instances at most,
+ * so that the runs' places (8 bytes a word a run) grow with the instances,
+ * not with their product with the words. */
+static size_t key_runs(size_t n, size_t nw)
+{
+	size_t nrun = 1 + n / (nw + 64);
+	return nrun < TV_KEY_RUNS ? nrun : TV_KEY_RUNS;
 }
 
 /* Word @word's @n keys, as build_table() takes them: in place, or
@@ -414,29 +476,115 @@ int tageval_wsi_evaluate(const struct tageval_wsi *w, const struct tageval_wsi_o
 	return rc;
 }
 
-/* The tables of every word selected, from the @keys of word_keys(): on
- * @pass 0 the SemEval-2010 figures, and the SemEval-2007 ones on the pass
- * that made their keys (1 when they differ, @two; none with @no2007). */
-static int word_tables(struct table *t, const struct tageval_wsi *w,
-		       const struct tageval_wsi_options *o, const uint32_t *start,
-		       const struct allkeys *keys, int pass, int two, int no2007,
-		       struct tageval_wsi_figures *fig)
+/*
+ * The words are shared out in at most this many parts, runs of words with
+ * their own tables (tv_parallel): a constant, never the number of cores.
+ * Each word's figures are its table's alone, written to its own place:
+ * the parts change no bit; the totals are summed after, in word order.
+ */
+#define TV_WSI_PARTS 8
+
+/* One part: words [word0, word1), their figures from fig[fig0] on. */
+struct word_part {
+	uint32_t word0, word1;
+	size_t fig0;
+	struct table t;
+	int oom;
+};
+
+struct word_job {
+	const struct tageval_wsi *w;
+	const struct tageval_wsi_options *o;
+	const uint32_t *start;
+	const struct allkeys *keys;
+	int pass, two, no2007;
+	struct tageval_wsi_figures *fig;
+	struct word_part *part;
+};
+
+/* The tables of part @i's words selected, from the @keys of word_keys():
+ * on pass 0 the SemEval-2010 figures, and the SemEval-2007 ones on the
+ * pass that made their keys (1 when they differ, two; none with no2007). */
+static void word_tables(void *ctx, size_t i)
 {
-	for (size_t word = 0; word < w->words.n; word++) {
-		if (!tv_wsi_pos_match(tv_intern_str(&w->words, (uint32_t)word), o->pos))
+	const struct word_job *j = ctx;
+	struct word_part *p = &j->part[i];
+	struct tageval_wsi_figures *fig = j->fig + p->fig0;
+	for (uint32_t word = p->word0; word < p->word1; word++) {
+		if (!tv_wsi_pos_match(tv_intern_str(&j->w->words, word), j->o->pos))
 			continue;
 		struct tv_cells cells;
-		size_t n = start[word + 1] - start[word];
-		uint64_t *wk = word_slice(t, keys, start, word, n);
-		if (wk == NULL || build_table(t, wk, n, &cells))
-			return TAGEVAL_ENOMEM;
-		if (pass == 0)
-			tv_wsi_metrics_2010(&cells, o->beta, fig);
-		if (!no2007 && pass == two)
-			tv_wsi_metrics_2007(&cells, t->scratch, fig);
+		size_t n = j->start[word + 1] - j->start[word];
+		uint64_t *wk = word_slice(&p->t, j->keys, j->start, word, n);
+		if (wk == NULL || build_table(&p->t, wk, n, &cells)) {
+			p->oom = 1;
+			return;
+		}
+		if (j->pass == 0)
+			tv_wsi_metrics_2010(&cells, j->o->beta, fig);
+		if (!j->no2007 && j->pass == j->two)
+			tv_wsi_metrics_2007(&cells, p->t.scratch, fig);
 		fig++;
 	}
-	return TAGEVAL_OK;
+}
+
+/*
+ * How many parts: one per word at most, and 1 + n / (nl + 64) at most for
+ * @n instances and @nl labels, so that the parts' arrays by label id (4
+ * bytes each) come to 4 bytes an instance at most: they grow with the
+ * instances, not with their product with the labels (one cluster per
+ * instance: one part).
+ */
+static size_t word_parts(size_t nw, size_t n, size_t nl)
+{
+	size_t np = 1 + n / (nl + 64);
+	if (np > TV_WSI_PARTS)
+		np = TV_WSI_PARTS;
+	return np < nw ? np : nw;
+}
+
+/* The words cut into @np runs of about equal instances (start[]
+ * cumulative), and the figures' place of each run's first (the words
+ * before it that @o selects). */
+static void cut_words(const struct tageval_wsi *w, const struct tageval_wsi_options *o,
+		      const uint32_t *start, struct word_part *part, size_t np)
+{
+	size_t nw = w->words.n, nsel = 0;
+	uint64_t total = start[nw];
+	uint32_t v = 0;
+	for (size_t i = 0; i < np; i++) {
+		uint64_t want = total * (i + 1) / np;
+		part[i].word0 = v;
+		part[i].fig0 = nsel;
+		while (v < nw && (i + 1 == np || start[v + 1] <= want))
+			v++;
+		if (v == part[i].word0 && v < nw && nw - v > np - i - 1)
+			v++; /* never empty while words are left for the rest */
+		part[i].word1 = v;
+		for (uint32_t x = part[i].word0; x < v; x++)
+			nsel += tv_wsi_pos_match(tv_intern_str(&w->words, x), o->pos) != 0;
+	}
+}
+
+static void word_parts_free(struct word_part *part, size_t np)
+{
+	for (size_t i = 0; part && i < np; i++)
+		table_free(&part[i].t);
+	free(part);
+}
+
+/* @np parts with their tables (table_alloc); NULL: out of memory. */
+static struct word_part *word_parts_alloc(size_t np, size_t nl, size_t ngold)
+{
+	struct word_part *part = calloc(np ? np : 1, sizeof *part);
+	int ok = part != NULL;
+	for (size_t i = 0; ok && i < np; i++)
+		ok = table_alloc(&part[i].t, nl, ngold);
+	if (!ok) {
+		word_parts_free(part, np);
+		return NULL;
+	}
+	return part;
 }
 
 /* The words' names and the totals of their figures (r->fig, made). */
@@ -481,7 +629,6 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 	struct tageval_wsi_options o = *opts;
 	(void)order; /* each word's instances ascending: word_keys() finds them so */
 	*out = NULL;
-	struct table t = { 0 };
 	struct tageval_wsi_result *r = calloc(1, sizeof *r);
 	size_t nw = w->words.n, nl = tv_wsi_nlabels(w);
 	struct allkeys keys = { .shift = packed_keys(w) };
@@ -490,33 +637,47 @@ int tv_wsi_evaluate_grouped(const struct tageval_wsi *w, const struct tageval_ws
 		keys.k32 = malloc(nk * sizeof *keys.k32);
 	else
 		keys.k64 = malloc(nk * sizeof *keys.k64);
-	uint32_t *cur = malloc((nw ? nw : 1) * sizeof *cur);
+	struct key_job kj = { w, &keys, 0, nw, key_runs(w->n, nw), NULL, NULL };
+	kj.first = calloc(kj.nrun * nw + 1, sizeof *kj.first);
+	kj.cur = malloc((kj.nrun * nw + 1) * sizeof *kj.cur);
 	int rc = TAGEVAL_OK;
 	if (r != NULL) {
 		r->name = calloc(nw ? nw : 1, sizeof *r->name);
 		r->fig = calloc(nw ? nw : 1, sizeof *r->fig);
 	}
-	int t_ok = table_alloc(&t, nl, w->gold_labels);
-	if (r == NULL || !r->name || !r->fig || !(keys.k32 || keys.k64) || !cur || !t_ok) {
+	size_t np = word_parts(nw, w->n, nl);
+	struct word_part *part = word_parts_alloc(np, nl, w->gold_labels);
+	if (r == NULL || !r->name || !r->fig || !(keys.k32 || keys.k64) || !kj.first || !kj.cur ||
+	    !part) {
 		rc = tv_nomem(err);
 		goto out;
 	}
 	/* the SemEval-2007 table is the same one unless some line reads
 	 * differently (class_l, cl_p or cl_pooled only then) */
 	int two = !no2007 && (w->class_l != NULL || w->cl_p != NULL || w->cl_pooled);
+	cut_words(w, &o, start, part, np);
+	struct word_job job = { w, &o, start, &keys, 0, two, no2007, r->fig, part };
+	tv_parallel(kj.nrun, count_run, &kj);
+	prefix_runs(&kj, start);
 	for (int pass = 0; pass <= two; pass++) {
-		word_keys(w, start, pass == 0, &keys, cur);
-		if (word_tables(&t, w, &o, start, &keys, pass, two, no2007, r->fig)) {
-			rc = tv_nomem(err);
-			goto out;
-		}
+		memcpy(kj.cur, kj.first, kj.nrun * nw * sizeof *kj.cur);
+		kj.jar = pass == 0;
+		tv_parallel(kj.nrun, key_run, &kj);
+		job.pass = pass;
+		tv_parallel(np, word_tables, &job);
+		for (size_t i = 0; i < np; i++)
+			if (part[i].oom) {
+				rc = tv_nomem(err);
+				goto out;
+			}
 	}
 	rc = word_totals(w, &o, start, no2007, r, err);
 out:
-	table_free(&t);
+	word_parts_free(part, np);
 	free(keys.k32);
 	free(keys.k64);
-	free(cur);
+	free(kj.first);
+	free(kj.cur);
 	if (rc) {
 		tageval_wsi_result_free(r);
 		return rc;

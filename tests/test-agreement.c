@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "test-common.h"
 
 /* One computation: inventory, annotations, result. */
@@ -1647,6 +1651,262 @@ START_TEST(pool_extents)
 }
 END_TEST
 
+/* ------------------------------------------------ lexelts shared out in parts */
+
+/*
+ * 13 lexelts L0..L12 of unequal sizes n_l = 5 + (7 l mod 19): 5 12 19 7 14
+ * 21 9 16 23 11 18 6 13, 174 items in all.  Item j of L_l: annotator 1
+ * says t((j + l) mod 3), annotator 2 t((j^2 + 2 l) mod 3) but for the items
+ * with (j + l) mod 6 = 5, which it leaves out (annotator 1's alone).  With
+ * 3 tags and 174 items, tageval_agreement_compute() cuts the lexelts into
+ * 7 parts (1 + 174 / (4 x 3 + 16)), runs of 1 to 3 lexelts; with the map
+ * of split_map (403 tags), in one (1 + 174 / 1628 = 1).
+ */
+#define SPLIT_LEX 13
+
+static unsigned split_size(unsigned l)
+{
+	return 5 + 7 * l % 19;
+}
+
+static int split_left_out(unsigned l, unsigned j)
+{
+	return (j + l) % 6 == 5;
+}
+
+static void split_files(struct sbuf *a, struct sbuf *b)
+{
+	for (unsigned l = 0; l < SPLIT_LEX; l++)
+		for (unsigned j = 0; j < split_size(l); j++)
+			sb_printf(a, "L%u L%u.%u t%u\n", l, l, j, (j + l) % 3);
+	for (unsigned l = SPLIT_LEX; l-- > 0;) /* annotator 2 backwards */
+		for (unsigned j = split_size(l); j-- > 0;)
+			if (!split_left_out(l, j))
+				sb_printf(b, "L%u L%u.%u t%u\n", l, l, j, (j * j + 2 * l) % 3);
+}
+
+/*
+ * The figures of lexelts [from, to) by the textbook formulas, from counts:
+ * N used items, A agreements, c1[t] and c2[t] the two annotators' tags.
+ * Pr(A) = A/N; Scott: Pr(E) = sum ((c1 + c2) / 2N)^2; Cohen: sum (c1/N)(c2/N);
+ * alpha, n = 2N annotations: D_o = 2 (N - A) / n, D_e = 1 - (sum (c1 + c2)^2
+ * - n) / (n (n - 1)).
+ */
+static void split_expected(unsigned from, unsigned to, struct tageval_agreement_figures *f,
+			   size_t *single)
+{
+	double n_used = 0, agree = 0, c1[3] = { 0 }, c2[3] = { 0 };
+	*single = 0;
+	for (unsigned l = from; l < to; l++)
+		for (unsigned j = 0; j < split_size(l); j++) {
+			if (split_left_out(l, j)) {
+				(*single)++;
+				continue;
+			}
+			unsigned x = (j + l) % 3, y = (j * j + 2 * l) % 3;
+			n_used++;
+			agree += x == y;
+			c1[x]++;
+			c2[y]++;
+		}
+	double pe = 0, sep = 0, sq = 0, n = 2 * n_used;
+	for (int t = 0; t < 3; t++) {
+		pe += (c1[t] + c2[t]) / n * ((c1[t] + c2[t]) / n);
+		sep += c1[t] / n_used * (c2[t] / n_used);
+		sq += (c1[t] + c2[t]) * (c1[t] + c2[t]);
+	}
+	memset(f, 0, sizeof *f);
+	f->items = f->complete = (size_t)n_used;
+	f->annotations = (size_t)n;
+	f->pr_a = agree / n_used;
+	f->pr_e = pe;
+	f->kappa = (f->pr_a - pe) / (1 - pe);
+	f->pr_e_separate = sep;
+	f->kappa_separate = (f->pr_a - sep) / (1 - sep);
+	f->d_o = 2 * (n_used - agree) / n;
+	f->d_e = 1 - (sq - n) / (n * (n - 1));
+	f->alpha = 1 - f->d_o / f->d_e;
+}
+
+/* The split run's figures, bit for bit those of the one-part run. */
+static void same_bits(const struct tageval_agreement_figures *a,
+		      const struct tageval_agreement_figures *b)
+{
+	same_figures(a, b);
+	ck_assert(memcmp(&a->pr_a, &b->pr_a, sizeof a->pr_a) == 0);
+	ck_assert(memcmp(&a->pr_e, &b->pr_e, sizeof a->pr_e) == 0);
+	ck_assert(memcmp(&a->kappa, &b->kappa, sizeof a->kappa) == 0);
+	ck_assert(memcmp(&a->kappa_separate, &b->kappa_separate, sizeof a->kappa) == 0);
+	ck_assert(memcmp(&a->alpha, &b->alpha, sizeof a->alpha) == 0);
+}
+
+/* t0 t1 t2 and 400 more tags, all roots: the same leaves, one part */
+static char *split_map(void)
+{
+	struct sbuf m = { 0 };
+	sb_printf(&m, "t0\nt1\nt2\n");
+	for (int i = 0; i < 400; i++)
+		sb_printf(&m, "x%d\n", i);
+	return m.s;
+}
+
+static void split_run(struct run *r, const char *map, const char *a, const char *b)
+{
+	start(r, map);
+	annotations(r);
+	add(r, a);
+	add(r, b);
+	struct tageval_agreement_options o;
+	tageval_agreement_options_init(&o);
+	o.bootstrap = 40;
+	o.seed = 3;
+	compute(r, &o);
+}
+
+START_TEST(split_lexelts)
+{
+	struct sbuf a = { 0 }, b = { 0 };
+	split_files(&a, &b);
+	char *map = split_map();
+	struct run r, one;
+	split_run(&r, NULL, a.s, b.s);
+	split_run(&one, map, a.s, b.s);
+	ck_assert_uint_eq(tageval_agreement_lexelts(r.ag), SPLIT_LEX);
+	struct tageval_agreement_figures want;
+	size_t single, all_single = 0;
+	for (unsigned l = 0; l < SPLIT_LEX; l++) {
+		char name[8];
+		snprintf(name, sizeof name, "L%u", l);
+		ck_assert_str_eq(tageval_agreement_lexelt_name(r.ag, l), name);
+		split_expected(l, l + 1, &want, &single);
+		all_single += single;
+		same_figures(tageval_agreement_lexelt(r.ag, l), &want);
+		same_bits(tageval_agreement_lexelt(r.ag, l), tageval_agreement_lexelt(one.ag, l));
+	}
+	/* 28 of the 174 items have (j + l) mod 6 = 5 */
+	ck_assert_uint_eq(all_single, 28);
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 0), 28);
+	ck_assert_uint_eq(tageval_agreement_single(r.ag, 1), 0);
+	split_expected(0, SPLIT_LEX, &want, &single);
+	ck_assert_uint_eq(want.items, 146);
+	same_figures(tageval_agreement_pooled(r.ag), &want);
+	same_bits(tageval_agreement_pooled(r.ag), tageval_agreement_pooled(one.ag));
+	/* the bootstrap resamples every used item once in each run */
+	for (int w = 0; w < 3; w++) {
+		double lo[2], hi[2];
+		size_t n[2];
+		ck_assert_int_eq(tageval_agreement_interval(r.ag, (enum tageval_coefficient)w,
+							    &lo[0], &hi[0], &n[0]),
+				 TAGEVAL_OK);
+		ck_assert_int_eq(tageval_agreement_interval(one.ag, (enum tageval_coefficient)w,
+							    &lo[1], &hi[1], &n[1]),
+				 TAGEVAL_OK);
+		ck_assert(memcmp(lo, lo + 1, sizeof *lo) == 0 && memcmp(hi, hi + 1, sizeof *hi) == 0);
+		ck_assert_uint_eq(n[0], n[1]);
+	}
+	finish_run(&r);
+	finish_run(&one);
+	free(map);
+	free(a.s);
+	free(b.s);
+}
+END_TEST
+
+/* By key "Ll Ll.j", bytewise: the bootstrap's order (a space sorts before
+ * every character of these names, as the lexelt-first order needs). */
+static int by_key_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/*
+ * The bootstrap of the split data (6 parts a replicate, 1 + 146 / 28, the
+ * next replicate's draws made meanwhile) against one written here: the 146
+ * used items sorted by key "Ll Ll.j", GSL's MT19937 of seed 3 drawing 146
+ * indices (gsl_rng_uniform_int) for each of 30 replicates in turn, each
+ * replicate's Scott kappa from its weighted counts (split_expected's
+ * formulas), the intervals GSL's quantiles of the sorted values at nine
+ * confidence levels (0.1 .. 0.9: nearly every order statistic read), so
+ * that a replicate drawn out of turn, dropped or counted twice shows.
+ */
+START_TEST(split_bootstrap)
+{
+	enum { B = 30, NUSED = 146 };
+	struct sbuf a = { 0 }, b = { 0 };
+	split_files(&a, &b);
+	char *key[NUSED];
+	unsigned xs[NUSED], ys[NUSED];
+	size_t n = 0;
+	for (unsigned l = 0; l < SPLIT_LEX; l++)
+		for (unsigned j = 0; j < split_size(l); j++)
+			if (!split_left_out(l, j)) {
+				key[n] = malloc(32);
+				ck_assert_ptr_nonnull(key[n]);
+				/* the tags in the key's last bytes, after a NUL */
+				int len = snprintf(key[n], 32, "L%u L%u.%u", l, l, j);
+				key[n][len + 1] = (char)((j + l) % 3);
+				key[n][len + 2] = (char)((j * j + 2 * l) % 3);
+				n++;
+			}
+	ck_assert_uint_eq(n, NUSED);
+	qsort(key, n, sizeof *key, by_key_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(key[i]);
+		xs[i] = (unsigned)key[i][len + 1];
+		ys[i] = (unsigned)key[i][len + 2];
+	}
+	double kappa[B];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	ck_assert_ptr_nonnull(rng);
+	gsl_rng_set(rng, 3);
+	for (int r = 0; r < B; r++) {
+		unsigned count[NUSED] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[gsl_rng_uniform_int(rng, n)]++;
+		double agree = 0, c[3] = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			agree += count[i] * (xs[i] == ys[i]);
+			c[xs[i]] += count[i];
+			c[ys[i]] += count[i];
+		}
+		double pe = 0;
+		for (int t = 0; t < 3; t++)
+			pe += c[t] / (2.0 * NUSED) * (c[t] / (2.0 * NUSED));
+		kappa[r] = (agree / NUSED - pe) / (1 - pe);
+	}
+	gsl_rng_free(rng);
+	gsl_sort(kappa, 1, B);
+	for (int k = 1; k <= 9; k++) {
+		double conf = k / 10.0, tail = (1 - conf) / 2, lo, hi;
+		struct run r;
+		start(&r, NULL);
+		annotations(&r);
+		add(&r, a.s);
+		add(&r, b.s);
+		struct tageval_agreement_options o;
+		tageval_agreement_options_init(&o);
+		o.bootstrap = B;
+		o.seed = 3;
+		o.confidence = conf;
+		compute(&r, &o);
+		size_t used;
+		ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
+				 TAGEVAL_OK);
+		ck_assert_uint_eq(used, B);
+		ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, B, tail),
+					TOL);
+		ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, B,
+										1 - tail),
+					TOL);
+		finish_run(&r);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(key[i]);
+	free(a.s);
+	free(b.s);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1658,6 +1918,8 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, missing);
 	tcase_add_test(tc, degenerate);
 	tcase_add_test(tc, lexelts);
+	tcase_add_test(tc, split_lexelts);
+	tcase_add_test(tc, split_bootstrap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("annotations");
 	tcase_add_loop_test(tc, weighted_lines, 0, (int)N_WEIGHTED);

@@ -645,6 +645,124 @@ START_TEST(totals)
 END_TEST
 
 /*
+ * Words shared out in parts (tv_parallel): 11 words w0.n, w1.v, w2.n, ...
+ * (.n for even w), word w an nk x nc table, nk = 2 + w mod 3, nc = 2 +
+ * 2w mod 3, cell (k, c) = 1 + (5w + 7k + 3c + kc) mod 4 instances (no empty
+ * row or column): unequal sizes 13 24 28 13 36 24 9 32 36 5 28, 248
+ * instances in all, 6 labels.  The instances are cut into 4 runs for the
+ * keys (1 + 248 / (11 + 64)), the words into 4 parts for the tables
+ * (1 + 248 / (6 + 64)), runs of 2 or 3 words.  Each word's figures are
+ * those of its table by tageval_wsi_table_figures(); the totals, their
+ * averages weighted by the instances (clusters and classes: plain
+ * averages).  With pos "v" the odd
+ * words alone, in order: the parts' places in the figures skip the others.
+ */
+#define SPLIT_WORDS 11
+
+static size_t split_table(size_t w, double *m, size_t *nk, size_t *nc)
+{
+	size_t n = 0;
+	*nk = 2 + w % 3;
+	*nc = 2 + 2 * w % 3;
+	for (size_t k = 0; k < *nk; k++)
+		for (size_t c = 0; c < *nc; c++)
+			n += (size_t)(m[k * *nc + c] = (double)(1 + (5 * w + 7 * k + 3 * c + k * c) % 4));
+	return n;
+}
+
+/* Each word's figures in @r, bit for bit those of the word alone (one run,
+ * one part): its keys in instance order whatever the runs cut them into. */
+static void split_alone(const struct tageval_wsi_result *r, size_t first, size_t step)
+{
+	size_t i = 0;
+	for (size_t w = first; w < SPLIT_WORDS; w += step, i++) {
+		struct sbuf gold = { 0 }, sys = { 0 };
+		double m[16];
+		size_t nk, nc;
+		split_table(w, m, &nk, &nc);
+		int cells[16];
+		for (size_t x = 0; x < nk * nc; x++)
+			cells[x] = (int)m[x];
+		table_files(tageval_wsi_result_word(r, i), cells, nk, nc, &gold, &sys);
+		struct tageval_wsi_result *one = evaluate(gold.s, sys.s, "all", 1.0);
+		const struct tageval_wsi_figures *a = tageval_wsi_result_figures(r, i);
+		const struct tageval_wsi_figures *b = only_word(one);
+		const double *x = &a->homogeneity, *y = &b->homogeneity;
+		ck_assert(memcmp(&a->v_measure, &b->v_measure, sizeof *x) == 0);
+		ck_assert(memcmp(x, y, sizeof *x) == 0);
+		ck_assert(memcmp(&a->completeness, &b->completeness, sizeof *x) == 0);
+		ck_assert(memcmp(&a->paired_fscore, &b->paired_fscore, sizeof *x) == 0);
+		ck_assert(memcmp(&a->fscore, &b->fscore, sizeof *x) == 0);
+		ck_assert(memcmp(&a->purity, &b->purity, sizeof *x) == 0);
+		ck_assert(memcmp(&a->entropy, &b->entropy, sizeof *x) == 0);
+		tageval_wsi_result_free(one);
+		free(gold.s);
+		free(sys.s);
+	}
+}
+
+static void split_check(const char *gold, const char *sys, const char *pos, size_t first,
+			size_t step)
+{
+	struct tageval_wsi_result *r = evaluate(gold, sys, pos, 1.0);
+	struct tageval_wsi_figures want, tot;
+	memset(&tot, 0, sizeof tot);
+	size_t i = 0;
+	for (size_t w = first; w < SPLIT_WORDS; w += step, i++) {
+		double m[16];
+		size_t nk, nc, n = split_table(w, m, &nk, &nc);
+		char name[8];
+		snprintf(name, sizeof name, "w%zu.%c", w, w % 2 ? 'v' : 'n');
+		ck_assert_str_eq(tageval_wsi_result_word(r, i), name);
+		ck_assert_int_eq(tageval_wsi_table_figures(m, nk, nc, 1.0, &want), TAGEVAL_OK);
+		ck_assert_uint_eq(want.instances, n);
+		same_figures(tageval_wsi_result_figures(r, i), &want);
+		tot.instances += n;
+		tot.clusters += (double)nk;
+		tot.classes += (double)nc;
+		tot.v_measure += (double)n * want.v_measure;
+		tot.paired_fscore += (double)n * want.paired_fscore;
+		tot.fscore += (double)n * want.fscore;
+		tot.entropy += (double)n * want.entropy;
+	}
+	ck_assert_uint_eq(tageval_wsi_result_words(r), i);
+	split_alone(r, first, step);
+	const struct tageval_wsi_figures *f = tageval_wsi_result_total(r);
+	ck_assert_uint_eq(f->instances, tot.instances);
+	ck_assert_double_eq_tol(f->clusters, tot.clusters / (double)i, TOL);
+	ck_assert_double_eq_tol(f->classes, tot.classes / (double)i, TOL);
+	double N = (double)tot.instances;
+	ck_assert_double_eq_tol(f->v_measure, tot.v_measure / N, TOL);
+	ck_assert_double_eq_tol(f->paired_fscore, tot.paired_fscore / N, TOL);
+	ck_assert_double_eq_tol(f->fscore, tot.fscore / N, TOL);
+	ck_assert_double_eq_tol(f->entropy, tot.entropy / N, TOL);
+	tageval_wsi_result_free(r);
+}
+
+START_TEST(split_words)
+{
+	struct sbuf gold = { 0 }, sys = { 0 };
+	size_t all = 0;
+	for (size_t w = 0; w < SPLIT_WORDS; w++) {
+		double m[16];
+		size_t nk, nc;
+		all += split_table(w, m, &nk, &nc);
+		int cells[16];
+		for (size_t i = 0; i < nk * nc; i++)
+			cells[i] = (int)m[i];
+		char name[8];
+		snprintf(name, sizeof name, "w%zu.%c", w, w % 2 ? 'v' : 'n');
+		table_files(name, cells, nk, nc, &gold, &sys);
+	}
+	ck_assert_uint_eq(all, 248);
+	split_check(gold.s, sys.s, "all", 0, 1);
+	split_check(gold.s, sys.s, "v", 1, 2);
+	free(gold.s);
+	free(sys.s);
+}
+END_TEST
+
+/*
  * The keys of the tables in 8 bytes an instance, when a cluster id and a
  * class id do not fit in 4 together (more than 65,536 gold labels: 17 bits
  * a class, and as many labels at least, 17 bits a cluster).  A pad word
@@ -1103,6 +1221,7 @@ static Suite *wsi_suite(void)
 	tcase_add_test(tc, tie_rule_2007);
 	tcase_add_test(tc, weights_2010_2007);
 	tcase_add_test(tc, totals);
+	tcase_add_test(tc, split_words);
 	tcase_add_test(tc, pos_selection);
 	tcase_add_test(tc, wide_keys);
 	tcase_add_test(tc, packed_bounds);
