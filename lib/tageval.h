@@ -51,7 +51,10 @@
  * pointer to it: the other object must outlive it.
  *
  * There is no global state; objects are not thread-safe, but different
- * objects may be used from different threads.  Readers and scorers add tags
+ * objects may be used from different threads.  Long files are read with a
+ * second thread, and some evaluations share their work out to the cores
+ * (libtageval(3), "Threads and locale"): those threads end before the call
+ * returns, and the figures are the same bits whatever the cores.  Readers and scorers add tags
  * to the inventory they are given, so an inventory and the keys, filters and
  * scorers built on it count as one object here.  Numbers in files are parsed in
  * the "C" locale's format (a '.' decimal point) by strtod(): a program that
