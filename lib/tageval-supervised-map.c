@@ -383,6 +383,7 @@ static int step3_fit(struct scratch *x, size_t ns, size_t nk)
 {
 	if (ns > x->tcap) {
 		free(x->tstamp);
+		x->tcap = 0; /* a failure leaves the scratch whole: it may be reused */
 		x->tstamp = calloc(ns, sizeof *x->tstamp);
 		if (x->tstamp == NULL)
 			return TAGEVAL_ENOMEM;
@@ -395,6 +396,7 @@ static int step3_fit(struct scratch *x, size_t ns, size_t nk)
 	if (nk > x->grprowcap) {
 		free(x->grpstart);
 		free(x->grpn);
+		x->grprowcap = 0;
 		x->grpstart = malloc(nk * sizeof *x->grpstart);
 		x->grpn = malloc(nk * sizeof *x->grpn);
 		if (x->grpstart == NULL || x->grpn == NULL)
@@ -1945,6 +1947,7 @@ struct eval_part {
 struct eval_job {
 	struct tageval_supervised *s;
 	int shared; /* map_word_shared() for all the splits */
+	atomic_int failed; /* a part failed (no memory): the others stop */
 	size_t nsense, nlab;
 	struct eval_part part[EVAL_PARTS];
 	struct scratch x[TV_PARALLEL_MAX];
@@ -1979,6 +1982,10 @@ static void eval_part_run(void *ctx, size_t i)
 	struct tageval_error err = { 0 };
 	pt->rc = eval_scratch_fit(x, job->nsense, job->nlab);
 	for (size_t word = pt->lo; word < pt->hi && pt->rc == TAGEVAL_OK; word++) {
+		if (atomic_load_explicit(&job->failed, memory_order_relaxed)) {
+			pt->rc = TAGEVAL_ENOMEM; /* no figures wanted: all are dropped */
+			break;
+		}
 		if (!s->selected[word])
 			continue;
 		if (job->shared) {
@@ -1992,6 +1999,13 @@ static void eval_part_run(void *ctx, size_t i)
 			pt->f[j].ncorrect = x->ncorrect;
 			pt->f[j].too_many = x->too_many;
 		}
+	}
+	if (pt->rc != TAGEVAL_OK) {
+		/* a scratch a failed allocation left half made is not handed on:
+		 * the next part makes its own */
+		scratch_free(x);
+		memset(x, 0, sizeof *x);
+		atomic_store(&job->failed, 1);
 	}
 	atomic_flag_clear(&job->busy[slot]);
 }
@@ -2037,14 +2051,20 @@ static int evaluate_all(struct tageval_supervised *s)
 	const struct tageval_wsi *w = s->w;
 	size_t k = s->nsplits, kk = k ? k : 1;
 	struct eval_job *job = calloc(1, sizeof *job);
-	struct fused *f = calloc(kk, sizeof *f);
-	struct fused *pf = calloc(EVAL_PARTS * kk, sizeof *pf);
-	struct tageval_supervised_result *pr = calloc(EVAL_PARTS * kk, sizeof *pr);
+	struct fused *f = calloc(kk, sizeof *f), *pf = NULL;
+	struct tageval_supervised_result *pr = NULL;
 	int rc = TAGEVAL_ENOMEM;
-	if (!job || !f || !pf || !pr)
+	if (!job || !f)
+		goto out;
+	/* each part's rows: as many parts as the data makes */
+	size_t nparts = eval_parts(s, job->part);
+	pf = calloc(nparts * kk, sizeof *pf);
+	pr = calloc(nparts * kk, sizeof *pr);
+	if (!pf || !pr)
 		goto out;
 	for (size_t i = 0; i < TV_PARALLEL_MAX; i++)
 		atomic_flag_clear(&job->busy[i]);
+	atomic_init(&job->failed, 0);
 	for (size_t i = 0; i < k; i++)
 		if (group_roles(s, &s->splits[i]))
 			goto out;
@@ -2055,7 +2075,6 @@ static int evaluate_all(struct tageval_supervised *s)
 	job->shared = 1;
 	for (size_t i = 0; i < k; i++)
 		job->shared &= s->splits[i].lab_first == NULL;
-	size_t nparts = eval_parts(s, job->part);
 	for (size_t i = 0; i < nparts; i++) {
 		job->part[i].r = pr + i * kk;
 		job->part[i].f = pf + i * kk;

@@ -701,7 +701,6 @@ static size_t group_end(const struct tageval_supervised *s, size_t lo, size_t nw
 struct canon_job {
 	const struct tageval_supervised *s;
 	struct canon *c;
-	size_t most, big; /* the records' room: a group's, the largest word's */
 	size_t *lo;       /* group i: words [lo[i], lo[i + 1]) */
 	int *rc;          /* per group */
 };
@@ -710,8 +709,15 @@ static void canon_group(void *ctx, size_t i)
 {
 	const struct canon_job *job = ctx;
 	const struct tageval_supervised *s = job->s;
-	size_t lo = job->lo[i], hi = job->lo[i + 1], most = job->most;
-	struct idrec *rec = malloc((most + job->big ? most + job->big : 1) * sizeof *rec);
+	size_t lo = job->lo[i], hi = job->lo[i + 1];
+	/* its records, and its largest word's again for the sort: sized for the
+	 * group itself (the groups running at once hold no more than their
+	 * instances, whatever the cores) */
+	size_t gn = s->start[hi] - s->start[lo], gbig = 0;
+	for (size_t word = lo; word < hi; word++)
+		if (s->start[word + 1] - s->start[word] > gbig)
+			gbig = s->start[word + 1] - s->start[word];
+	struct idrec *rec = malloc((gn + gbig ? gn + gbig : 1) * sizeof *rec);
 	uint32_t *fill = malloc((hi - lo) * sizeof *fill);
 	job->rc[i] = rec == NULL || fill == NULL ? TAGEVAL_ENOMEM : TAGEVAL_OK;
 	if (job->rc[i] == TAGEVAL_OK) {
@@ -719,7 +725,7 @@ static void canon_group(void *ctx, size_t i)
 		for (size_t word = lo; word < hi; word++) {
 			struct idrec *r = rec + (s->start[word] - s->start[lo]);
 			size_t n = s->start[word + 1] - s->start[word];
-			idrec_sort(s, r, n, rec + most);
+			idrec_sort(s, r, n, rec + gn);
 			for (size_t j = 0; j < n; j++)
 				job->c->pos[s->start[word] + j] = r[j].pos;
 		}
@@ -731,12 +737,14 @@ static void canon_group(void *ctx, size_t i)
 /*
  * Each word's positions in the bytewise order of their ids (c->pos), and
  * the words in the bytewise order of their names (c->words).  The records
- * are made a group of words at a time, at least the largest word's and a
+ * are made a group of words at a time, at most the largest word's or a
  * 1 / TV_CANON_GROUPS of the instances (20 bytes each: 4 bytes an
- * instance, and the largest word's again for the sort), in at most 2
- * TV_CANON_GROUPS + 1 passes over the ids (two groups in turn hold more
+ * instance, and the group's largest word's again for the sort), in at most
+ * 2 TV_CANON_GROUPS + 1 passes over the ids (two groups in turn hold more
  * than that).  The groups are independent (each writes its words'
- * positions): they are shared out to the cores, each with its records.
+ * positions): they are shared out to the cores, each with its records
+ * (sized for its own instances: all the groups at once, on a machine of as
+ * many cores, hold 20 bytes an instance and their largest words' again).
  */
 static int canon_make(const struct tageval_supervised *s, struct canon *c)
 {
@@ -750,7 +758,7 @@ static int canon_make(const struct tageval_supervised *s, struct canon *c)
 	c->pos = malloc((w->n ? w->n : 1) * sizeof *c->pos);
 	struct tv_sort_name *tmp = malloc((nw ? 2 * nw : 1) * sizeof *tmp);
 	/* the groups: at most one a word */
-	struct canon_job job = { s, c, most, big, malloc((nw + 1) * sizeof *job.lo),
+	struct canon_job job = { s, c, malloc((nw + 1) * sizeof *job.lo),
 				 malloc((nw ? nw : 1) * sizeof *job.rc) };
 	int rc = TAGEVAL_OK;
 	if (c->words == NULL || c->pos == NULL || tmp == NULL || job.lo == NULL ||
