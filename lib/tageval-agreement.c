@@ -980,6 +980,8 @@ static void ws_free(struct sweep_ws *ws)
  * cores, so that the parts, hence every sum, are the same on any machine.
  */
 #define TV_AGREE_PARTS 8
+/* The bootstrap's replicates summed in parts from this many items on. */
+#define TV_BOOT_PARALLEL_MIN 65536
 
 /* One part: lexelts [lex0, lex1), their items' sums from used + start[lex0]. */
 struct lex_part {
@@ -1027,15 +1029,19 @@ static void lexelt_part(void *ctx, size_t i)
 }
 
 /*
- * How many parts for @nlex lexelts, @nitems items, @ntags tags: none above
- * one per lexelt, and 1 + nitems / (4 ntags + 16) at most, so that the
- * parts' dense vectors (two accs of @ntags tags each, 8 m + 20 bytes a tag
- * for m annotators) come to (8 m + 20) / 2 bytes an item at most: they
- * grow with the items, not with their product with the tags.
+ * How many parts for @nlex lexelts, @nitems items, @ntags tags, @m
+ * annotators: none above one per lexelt, and no more than make the parts'
+ * dense vectors (two accs of @ntags tags, 8 m + 20 bytes a tag each, and a
+ * sweep scratch of 96 bytes a tag: ntags (16 m + 136) bytes a part) come to
+ * 16 bytes an item: they grow with the items, not with their product with
+ * the tags and the annotators (600 annotators of 240 tags: one part below
+ * some 145,000 items).
  */
-static size_t lex_parts(size_t nlex, size_t nitems, size_t ntags)
+static size_t lex_parts(size_t nlex, size_t nitems, size_t ntags, size_t m)
 {
-	size_t n = 1 + nitems / (4 * ntags + 16);
+	double cost = (double)ntags * (16.0 * (double)m + 136.0);
+	double most = 1.0 + 16.0 * (double)nitems / (cost > 1.0 ? cost : 1.0);
+	size_t n = most < (double)TV_AGREE_PARTS ? (size_t)most : TV_AGREE_PARTS;
 	if (n > TV_AGREE_PARTS)
 		n = TV_AGREE_PARTS;
 	return n < nlex ? n : nlex;
@@ -1098,7 +1104,7 @@ static int each_lexelt(const struct tageval_annotations *a, const struct tv_geom
 		       const uint32_t *start, const uint32_t *order, struct tageval_agreement *ag,
 		       struct acc *pooled, struct item_sum *used, size_t *nused)
 {
-	size_t np = lex_parts(ag->nlex, start[ag->nlex], a->inv->tags.n);
+	size_t np = lex_parts(ag->nlex, start[ag->nlex], a->inv->tags.n, a->nann);
 	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
 	if (part == NULL)
 		return -1;
@@ -1163,9 +1169,20 @@ static void boot_part(void *ctx, size_t i)
 
 /* One replicate's sums into @ac: the parts on the cores (boot_part), then
  * added in part order (exact sums: the same bits as one pass); -1: out of
- * memory (ac->oom set). */
+ * memory (ac->oom set).  Without parts (a small replicate: threads started
+ * and joined for each would cost more than its sums), the draws summed into
+ * @ac here and the next replicate's drawn after: the same sums, the same
+ * draws in the same order. */
 static int boot_replicate(struct boot_job *j, struct acc *ac)
 {
+	if (j->np == 0) {
+		acc_reset(ac);
+		for (size_t k = 0; k < j->n; k++)
+			if (j->count[k])
+				accumulate(j->a, ac, &j->item[k].sum, (double)j->count[k]);
+		boot_part(j, 0);
+		return ac->oom ? -1 : 0;
+	}
 	tv_parallel(j->np + 1, boot_part, j);
 	acc_reset(ac);
 	for (size_t i = 0; i < j->np; i++)
@@ -1191,7 +1208,9 @@ static int bootstrap(const struct tageval_annotations *a, const struct tv_geom *
 	uint32_t *count = malloc(2 * nused * sizeof *count); /* this replicate's, the next's */
 	struct keyed_item *item = malloc(nused * sizeof *item);
 	gsl_rng *rng = tv_rng_new(o->seed);
-	size_t np = lex_parts(nused, nused, a->inv->tags.n);
+	/* parts (started for each replicate) only for replicates of many items */
+	size_t np = nused >= TV_BOOT_PARALLEL_MIN ? lex_parts(nused, nused, a->inv->tags.n, a->nann)
+						  : 0;
 	struct lex_part *part = parts_alloc(np, a->nann, a->inv->tags.n);
 	for (int i = 0; i < 3; i++)
 		ag->boot[i] = malloc(b * sizeof *ag->boot[i]);

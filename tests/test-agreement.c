@@ -1820,8 +1820,9 @@ static int by_key_str(const void *x, const void *y)
 }
 
 /*
- * The bootstrap of the split data (6 parts a replicate, 1 + 146 / 28, the
- * next replicate's draws made meanwhile) against one written here: the 146
+ * The bootstrap of the split data (146 items: no parts, below
+ * TV_BOOT_PARALLEL_MIN; split_bootstrap_parts has them) against one
+ * written here: the 146
  * used items sorted by key "Ll Ll.j", GSL's MT19937 of seed 3 drawing 146
  * indices (gsl_rng_uniform_int) for each of 30 replicates in turn, each
  * replicate's Scott kappa from its weighted counts (split_expected's
@@ -1907,6 +1908,102 @@ START_TEST(split_bootstrap)
 }
 END_TEST
 
+/*
+ * The bootstrap in parts (TV_BOOT_PARALLEL_MIN items or more: 65,536):
+ * 7 lexelts of 10,000 items "Ll Ll.j", annotator 1 tag t((j + l) mod 3),
+ * annotator 2 t((j j + 2 l) mod 3), its lines backwards; 70,000 used items
+ * (8 parts a replicate, the next replicate's draws made meanwhile), against
+ * a bootstrap written here as in split_bootstrap: the items sorted by key,
+ * MT19937 of seed 3 drawing 70,000 a replicate, Scott's kappa by hand, the
+ * interval GSL's quantiles of 8 replicates at three levels.
+ */
+START_TEST(split_bootstrap_parts)
+{
+	enum { B = 8, NL = 7, PER = 10000, N = NL * PER };
+	struct sbuf a = { 0 }, b = { 0 };
+	for (unsigned l = 0; l < NL; l++)
+		for (unsigned j = 0; j < PER; j++)
+			sb_printf(&a, "L%u L%u.%u t%u\n", l, l, j, (j + l) % 3);
+	for (unsigned l = NL; l-- > 0;)
+		for (unsigned j = PER; j-- > 0;)
+			sb_printf(&b, "L%u L%u.%u t%u\n", l, l, j, (j * j + 2 * l) % 3);
+	char **key = malloc(N * sizeof *key);
+	unsigned *xs = malloc(N * sizeof *xs), *ys = malloc(N * sizeof *ys);
+	unsigned *count = malloc(N * sizeof *count);
+	ck_assert(key && xs && ys && count);
+	size_t n = 0;
+	for (unsigned l = 0; l < NL; l++)
+		for (unsigned j = 0; j < PER; j++) {
+			key[n] = malloc(32);
+			ck_assert_ptr_nonnull(key[n]);
+			int len = snprintf(key[n], 32, "L%u L%u.%u", l, l, j);
+			key[n][len + 1] = (char)((j + l) % 3);
+			key[n][len + 2] = (char)(((unsigned long)j * j + 2 * l) % 3);
+			n++;
+		}
+	qsort(key, n, sizeof *key, by_key_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(key[i]);
+		xs[i] = (unsigned)key[i][len + 1];
+		ys[i] = (unsigned)key[i][len + 2];
+	}
+	double kappa[B];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	ck_assert_ptr_nonnull(rng);
+	gsl_rng_set(rng, 3);
+	for (int r = 0; r < B; r++) {
+		memset(count, 0, N * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[gsl_rng_uniform_int(rng, n)]++;
+		double agree = 0, c[3] = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			agree += count[i] * (xs[i] == ys[i]);
+			c[xs[i]] += count[i];
+			c[ys[i]] += count[i];
+		}
+		double pe = 0;
+		for (int t = 0; t < 3; t++)
+			pe += c[t] / (2.0 * N) * (c[t] / (2.0 * N));
+		kappa[r] = (agree / N - pe) / (1 - pe);
+	}
+	gsl_rng_free(rng);
+	gsl_sort(kappa, 1, B);
+	static const double levels[] = { 0.2, 0.5, 0.9 };
+	for (int k = 0; k < 3; k++) {
+		double tail = (1 - levels[k]) / 2, lo, hi;
+		struct run r;
+		start(&r, NULL);
+		annotations(&r);
+		add(&r, a.s);
+		add(&r, b.s);
+		struct tageval_agreement_options o;
+		tageval_agreement_options_init(&o);
+		o.bootstrap = B;
+		o.seed = 3;
+		o.confidence = levels[k];
+		compute(&r, &o);
+		size_t used;
+		ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
+				 TAGEVAL_OK);
+		ck_assert_uint_eq(used, B);
+		ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, B, tail),
+					TOL);
+		ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, B,
+										1 - tail),
+					TOL);
+		finish_run(&r);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(key[i]);
+	free(key);
+	free(xs);
+	free(ys);
+	free(count);
+	free(a.s);
+	free(b.s);
+}
+END_TEST
+
 static Suite *agreement_suite(void)
 {
 	Suite *s = suite_create("agreement");
@@ -1920,6 +2017,7 @@ static Suite *agreement_suite(void)
 	tcase_add_test(tc, lexelts);
 	tcase_add_test(tc, split_lexelts);
 	tcase_add_test(tc, split_bootstrap);
+	tcase_add_test(tc, split_bootstrap_parts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("annotations");
 	tcase_add_loop_test(tc, weighted_lines, 0, (int)N_WEIGHTED);
