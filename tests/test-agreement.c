@@ -1819,6 +1819,82 @@ static int by_key_str(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* The items' keys "Ll Ll.j" (each with its two tags 0-2 in the bytes past
+ * its NUL) sorted bytewise, as the bootstrap draws them; their tags into
+ * @xs and @ys in that order; the keys freed. */
+static void tags_by_key(char **key, size_t n, unsigned *xs, unsigned *ys)
+{
+	qsort(key, n, sizeof *key, by_key_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(key[i]);
+		xs[i] = (unsigned)key[i][len + 1];
+		ys[i] = (unsigned)key[i][len + 2];
+		free(key[i]);
+	}
+}
+
+/*
+ * A bootstrap written here: @nb replicates of MT19937 (seed @seed) drawing
+ * @n indices each (gsl_rng_uniform_int), each replicate's Scott kappa from
+ * its counts of the items' tags @xs and @ys (0-2): Pr(A) the drawn
+ * agreements over n, Pr(E) = sum ((c1 + c2) / 2n)^2; into @kappa, sorted.
+ */
+static void hand_bootstrap(const unsigned *xs, const unsigned *ys, size_t n, int nb,
+			   unsigned long seed, double *kappa)
+{
+	unsigned *count = malloc(n * sizeof *count);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	ck_assert(count != NULL && rng != NULL);
+	gsl_rng_set(rng, seed);
+	for (int r = 0; r < nb; r++) {
+		memset(count, 0, n * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[gsl_rng_uniform_int(rng, n)]++;
+		double agree = 0, c[3] = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			agree += count[i] * (xs[i] == ys[i]);
+			c[xs[i]] += count[i];
+			c[ys[i]] += count[i];
+		}
+		double pe = 0;
+		for (int t = 0; t < 3; t++)
+			pe += c[t] / (2.0 * (double)n) * (c[t] / (2.0 * (double)n));
+		kappa[r] = (agree / (double)n - pe) / (1 - pe);
+	}
+	gsl_rng_free(rng);
+	free(count);
+	gsl_sort(kappa, 1, (size_t)nb);
+}
+
+/* The library's kappa interval of annotators @a and @b (@nb replicates,
+ * seed @seed, level @conf) against the quantiles of the sorted @kappa. */
+static void expect_interval(const char *a, const char *b, int nb, unsigned long seed,
+			    double conf, const double *kappa)
+{
+	double tail = (1 - conf) / 2, lo, hi;
+	struct run r;
+	start(&r, NULL);
+	annotations(&r);
+	add(&r, a);
+	add(&r, b);
+	struct tageval_agreement_options o;
+	tageval_agreement_options_init(&o);
+	o.bootstrap = (size_t)nb;
+	o.seed = seed;
+	o.confidence = conf;
+	compute(&r, &o);
+	size_t used;
+	ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
+			 TAGEVAL_OK);
+	ck_assert_uint_eq(used, (size_t)nb);
+	ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb, tail),
+				TOL);
+	ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb,
+									1 - tail),
+				TOL);
+	finish_run(&r);
+}
+
 /*
  * The bootstrap of the split data (146 items: no parts, below
  * TV_BOOT_PARALLEL_MIN; split_bootstrap_parts has them) against one
@@ -1850,59 +1926,11 @@ START_TEST(split_bootstrap)
 				n++;
 			}
 	ck_assert_uint_eq(n, NUSED);
-	qsort(key, n, sizeof *key, by_key_str);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(key[i]);
-		xs[i] = (unsigned)key[i][len + 1];
-		ys[i] = (unsigned)key[i][len + 2];
-	}
+	tags_by_key(key, n, xs, ys);
 	double kappa[B];
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	ck_assert_ptr_nonnull(rng);
-	gsl_rng_set(rng, 3);
-	for (int r = 0; r < B; r++) {
-		unsigned count[NUSED] = { 0 };
-		for (size_t i = 0; i < n; i++)
-			count[gsl_rng_uniform_int(rng, n)]++;
-		double agree = 0, c[3] = { 0 };
-		for (size_t i = 0; i < n; i++) {
-			agree += count[i] * (xs[i] == ys[i]);
-			c[xs[i]] += count[i];
-			c[ys[i]] += count[i];
-		}
-		double pe = 0;
-		for (int t = 0; t < 3; t++)
-			pe += c[t] / (2.0 * NUSED) * (c[t] / (2.0 * NUSED));
-		kappa[r] = (agree / NUSED - pe) / (1 - pe);
-	}
-	gsl_rng_free(rng);
-	gsl_sort(kappa, 1, B);
-	for (int k = 1; k <= 9; k++) {
-		double conf = k / 10.0, tail = (1 - conf) / 2, lo, hi;
-		struct run r;
-		start(&r, NULL);
-		annotations(&r);
-		add(&r, a.s);
-		add(&r, b.s);
-		struct tageval_agreement_options o;
-		tageval_agreement_options_init(&o);
-		o.bootstrap = B;
-		o.seed = 3;
-		o.confidence = conf;
-		compute(&r, &o);
-		size_t used;
-		ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
-				 TAGEVAL_OK);
-		ck_assert_uint_eq(used, B);
-		ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, B, tail),
-					TOL);
-		ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, B,
-										1 - tail),
-					TOL);
-		finish_run(&r);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(key[i]);
+	hand_bootstrap(xs, ys, n, B, 3, kappa);
+	for (int k = 1; k <= 9; k++)
+		expect_interval(a.s, b.s, B, 3, k / 10.0, kappa);
 	free(a.s);
 	free(b.s);
 }
@@ -1929,8 +1957,7 @@ START_TEST(split_bootstrap_parts)
 			sb_printf(&b, "L%u L%u.%u t%u\n", l, l, j, (j * j + 2 * l) % 3);
 	char **key = malloc(N * sizeof *key);
 	unsigned *xs = malloc(N * sizeof *xs), *ys = malloc(N * sizeof *ys);
-	unsigned *count = malloc(N * sizeof *count);
-	ck_assert(key && xs && ys && count);
+	ck_assert(key && xs && ys);
 	size_t n = 0;
 	for (unsigned l = 0; l < NL; l++)
 		for (unsigned j = 0; j < PER; j++) {
@@ -1941,64 +1968,15 @@ START_TEST(split_bootstrap_parts)
 			key[n][len + 2] = (char)(((unsigned long)j * j + 2 * l) % 3);
 			n++;
 		}
-	qsort(key, n, sizeof *key, by_key_str);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(key[i]);
-		xs[i] = (unsigned)key[i][len + 1];
-		ys[i] = (unsigned)key[i][len + 2];
-	}
+	tags_by_key(key, n, xs, ys);
 	double kappa[B];
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	ck_assert_ptr_nonnull(rng);
-	gsl_rng_set(rng, 3);
-	for (int r = 0; r < B; r++) {
-		memset(count, 0, N * sizeof *count);
-		for (size_t i = 0; i < n; i++)
-			count[gsl_rng_uniform_int(rng, n)]++;
-		double agree = 0, c[3] = { 0 };
-		for (size_t i = 0; i < n; i++) {
-			agree += count[i] * (xs[i] == ys[i]);
-			c[xs[i]] += count[i];
-			c[ys[i]] += count[i];
-		}
-		double pe = 0;
-		for (int t = 0; t < 3; t++)
-			pe += c[t] / (2.0 * N) * (c[t] / (2.0 * N));
-		kappa[r] = (agree / N - pe) / (1 - pe);
-	}
-	gsl_rng_free(rng);
-	gsl_sort(kappa, 1, B);
+	hand_bootstrap(xs, ys, n, B, 3, kappa);
 	static const double levels[] = { 0.2, 0.5, 0.9 };
-	for (int k = 0; k < 3; k++) {
-		double tail = (1 - levels[k]) / 2, lo, hi;
-		struct run r;
-		start(&r, NULL);
-		annotations(&r);
-		add(&r, a.s);
-		add(&r, b.s);
-		struct tageval_agreement_options o;
-		tageval_agreement_options_init(&o);
-		o.bootstrap = B;
-		o.seed = 3;
-		o.confidence = levels[k];
-		compute(&r, &o);
-		size_t used;
-		ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
-				 TAGEVAL_OK);
-		ck_assert_uint_eq(used, B);
-		ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, B, tail),
-					TOL);
-		ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, B,
-										1 - tail),
-					TOL);
-		finish_run(&r);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(key[i]);
+	for (int k = 0; k < 3; k++)
+		expect_interval(a.s, b.s, B, 3, levels[k], kappa);
 	free(key);
 	free(xs);
 	free(ys);
-	free(count);
 	free(a.s);
 	free(b.s);
 }
