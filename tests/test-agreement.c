@@ -1871,28 +1871,16 @@ static void hand_bootstrap(const unsigned *xs, const unsigned *ys, size_t n, int
 static void expect_interval(const char *a, const char *b, int nb, unsigned long seed,
 			    double conf, const double *kappa)
 {
-	double tail = (1 - conf) / 2, lo, hi;
-	struct run r;
-	start(&r, NULL);
-	annotations(&r);
-	add(&r, a);
-	add(&r, b);
-	struct tageval_agreement_options o;
-	tageval_agreement_options_init(&o);
-	o.bootstrap = (size_t)nb;
-	o.seed = seed;
-	o.confidence = conf;
-	compute(&r, &o);
-	size_t used;
-	ck_assert_int_eq(tageval_agreement_interval(r.ag, TAGEVAL_KAPPA, &lo, &hi, &used),
-			 TAGEVAL_OK);
-	ck_assert_uint_eq(used, (size_t)nb);
-	ck_assert_double_eq_tol(lo, gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb, tail),
+	double tail = (1 - conf) / 2, point[3];
+	struct interval got[3];
+	intervals(a, b, (size_t)nb, seed, conf, got, point);
+	ck_assert_int_eq(got[TAGEVAL_KAPPA].rc, TAGEVAL_OK);
+	ck_assert_uint_eq(got[TAGEVAL_KAPPA].replicates, (size_t)nb);
+	ck_assert_double_eq_tol(got[TAGEVAL_KAPPA].low,
+				gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb, tail), TOL);
+	ck_assert_double_eq_tol(got[TAGEVAL_KAPPA].high,
+				gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb, 1 - tail),
 				TOL);
-	ck_assert_double_eq_tol(hi, gsl_stats_quantile_from_sorted_data(kappa, 1, (size_t)nb,
-									1 - tail),
-				TOL);
-	finish_run(&r);
 }
 
 /*
